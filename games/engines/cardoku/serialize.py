@@ -1,0 +1,75 @@
+"""JSON-safe save and load.
+
+``to_dict`` writes the layout, the seed and the move list (the truth) plus derived
+fields (board, position, discards, finished) for convenience. ``from_dict`` rebuilds
+the state by replaying the moves, so a tampered board can never be loaded: any derived
+field present must match the replay, or :class:`BadState` is raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .cards import parse_card
+from .deal import deal_code, parse_deal_code
+from .errors import BadCard, BadState, CardokuError
+from .game import GameState, replay
+from .layout import Layout
+
+FORMAT_VERSION = 1
+
+
+def to_dict(state: GameState) -> dict:
+    """A JSON-safe dict (ints, strings, lists, None, bools) describing ``state``."""
+    return {
+        "version": FORMAT_VERSION,
+        "layout": state.layout.to_dict(),
+        "seed": state.seed,
+        "deal_code": deal_code(state.seed),
+        "moves": [list(m) for m in state.moves],
+        "board": [c.code if c else None for c in state.board],
+        "position": state.position,
+        "discards": state.discards,
+        "finished": state.finished,
+    }
+
+
+def from_dict(data: Mapping) -> GameState:
+    """Inverse of :func:`to_dict`. Raises :class:`BadState` if the data is corrupt."""
+    if not isinstance(data, Mapping):
+        raise BadState("A saved game must be a dict.")
+    if data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+        raise BadState(f"Unknown saved game version {data.get('version')!r}.")
+    try:
+        layout = Layout.from_dict(data["layout"])
+        if "seed" in data:
+            seed = data["seed"]
+        else:
+            seed = parse_deal_code(data["deal_code"])
+        moves = data.get("moves", [])
+        if not isinstance(moves, list):
+            raise BadState("The saved moves must be a list.")
+        state = replay(layout, seed, moves)
+    except KeyError as exc:
+        raise BadState(f"The saved game is missing {exc.args[0]!r}.") from None
+    except BadState:
+        raise
+    except CardokuError as exc:
+        raise BadState(f"The saved game does not replay: {exc}") from None
+    if "deal_code" in data and "seed" in data:
+        try:
+            if parse_deal_code(data["deal_code"]) != seed:
+                raise BadState("The saved deal code does not match the seed.")
+        except CardokuError:
+            raise BadState("The saved deal code does not match the seed.") from None
+    if "board" in data:
+        try:
+            board = tuple(parse_card(c) if c is not None else None for c in data["board"])
+        except (BadCard, TypeError):
+            raise BadState("The saved board holds something that is not a card.") from None
+        if board != state.board:
+            raise BadState("The saved board does not match the moves.")
+    for key in ("position", "discards", "finished"):
+        if key in data and data[key] != getattr(state, key):
+            raise BadState(f"The saved {key} does not match the moves.")
+    return state
