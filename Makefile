@@ -1,0 +1,35 @@
+# Two commands: `make run` serves the site on http://127.0.0.1:8000, `make test` runs every test.
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-fast test-browser setup bench clean
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || { PYTHON="$$(scripts/python.sh)" && "$$PYTHON" -m venv $(VENV); }
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py fill_puzzle_bank --target 3
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+# Unit, view and socket tests first; browser tests in their own run (Playwright's sync
+# API breaks async tests that run after it in the same process).
+test: $(STAMP)
+	scripts/install-chromium.sh
+	$(PY) -m pytest -q -m "not browser"
+	$(PY) -m pytest -q -m browser -p no:randomly
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not browser"
+
+bench: $(STAMP)
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,171 @@
+"""Settings for Sudoku Showdown: one module, configured by environment variables.
+
+With no environment set this is the embedded default: SQLite and the in-memory channel
+layer, so a fresh clone runs at once. DATABASE_URL and REDIS_URL switch on PostgreSQL,
+channels-redis and the Redis Celery broker. DJANGO_DEBUG=false is production mode.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from .env import env_bool, env_float, env_int, env_list, env_str, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+if SECRET_KEY is None:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false (production mode)"
+        )
+    SECRET_KEY = "dev-only-insecure-key-change-me-for-production-0123456789abcdef"
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",  # must come before staticfiles: runserver becomes daphne (HTTP + sockets)
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "games",
+    "rooms",
+    "stats",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "stats.middleware.PlayerMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "stats.context_processors.player",
+            ],
+            "builtins": ["django_htmx.templatetags.django_htmx"],
+        },
+    }
+]
+
+# --- Database: SQLite by default, PostgreSQL (psycopg 3) via DATABASE_URL ---
+DATABASE_URL = env_url("DATABASE_URL", {"postgres", "postgresql", "sqlite"})
+if DATABASE_URL:
+    try:
+        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is malformed: {error}") from None
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "db.sqlite3",
+            # Rooms lock rows while writing; SQLite serializes writers, so wait, don't fail.
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, cache (rate limits) and Celery broker ---
+REDIS_URL = env_url("REDIS_URL", {"redis", "rediss"})
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # A room fans out to up to 5 players plus spectators; the default capacity
+            # of 100 silently drops messages under load (clients resync on reconnect).
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+        }
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL}}
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = False
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CELERY_BROKER_URL = "memory://"
+    # No broker: tasks run in-process when called.
+    CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "fill-puzzle-bank": {"task": "games.tasks.fill_puzzle_bank", "schedule": 60.0},
+}
+
+# --- Game settings ---
+PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per level
+COUNTDOWN_SECONDS = env_float("COUNTDOWN_SECONDS", 3.0)
+NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
+
+# --- Player cookie (anonymous Local stats profile) ---
+PLAYER_COOKIE_NAME = "showdown_player"
+PLAYER_COOKIE_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,9 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("", include("games.urls")),
+    path("", include("stats.urls")),
+    path("", include("rooms.urls")),
+]

@@ -1,0 +1,87 @@
+from django.db import models
+from django.utils import timezone
+
+from games.engines.race import STANDARD, Board
+
+
+class Level(models.TextChoices):
+    EASY = "easy", "Easy"
+    MEDIUM = "medium", "Medium"
+    HARD = "hard", "Hard"
+    EXPERT = "expert", "Expert"
+
+
+class Puzzle(models.Model):
+    """A ready puzzle in the bank. Taking one marks it used; the bank refills in the background."""
+
+    level = models.CharField(max_length=8, choices=Level.choices, db_index=True)
+    givens = models.CharField(max_length=81)
+    solution = models.CharField(max_length=81)
+    clues = models.PositiveSmallIntegerField()
+    techniques = models.JSONField(default=list)
+    seed = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"{self.get_level_display()} #{self.pk} ({self.clues} clues)"
+
+    @property
+    def givens_tuple(self) -> tuple[int, ...]:
+        return tuple(int(c) for c in self.givens)
+
+    @property
+    def solution_tuple(self) -> tuple[int, ...]:
+        return tuple(int(c) for c in self.solution)
+
+
+class SoloRun(models.Model):
+    """One Solo Run. Its board lives in `board` (the race engine's Board as JSON)."""
+
+    class State(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+
+    player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="solo_runs")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="solo_runs")
+    level = models.CharField(max_length=8, choices=Level.choices)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING, db_index=True)
+    board = models.JSONField()
+    # Assisted from the first hint on, for good (RULES.md section 2).
+    assisted = models.BooleanField(default=False)
+    score = models.IntegerField(default=0)
+    mistakes = models.PositiveIntegerField(default=0)
+    hints = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    # Play time is elapsed_before + (now - active_since) while playing; pauses don't count.
+    active_since = models.DateTimeField(null=True, blank=True)
+    elapsed_before = models.FloatField(default=0.0)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    elapsed = models.FloatField(null=True, blank=True, help_text="Final play time in seconds")
+    moves = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["player", "level", "state", "assisted"])]
+
+    def __str__(self):
+        return f"{self.player} {self.get_level_display()} run #{self.pk}"
+
+    @property
+    def rules(self):
+        return STANDARD
+
+    def get_board(self) -> Board:
+        return Board.from_dict(self.board)
+
+    def play_seconds(self, now=None) -> float:
+        if self.elapsed is not None:
+            return self.elapsed
+        seconds = self.elapsed_before
+        if self.active_since is not None:
+            seconds += ((now or timezone.now()) - self.active_since).total_seconds()
+        return seconds

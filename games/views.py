@@ -1,0 +1,96 @@
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.engines import race
+
+from . import solo
+from .models import Level, SoloRun
+from .presenters import board_rows, digit_pad
+
+LEVELS = [(value, label) for value, label in Level.choices]
+
+
+@require_GET
+def home(request):
+    return render(request, "home.html", {
+        "levels": LEVELS,
+        "current_run": solo.current_run(request.player),
+    })
+
+
+@require_GET
+def how_to_play(request):
+    return render(request, "how_to_play.html", {"presets": race.PRESETS})
+
+
+@require_POST
+def solo_new(request):
+    try:
+        run = solo.start_run(request.player, request.POST.get("level", ""))
+    except race.MalformedMove as error:
+        return render(request, "home.html", {"levels": LEVELS, "error": str(error),
+                                             "current_run": solo.current_run(request.player)}, status=400)
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("solo_run", args=[run.pk]))
+    return redirect("solo_run", run_id=run.pk)
+
+
+def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error=None):
+    board = run.get_board()
+    if selected is None and outcome is not None:
+        selected = outcome.cell
+    return {
+        "run": run, "board": board, "rows": board_rows(board, selected, outcome),
+        "outcome": outcome, "error": error, "selected": selected, "mode": mode,
+        "rules": run.rules, "hints_left": run.rules.hint_limit - board.hints,
+        "pad": digit_pad(board),
+    }
+
+
+@require_GET
+def solo_run(request, run_id: int):
+    run = get_object_or_404(SoloRun.objects.select_related("puzzle"), pk=run_id)
+    if run.player_id != request.player.pk:
+        return render(request, "message.html", {"title": "Not your run",
+                      "message": "That Solo Run belongs to another player."}, status=403)
+    return render(request, "games/solo.html", _game_context(run))
+
+
+@require_POST
+def solo_act(request, run_id: int):
+    """Every move on a run comes here: digits, notes, hints, pause and resume."""
+    mode = "note" if request.POST.get("mode") == "note" else "enter"
+    selected = request.POST.get("cell")
+    selected = int(selected) if selected and selected.isdigit() and int(selected) < 81 else None
+    try:
+        action = solo.parse_action(request.POST)
+        run, outcome = solo.act(run_id, request.player, action)
+    except solo.NotYourRun as error:
+        return _refusal(request, str(error), 403)
+    except race.MalformedMove as error:
+        return _refused_game(request, run_id, str(error), 400, selected, mode)
+    except race.IllegalMove as error:
+        return _refused_game(request, run_id, str(error), 409, selected, mode)
+    if not request.htmx:
+        return redirect("solo_run", run_id=run.pk)
+    context = _game_context(run, outcome, selected if outcome is None else None, mode)
+    return render(request, "games/solo.html#game", context)
+
+
+def _refusal(request, message: str, status: int) -> HttpResponse:
+    response = render(request, "message.html#message", {"message": message, "error": True}, status=status)
+    response["HX-Retarget"] = "#flash"
+    response["HX-Reswap"] = "innerHTML"
+    return response
+
+
+def _refused_game(request, run_id, message, status, selected, mode):
+    run = SoloRun.objects.filter(pk=run_id, player=request.player).first()
+    if run is None:
+        return _refusal(request, "That run is not yours.", 403)
+    if not request.htmx:
+        return render(request, "games/solo.html", _game_context(run, None, selected, mode, message), status=status)
+    return render(request, "games/solo.html#game", _game_context(run, None, selected, mode, message), status=status)

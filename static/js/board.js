@@ -1,0 +1,107 @@
+// Board interaction for Solo Run and Showdown: selecting cells, keyboard entry, the notes
+// toggle and the clock. Every move is judged by the server; this file only picks the
+// cell and presses the same buttons a pointer would.
+(function () {
+  "use strict";
+
+  function board() { return document.querySelector("[data-board]"); }
+  function cells() { const b = board(); return b ? Array.from(b.querySelectorAll("[data-cell]")) : []; }
+  function selectedCell() { const b = board(); return b && b.querySelector('[aria-selected="true"]'); }
+
+  function highlight(cell) {
+    const value = cell ? cell.dataset.value : "";
+    for (const c of cells()) {
+      const peer = cell && c !== cell && (c.dataset.row === cell.dataset.row ||
+        c.dataset.col === cell.dataset.col || c.dataset.box === cell.dataset.box);
+      c.classList.toggle("peer", !!peer);
+      c.classList.toggle("same", !!value && c.dataset.value === value && c !== cell);
+    }
+  }
+
+  function select(cell, focus) {
+    if (!cell) return;
+    for (const c of cells()) {
+      const on = c === cell;
+      c.classList.toggle("selected", on);
+      c.setAttribute("aria-selected", on ? "true" : "false");
+      c.tabIndex = on ? 0 : -1;
+    }
+    const input = document.querySelector("[data-selected-input]");
+    if (input) input.value = cell.dataset.cell;
+    highlight(cell);
+    if (focus) cell.focus();
+  }
+
+  function move(dr, dc) {
+    const cur = selectedCell();
+    let i = cur ? Number(cur.dataset.cell) : 40;
+    if (cur) i = ((Math.floor(i / 9) + dr + 9) % 9) * 9 + ((i % 9) + dc + 9) % 9;
+    select(board().querySelector('[data-cell="' + i + '"]'), true);
+  }
+
+  function press(selector) {
+    const button = document.querySelector(selector);
+    if (button && !button.disabled) button.click();
+  }
+
+  document.addEventListener("click", function (event) {
+    const cell = event.target.closest("[data-board] [data-cell]");
+    if (cell) { select(cell, true); return; }
+    const toggle = event.target.closest("[data-notes-toggle]");
+    if (toggle) {
+      const on = toggle.getAttribute("aria-pressed") !== "true";
+      toggle.setAttribute("aria-pressed", on ? "true" : "false");
+      const mode = document.querySelector("[data-mode-input]");
+      if (mode) mode.value = on ? "note" : "enter";
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (!board() || event.ctrlKey || event.metaKey || event.altKey) return;
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea") return;
+    const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (arrows[event.key]) { event.preventDefault(); move(...arrows[event.key]); return; }
+    if (/^[1-9]$/.test(event.key)) {
+      event.preventDefault();
+      if (!selectedCell()) move(0, 0);
+      press('.pad [data-digit="' + event.key + '"]');
+      return;
+    }
+    const key = event.key.toLowerCase();
+    if (key === "n") press("[data-notes-toggle]");
+    else if (key === "h") press('button[name="command"][value="hint"]');
+    else if (key === "p") press('button[name="command"][value="pause"]');
+  });
+
+  // After a swap, keep the selection the server echoed back, and keyboard focus with it.
+  document.addEventListener("htmx:afterSettle", function () {
+    const cell = selectedCell();
+    if (cell) select(cell, document.activeElement === document.body || !document.activeElement);
+  });
+
+  // The clock shows the server's play time and ticks locally between updates.
+  const loadedAt = performance.now();
+  function pad2(n) { return String(n).padStart(2, "0"); }
+  function fmt(s) {
+    s = Math.max(0, Math.floor(s));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    return h ? h + ":" + pad2(m) + ":" + pad2(sec) : m + ":" + pad2(sec);
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    for (const clock of event.target.querySelectorAll ? event.target.querySelectorAll("[data-clock]") : []) {
+      clock.dataset.base = String(performance.now());
+    }
+  });
+  setInterval(function () {
+    for (const clock of document.querySelectorAll("[data-clock]")) {
+      if (clock.dataset.running !== "1") continue;
+      const base = Number(clock.dataset.base || loadedAt);
+      const down = clock.dataset.countdown === "1";
+      const value = Number(clock.dataset.elapsed) + (down ? -1 : 1) * (performance.now() - base) / 1000;
+      clock.textContent = fmt(value);
+    }
+  }, 250);
+
+  document.addEventListener("DOMContentLoaded", function () { highlight(selectedCell()); });
+})();

@@ -1,0 +1,2 @@
+def player(request):
+    return {"player": getattr(request, "player", None)}

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("profile/", views.profile, name="profile"),
+]

@@ -1,0 +1,71 @@
+import os
+
+import pytest
+
+# Django imports stay inside functions: engine tests also run without Django (-p no:django).
+
+
+def cookie_for(profile) -> str:
+    from django.core import signing
+
+    return signing.dumps(profile.token, salt="stats.player")
+
+
+def client_for(profile):
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.cookies[settings.PLAYER_COOKIE_NAME] = cookie_for(profile)
+    return client
+
+
+@pytest.fixture
+def player(db):
+    from stats.models import Profile
+
+    return Profile.objects.create(display_name="Ada")
+
+
+@pytest.fixture
+def other_player(db):
+    from stats.models import Profile
+
+    return Profile.objects.create(display_name="Grace")
+
+
+@pytest.fixture
+def player_client(player):
+    return client_for(player)
+
+
+@pytest.fixture
+def htmx_headers():
+    return {"HTTP_HX_REQUEST": "true"}
+
+
+def pytest_collection_modifyitems(config, items):
+    # Everything under tests/browser/ is a browser test (run in its own process).
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+EMPTY = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
+
+
+@pytest.fixture
+def bank_puzzle(db):
+    from games.models import Puzzle
+
+    return Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30,
+                                 techniques=["naked single"], seed=1)
+
+
+@pytest.fixture
+def run(player, bank_puzzle):
+    from games.solo import start_run
+
+    return start_run(player, "easy")
