@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "games",
+    "games.cardoku",
+    "games.domino",
     "rooms",
     "stats",
 ]

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class CardokuConfig(AppConfig):
+    name = "games.cardoku"
+    label = "cardoku"
+    verbose_name = "Cardoku"

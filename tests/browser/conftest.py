@@ -1,0 +1,54 @@
+"""Real-browser tests: Playwright's sync API driving Debian's Chromium (no download).
+
+These run in their own pytest process (`pytest -m browser`): Playwright's sync API
+leaves an event loop behind that breaks async tests running after it.
+"""
+
+import os
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(autouse=True)
+def _allow_sync_orm_in_async_loop(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
+    # are still synchronous, so tell Django that is fine here.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/install-chromium.sh (make test does)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def new_page(browser, base_url: str, profile=None, width=1100, height=900):
+    from django.conf import settings
+
+    from tests.conftest import cookie_for
+
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
+    if profile is not None:
+        host = base_url.split("//", 1)[1].split(":")[0]
+        context.add_cookies([{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile),
+                              "domain": host, "path": "/"}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+@pytest.fixture
+def page(browser, live_server, player):
+    page = new_page(browser, live_server.url, player)
+    yield page
+    page.context.close()
