@@ -1,1 +1,5 @@
-websocket_urlpatterns = []
+from django.urls import path
+
+from .consumers import RoomConsumer
+
+websocket_urlpatterns = [path("ws/r/<str:code>/", RoomConsumer.as_asgi())]

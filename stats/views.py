@@ -3,11 +3,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from .forms import DisplayNameForm
 from .leaderboards import solo_boards
+from .showdowns import showdown_summary
 
 
 @require_GET
 def leaderboards(request):
-    return render(request, "stats/leaderboards.html", {"boards": solo_boards(request.player)})
+    return render(request, "stats/leaderboards.html", {"boards": solo_boards(request.player),
+                                                           "showdowns": showdown_summary(request.player)})
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,0 +1,113 @@
+"""Typed room actions, and the boundary parser for socket messages and form posts."""
+
+from dataclasses import dataclass
+
+from games.engines import race
+
+
+class MalformedMessage(race.MalformedMove):
+    """The message itself is broken (not JSON, unknown action, bad field)."""
+
+
+@dataclass(frozen=True)
+class Join: pass
+@dataclass(frozen=True)
+class Leave: pass
+@dataclass(frozen=True)
+class Forfeit: pass
+@dataclass(frozen=True)
+class SetReady:
+    ready: bool
+@dataclass(frozen=True)
+class SetRules:
+    level: str
+    rules: race.Rules
+@dataclass(frozen=True)
+class Start: pass
+@dataclass(frozen=True)
+class Sync:
+    """No change requested: apply what time has made due (countdown over, limits)."""
+@dataclass(frozen=True)
+class Expire:
+    reason: str
+@dataclass(frozen=True)
+class Enter:
+    cell: int
+    digit: int
+@dataclass(frozen=True)
+class Note:
+    cell: int
+    digit: int
+@dataclass(frozen=True)
+class Hint:
+    cell: int | None
+
+
+LEVELS = ("easy", "medium", "hard", "expert")
+MAX_ID = 64
+
+
+def _int(value, name: str, low: int, high: int) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise MalformedMessage(f"The {name} must be a number.") from None
+    if not low <= number <= high:
+        raise MalformedMessage(f"The {name} must be between {low} and {high}.")
+    return number
+
+
+def parse_rules(data: dict) -> SetRules:
+    level = data.get("level")
+    if level not in LEVELS:
+        raise MalformedMessage("Difficulty must be easy, medium, hard or expert.")
+    preset = data.get("preset") or "custom"
+    if preset in race.PRESETS:
+        return SetRules(level, race.PRESETS[preset])
+    if preset != "custom":
+        raise MalformedMessage("Unknown rule preset.")
+    notes = str(data.get("notes", "")).lower() in ("on", "true", "1", "yes")
+    cap = data.get("mistake_cap") or "off"
+    try:
+        rules = race.Rules(
+            notes=notes,
+            hint_limit=_int(data.get("hint_limit", 3), "hint limit", 0, 5),
+            penalty=race.Penalty(data.get("penalty", "flat")),
+            mistake_cap=None if cap in ("off", "none", "") else _int(cap, "mistake cap", 3, 7),
+        )
+    except ValueError:
+        raise MalformedMessage("Penalty must be none, flat or progressive.") from None
+    return SetRules(level, rules)
+
+
+def parse_message(data) -> tuple[object, str]:
+    """A socket message (dict from JSON) -> (typed action, message id)."""
+    if not isinstance(data, dict):
+        raise MalformedMessage("Messages must be JSON objects.")
+    message_id = data.get("mid") or ""
+    if not isinstance(message_id, str) or len(message_id) > MAX_ID:
+        raise MalformedMessage("Bad message id.")
+    action = data.get("action")
+    if action is None and data.get("command") == "hint":
+        action = "hint"
+    if action is None and "digit" in data:
+        action = "note" if data.get("mode") == "note" else "enter"
+    simple = {"join": Join, "leave": Leave, "forfeit": Forfeit, "start": Start, "sync": Sync}
+    if action in simple:
+        return simple[action](), message_id
+    if action in ("ready", "unready"):
+        return SetReady(action == "ready"), message_id
+    if action == "rules":
+        return parse_rules(data), message_id
+    if action in ("enter", "note"):
+        if data.get("cell") in (None, ""):
+            raise MalformedMessage("Pick a cell on the board first.")
+        if data.get("mode", "enter") not in ("enter", "note"):
+            raise MalformedMessage("Mode must be enter or note.")
+        cell = _int(data.get("cell"), "cell", 0, 80)
+        digit = _int(data.get("digit"), "digit", 1, 9)
+        return (Enter if action == "enter" else Note)(cell, digit), message_id
+    if action == "hint":
+        cell = data.get("cell")
+        return Hint(None if cell in (None, "") else _int(cell, "cell", 0, 80)), message_id
+    raise MalformedMessage("Unknown action." if action is None else f"Unknown action {str(action)[:20]!r}.")

@@ -1,0 +1,115 @@
+"""The room socket: identifies the player by the profile cookie, resyncs on every
+(re)connect, parses each message into a typed action and hands it to the write path."""
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from games.engines import race
+
+from . import actions as A
+from .models import Room
+from .presenters import room_context
+from .push import group_name
+from .services import normalize_code, perform
+
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 10  # sustained messages per second per socket
+BURST = 20
+FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
+
+
+class RoomConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.player = self.scope.get("player")
+        self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
+        if self.player is None:
+            await self.close(code=4401)  # no profile cookie: no identity
+            return
+        if not await database_sync_to_async(Room.objects.filter(code=self.code).exists)():
+            await self.close(code=4404)
+            return
+        self.group = group_name(self.code)
+        self.tokens, self.last, self.strikes = float(BURST), time.monotonic(), 0
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_full()  # resync: the first push is always the full current state
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    def _allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.last) * RATE_PER_SECOND)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self._allow():
+            self.strikes += 1
+            if self.strikes >= FLOOD_STRIKES:
+                await self.close(code=4429)
+                return
+            await self.send_error("Slow down: too many messages.")
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self.send_error("That message is too large or not text.")
+            return
+        try:
+            data = json.loads(text_data)
+            action, message_id = A.parse_message(data)
+        except (ValueError, race.MalformedMove) as error:
+            message = str(error) if isinstance(error, race.MalformedMove) else "Messages must be JSON."
+            await self.send_error(message)
+            return
+        mode = "note" if isinstance(data, dict) and data.get("mode") == "note" else "enter"
+        try:
+            result = await database_sync_to_async(perform)(self.code, self.player, action, message_id=message_id)
+        except race.MoveError as error:
+            await self.send_full(error=str(error), mode=mode, selected=_cell(data))
+            return
+        if isinstance(action, A.Sync) and not result.changed:
+            await self.send_full(mode=mode)
+        elif result.outcome is not None:
+            await self.send_full(outcome=result.outcome, mode=mode, only_game=True)
+        # Other changes reach this socket through the group refresh.
+
+    async def send_error(self, message: str):
+        html = await database_sync_to_async(render_to_string)("rooms/room.html#message", {"error": message})
+        await self.send(text_data=html)
+
+    async def send_full(self, only_game=False, **kwargs):
+        html = await database_sync_to_async(self._render)(only_game, kwargs)
+        if html:
+            await self.send(text_data=html)
+
+    def _render(self, only_game, kwargs):
+        room = Room.objects.filter(code=self.code).select_related("puzzle", "host").first()
+        if room is None:
+            return ""
+        context = room_context(room, self.player, **kwargs)
+        if only_game:
+            return render_to_string("rooms/room.html#mygame", context) + render_to_string(
+                "rooms/room.html#message", context)
+        return render_to_string("rooms/room.html#body", context)
+
+    async def room_refresh(self, event):
+        await self.send_full()
+
+    async def room_standings(self, event):
+        await self.send(text_data=event["html"])
+
+
+def _cell(data):
+    try:
+        cell = int(data.get("cell"))
+        return cell if 0 <= cell < 81 else None
+    except (TypeError, ValueError, AttributeError):
+        return None

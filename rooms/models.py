@@ -1,0 +1,96 @@
+import secrets
+
+from django.db import models
+
+# No look-alikes: no 0/O, 1/I/L. 31 symbols ** 6 is about 2**30 codes.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Room(models.Model):
+    class State(models.TextChoices):
+        LOBBY = "lobby", "Lobby"
+        COUNTDOWN = "countdown", "Countdown"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        EXPIRED = "expired", "Expired"
+
+    class Game(models.TextChoices):
+        SHOWDOWN = "showdown", "Sudoku Showdown"
+
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code)
+    game = models.CharField(max_length=12, choices=Game.choices, default=Game.SHOWDOWN, db_index=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.LOBBY, db_index=True)
+    host = models.ForeignKey("stats.Profile", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="hosted_rooms")
+    level = models.CharField(max_length=8, default="medium")
+    rules = models.JSONField(default=dict, blank=True)
+    puzzle = models.ForeignKey("games.Puzzle", null=True, blank=True, on_delete=models.PROTECT)
+    seed = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_activity = models.DateTimeField(auto_now=True)
+    starts_at = models.DateTimeField(null=True, blank=True, help_text="End of the countdown: play begins")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expired_at = models.DateTimeField(null=True, blank=True)
+    expiry_reason = models.CharField(max_length=120, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="Bumped by every change (resync checks)")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.code} ({self.get_game_display()}, {self.state})"
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ELIMINATED = "eliminated", "Eliminated"
+        LEFT = "left", "Left"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="seats")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    ready = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    state = models.JSONField(default=dict, blank=True, help_text="The game engine's board (never sent to others)")
+    score = models.IntegerField(default=0)
+    mistakes = models.PositiveIntegerField(default=0)
+    hints = models.PositiveIntegerField(default=0)
+    progress = models.PositiveIntegerField(default=0)
+    to_fill = models.PositiveIntegerField(default=0)
+    finish_seconds = models.FloatField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["room", "player"], name="one_seat_per_player")]
+
+    def __str__(self):
+        return f"{self.player} in {self.room.code}"
+
+
+class RoomEvent(models.Model):
+    """The room's move log: every applied change, in order. `message_id` makes a re-sent
+    socket message harmless (the htmx ws extension re-sends queued messages)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    kind = models.CharField(max_length=20)
+    data = models.JSONField(default=dict, blank=True)
+    message_id = models.CharField(max_length=64, blank=True, default="")
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["room", "message_id"])]
+
+    def __str__(self):
+        return f"{self.room.code} v{self.version} {self.kind}"

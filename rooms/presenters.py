@@ -1,0 +1,68 @@
+"""Context for the room templates, for one viewer (a seated player or a spectator)."""
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.engines import race
+from games.presenters import board_rows, digit_pad
+
+from .gametypes import game_for
+from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
+from .services import overdue_state, standings
+
+
+def silhouette(seat) -> list[str]:
+    """'g' given, 'f' filled by the player, '' empty: never digits."""
+    if not seat.state:
+        return []
+    givens, cells = seat.state["givens"], seat.state["cells"]
+    return ["g" if g != "0" else ("f" if c != "0" else "") for g, c in zip(givens, cells)]
+
+
+def standings_context(room, seats) -> dict:
+    ranked = standings(room, seats) if room.state != Room.State.LOBBY else []
+    rows = []
+    for place, seat in ranked:
+        rows.append({"place": place, "seat": seat, "silhouette": silhouette(seat),
+                     "percent": round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0})
+    return {"standing_rows": rows}
+
+
+def room_context(room, player, outcome=None, error=None, selected=None, mode="enter", now=None) -> dict:
+    now = now or timezone.now()
+    due = overdue_state(room, now)
+    state = room.state
+    if due and due.startswith("expired"):
+        state = Room.State.EXPIRED  # a late worker never shows a stale room as live
+    elif due == "play":
+        state = Room.State.PLAYING
+    seats = list(room.seats.select_related("player"))
+    me = next((s for s in seats if player is not None and s.player_id == player.pk), None)
+    game = game_for(room)
+    rules = game.rules(room)
+    context = {
+        "room": room, "state": state, "seats": seats, "me": me, "viewer": player,
+        "is_host": player is not None and room.host_id == player.pk,
+        "rules": rules, "rule_summary": game.summary(room), "preset": rules.preset,
+        "presets": race.PRESETS, "levels": [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("expert", "Expert")],
+        "hint_limits": race.HINT_LIMITS, "caps": race.MISTAKE_CAPS,
+        "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS,
+        "can_start": len(seats) >= MIN_PLAYERS and all(s.ready for s in seats),
+        "countdown_ms": max(0, int((room.starts_at - now).total_seconds() * 1000)) if room.starts_at else 0,
+        "penalties": [str(p) for p in race.Penalty],
+        "outcome": outcome, "error": error, "mode": mode, "selected": selected,
+        "version": room.version,
+        "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
+    }
+    context.update(standings_context(room, seats))
+    if me is not None and me.state and state in (Room.State.PLAYING, Room.State.FINISHED, Room.State.COUNTDOWN):
+        board = race.Board.from_dict(me.state)
+        if selected is None and outcome is not None:
+            selected = outcome.cell
+        context.update({
+            "board": board, "selected": selected,
+            "rows": board_rows(board, selected, outcome) if state != Room.State.COUNTDOWN else [],
+            "pad": digit_pad(board), "hints_left": rules.hint_limit - board.hints,
+            "locked": me.status != Seat.Status.PLAYING or state != Room.State.PLAYING,
+        })
+    return context

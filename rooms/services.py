@@ -1,0 +1,295 @@
+"""The one write path for a room. Views, consumers, Celery tasks and the admin all call
+`perform`: it locks the room row, applies what time has made due, applies the action
+(the pure engines judge every board move) and saves. Pushes go out after commit."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engines import race
+from stats.models import ShowdownResult
+
+from . import actions as A
+from .gametypes import game_for
+from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
+
+LOBBY_IDLE = timedelta(minutes=30)
+SAFETY_LIMIT = timedelta(hours=2)
+RESULTS_KEPT = timedelta(hours=24)
+
+
+class RoomError(race.MoveError):
+    """A refused room action; str() is the message for the player."""
+
+
+class RoomNotFound(RoomError):
+    pass
+
+
+class NotAllowed(RoomError):
+    """Permission: not the host, not seated."""
+
+
+@dataclass
+class Result:
+    room: Room
+    seat: Seat | None
+    outcome: race.Outcome | None = None
+    changed: bool = True
+    duplicate: bool = False
+
+
+def normalize_code(code: str) -> str:
+    return (code or "").strip().upper()[:12]
+
+
+def create_room(player, game: str = "showdown", level: str = "medium", preset: str = "standard") -> Room:
+    rules = race.PRESETS.get(preset, race.STANDARD)
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(game=game, host=player, level=level, rules=rules.to_dict())
+                Seat.objects.create(room=room, player=player)
+                RoomEvent.objects.create(room=room, kind="create", version=0)
+                return room
+        except IntegrityError:  # a code collision: draw again
+            continue
+    raise RoomError("Could not create a room, please try again.")
+
+
+def overdue_state(room: Room, now) -> str | None:
+    """Why a room should already have moved on (pages treat overdue rooms the same way)."""
+    if room.state == Room.State.LOBBY and now - room.last_activity > LOBBY_IDLE:
+        return "expired:The lobby was idle for 30 minutes."
+    if room.state == Room.State.FINISHED and room.finished_at and now - room.finished_at > RESULTS_KEPT:
+        return "expired:Final results are kept for 24 hours."
+    if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING) and room.starts_at and now - room.starts_at > SAFETY_LIMIT:
+        return "finish"
+    if room.state == Room.State.COUNTDOWN and room.starts_at and now >= room.starts_at:
+        return "play"
+    return None
+
+
+def perform(code: str, player, action, now=None, message_id: str = "") -> Result:
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=normalize_code(code)).first()
+        if room is None:
+            raise RoomNotFound("No room has that code. Check the code and try again.")
+        if message_id and RoomEvent.objects.filter(room=room, message_id=message_id,
+                                                   seat__player=player).exists():
+            return Result(room, _seat(room, player), changed=False, duplicate=True)
+        seats = list(room.seats.select_related("player"))
+        seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
+        advanced = _advance(room, seats, now)
+        handler = _HANDLERS[type(action)]
+        result = handler(room, seats, seat, player, action, now)
+        result.changed = result.changed or advanced
+        if result.changed:
+            if room.state == Room.State.PLAYING and all(s.status != Seat.Status.PLAYING for s in seats):
+                _finish(room, seats, now)
+            room.version += 1
+            room.save()
+            RoomEvent.objects.create(room=room, seat=result.seat, kind=type(action).__name__.lower(),
+                                     data=_event_data(action, result), message_id=message_id,
+                                     version=room.version)
+            transaction.on_commit(lambda: _push(room.code, result))
+        return result
+
+
+def _seat(room, player):
+    return room.seats.filter(player=player).first() if player is not None else None
+
+
+def _event_data(action, result) -> dict:
+    data = {k: v for k, v in vars(action).items() if isinstance(v, (int, str, bool, type(None)))}
+    if isinstance(action, A.SetRules):
+        data["rules"] = action.rules.to_dict()
+    if result.outcome is not None:
+        data["outcome"] = result.outcome.kind
+    return data
+
+
+def _push(code, result):
+    from .push import push_room_update  # import late: push renders templates
+
+    if result.outcome is not None and result.outcome.kind == "note":
+        return  # pencil marks are private: nothing changes for anyone else
+    # A board move that left the room running only changes the shared standings.
+    push_room_update(code, board_only=result.outcome is not None and result.room.state == Room.State.PLAYING)
+
+
+def _advance(room, seats, now) -> bool:
+    due = overdue_state(room, now)
+    if due is None:
+        return False
+    if due == "play":
+        room.state = Room.State.PLAYING
+    elif due == "finish":
+        room.state = Room.State.PLAYING
+        _finish(room, seats, now)
+    else:
+        _expire(room, due.split(":", 1)[1], now)
+    return True
+
+
+def _expire(room, reason, now):
+    room.state = Room.State.EXPIRED
+    room.expired_at = now
+    room.expiry_reason = reason
+
+
+def standings(room, seats):
+    start = room.starts_at
+    rows = [race.Standing(seat.pk, race.Status(seat.status), seat.progress, seat.mistakes, seat.hints,
+                          seat.score, seat.finish_seconds) for seat in seats]
+    by_id = {seat.pk: seat for seat in seats}
+    return [(place, by_id[s.key]) for place, s in race.rank(rows, settings.NEAR_TIE_SECONDS)] if start else []
+
+
+def _finish(room, seats, now):
+    room.state = Room.State.FINISHED
+    room.finished_at = now
+    game = game_for(room)
+    for place, seat in standings(room, seats):
+        seat.place = place
+        seat.save(update_fields=["place"])
+        ShowdownResult.objects.get_or_create(
+            player=seat.player, room_code=room.code,
+            defaults=dict(game=room.game, placement=place, player_count=len(seats), difficulty=room.level,
+                          preset=game.preset(room), status=seat.status, seconds=seat.finish_seconds,
+                          score=seat.score, mistakes=seat.mistakes, hints=seat.hints, finished_at=now))
+
+
+# --- handlers -----------------------------------------------------------------------
+
+def _require_seat(seat):
+    if seat is None:
+        raise NotAllowed("You are watching this room: only seated players can do that.")
+
+
+def _require_host(room, player):
+    if room.host_id is None or player is None or room.host_id != player.pk:
+        raise NotAllowed("Only the host can do that.")
+
+
+def _require_lobby(room, what="That"):
+    if room.state == Room.State.EXPIRED:
+        raise RoomError(f"This room has expired. {room.expiry_reason}".strip())
+    if room.state != Room.State.LOBBY:
+        raise RoomError(f"{what} is only possible in the lobby, before the countdown.")
+
+
+def _join(room, seats, seat, player, action, now):
+    if seat is not None:
+        return Result(room, seat, changed=False)
+    if room.state == Room.State.EXPIRED:
+        raise RoomError("This room has expired.")
+    if room.state != Room.State.LOBBY:
+        raise RoomError("This showdown has already started: you can watch, but not join.")
+    if len(seats) >= MAX_PLAYERS:
+        raise RoomError(f"This room is full: {MAX_PLAYERS} players at most.")
+    seat = Seat.objects.create(room=room, player=player)
+    seats.append(seat)
+    if room.host_id is None:
+        room.host = player
+    return Result(room, seat)
+
+
+def _leave(room, seats, seat, player, action, now):
+    _require_seat(seat)
+    if room.state == Room.State.LOBBY:
+        seats.remove(seat)
+        seat.delete()
+        if room.host_id == player.pk:
+            # The longest-waiting player becomes host (seats are ordered by joined_at).
+            room.host = seats[0].player if seats else None
+        return Result(room, None)
+    return _forfeit(room, seats, seat, player, action, now)
+
+
+def _forfeit(room, seats, seat, player, action, now):
+    _require_seat(seat)
+    if room.state not in (Room.State.COUNTDOWN, Room.State.PLAYING):
+        raise RoomError("There is no running game to forfeit.")
+    if seat.status != Seat.Status.PLAYING:
+        return Result(room, seat, changed=False)
+    game_for(room).leave(seat)
+    seat.save()
+    return Result(room, seat)
+
+
+def _ready(room, seats, seat, player, action, now):
+    _require_seat(seat)
+    _require_lobby(room, "Changing your ready flag")
+    if seat.ready == action.ready:
+        return Result(room, seat, changed=False)
+    seat.ready = action.ready
+    seat.save(update_fields=["ready"])
+    return Result(room, seat)
+
+
+def _rules(room, seats, seat, player, action, now):
+    _require_host(room, player)
+    _require_lobby(room, "Changing the rules")
+    room.level = action.level
+    room.rules = action.rules.to_dict()
+    # Any host change resets every ready flag: players agree to what they see.
+    Seat.objects.filter(room=room).update(ready=False)
+    for s in seats:
+        s.ready = False
+    return Result(room, seat)
+
+
+def _start(room, seats, seat, player, action, now):
+    _require_host(room, player)
+    _require_lobby(room, "Starting")
+    if len(seats) < MIN_PLAYERS:
+        raise RoomError(f"At least {MIN_PLAYERS} players are needed to start.")
+    waiting = [s.player.display_name for s in seats if not s.ready]
+    if waiting:
+        raise RoomError("Not everyone is ready yet: waiting for " + ", ".join(waiting) + ".")
+    game_for(room).start(room, seats)
+    for s in seats:
+        s.status = Seat.Status.PLAYING
+        s.save()
+    room.state = Room.State.COUNTDOWN
+    room.starts_at = now + timedelta(seconds=settings.COUNTDOWN_SECONDS)
+    return Result(room, seat)
+
+
+def _sync(room, seats, seat, player, action, now):
+    return Result(room, seat, changed=False)
+
+
+def _expire_action(room, seats, seat, player, action, now):
+    if room.state == Room.State.EXPIRED:
+        return Result(room, seat, changed=False)
+    _expire(room, action.reason, now)
+    return Result(room, seat)
+
+
+def _board(room, seats, seat, player, action, now):
+    _require_seat(seat)
+    if room.state == Room.State.COUNTDOWN:
+        raise RoomError("Wait for the countdown to end.")
+    if room.state != Room.State.PLAYING:
+        raise RoomError("The showdown is not running." if room.state != Room.State.LOBBY
+                        else "The showdown has not started yet.")
+    if seat.status == Seat.Status.LEFT:
+        raise RoomError("You left this showdown.")
+    outcome = game_for(room).apply(room, seat, action)
+    if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:
+        seat.finish_seconds = (now - room.starts_at).total_seconds()
+    seat.save()
+    return Result(room, seat, outcome)
+
+
+_HANDLERS = {
+    A.Join: _join, A.Leave: _leave, A.Forfeit: _forfeit, A.SetReady: _ready, A.SetRules: _rules,
+    A.Start: _start, A.Sync: _sync, A.Expire: _expire_action,
+    A.Enter: _board, A.Note: _board, A.Hint: _board,
+}

@@ -1,0 +1,85 @@
+from django.core.cache import cache
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games.engines import race
+
+from . import actions as A
+from .models import Room
+from .presenters import room_context
+from .services import RoomError, RoomNotFound, create_room, normalize_code, perform
+
+FAILED_JOIN_LIMIT = 10  # failed joins per client per window
+FAILED_JOIN_WINDOW = 600  # seconds
+
+
+def _client_key(request) -> str:
+    return f"joinfail:{request.META.get('REMOTE_ADDR', '')}:{request.player.pk}"
+
+
+def _too_many_failures(request) -> bool:
+    return cache.get(_client_key(request), 0) >= FAILED_JOIN_LIMIT
+
+
+def _count_failure(request) -> None:
+    key = _client_key(request)
+    cache.add(key, 0, FAILED_JOIN_WINDOW)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, FAILED_JOIN_WINDOW)
+
+
+def _message(request, title, message, status):
+    return render(request, "message.html", {"title": title, "message": message, "error": True}, status=status)
+
+
+@require_POST
+def room_new(request):
+    level = request.POST.get("level", "medium")
+    preset = request.POST.get("preset", "standard")
+    if level not in A.LEVELS or preset not in race.PRESETS:
+        return _message(request, "Cannot create room", "Pick a difficulty and a rule preset.", 400)
+    room = create_room(request.player, "showdown", level, preset)
+    return redirect("room", code=room.code)
+
+
+@require_POST
+def room_join(request, code: str | None = None):
+    """Join by code (home form) or from the room link's Join button."""
+    if _too_many_failures(request):
+        return _message(request, "Too many attempts", "Too many failed join attempts. Wait a few minutes and try again.", 429)
+    code = normalize_code(code or request.POST.get("code", ""))
+    if len(code) != 6:
+        _count_failure(request)
+        return _message(request, "Cannot join", "Room codes have 6 characters.", 400)
+    try:
+        perform(code, request.player, A.Join())
+    except RoomNotFound as error:
+        _count_failure(request)
+        return _message(request, "Room not found", str(error), 404)
+    except RoomError as error:
+        return _message(request, "Cannot join", str(error), 409)
+    return redirect("room", code=code)
+
+
+@require_POST
+def room_leave(request, code: str):
+    try:
+        perform(code, request.player, A.Leave())
+    except RoomNotFound as error:
+        return _message(request, "Room not found", str(error), 404)
+    except RoomError as error:
+        return _message(request, "Cannot leave", str(error), 409)
+    return redirect("home")
+
+
+@require_GET
+def room_page(request, code: str):
+    normalized = normalize_code(code)
+    if normalized != code:
+        return redirect("room", code=normalized)
+    room = Room.objects.filter(code=normalized).select_related("puzzle", "host").first()
+    if room is None:
+        return _message(request, "Room not found", "No room has that code. Check the code and try again.", 404)
+    return render(request, "rooms/room.html", room_context(room, request.player))
