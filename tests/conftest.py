@@ -69,3 +69,12 @@ def run(player, bank_puzzle):
     from games.solo import start_run
 
     return start_run(player, "easy")
+
+
+def require_service(available: bool, what: str):
+    """Skip on a developer machine without the service; fail in CI (REQUIRE_SERVICES=1)."""
+    if available:
+        return
+    if os.environ.get("REQUIRE_SERVICES"):
+        pytest.fail(f"{what} is required here (REQUIRE_SERVICES=1) but not configured")
+    pytest.skip(f"needs {what}; set DATABASE_URL / REDIS_URL (CI does)")

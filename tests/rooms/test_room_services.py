@@ -1,0 +1,218 @@
+"""The room write path: lobby, permissions, countdown, play, ranking and history."""
+
+import datetime as dt
+import threading
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.engines import race
+from rooms import actions as A
+from rooms.models import CODE_ALPHABET, Room, RoomEvent, Seat
+from rooms.services import RoomError, RoomNotFound, NotAllowed, create_room, perform
+from stats.models import Profile, ShowdownResult
+from tests.conftest import EMPTY, SOLUTION, require_service
+
+
+@pytest.fixture
+def players(db):
+    return [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus", "Barbara", "Ken", "Dennis")]
+
+
+@pytest.fixture
+def room(players, bank_puzzle):
+    room = create_room(players[0], level="easy")
+    perform(room.code, players[1], A.Join())
+    return room
+
+
+def ready_all(room, players):
+    for p in players:
+        perform(room.code, p, A.SetReady(True))
+
+
+def start(room, players, now=None):
+    ready_all(room, players)
+    now = now or timezone.now()
+    perform(room.code, players[0], A.Start(), now=now)
+    return now + dt.timedelta(seconds=3.5)  # after the countdown
+
+
+def seat(room, player):
+    return Seat.objects.get(room__code=room.code, player=player)
+
+
+def test_code_has_six_unambiguous_characters(room):
+    assert len(room.code) == 6 and set(room.code) <= set(CODE_ALPHABET)
+    assert not set("01OIL") & set(CODE_ALPHABET)
+
+
+def test_join_is_case_insensitive_and_idempotent(room, players):
+    perform(room.code.lower(), players[2], A.Join())
+    perform(room.code, players[2], A.Join())
+    assert Seat.objects.filter(room=room).count() == 3
+
+
+def test_sixth_player_is_refused(room, players):
+    for p in players[2:5]:
+        perform(room.code, p, A.Join())
+    with pytest.raises(RoomError, match="full"):
+        perform(room.code, players[5], A.Join())
+    assert Seat.objects.filter(room=room).count() == 5
+
+
+def test_unknown_code(players):
+    with pytest.raises(RoomNotFound):
+        perform("ZZZZZZ", players[0], A.Join())
+
+
+def test_host_changes_reset_every_ready_flag(room, players):
+    ready_all(room, players[:2])
+    perform(room.code, players[0], A.SetRules("hard", race.PRESETS["hardcore"]))
+    room.refresh_from_db()
+    assert room.level == "hard" and race.Rules.from_dict(room.rules).preset == "hardcore"
+    assert not Seat.objects.filter(room=room, ready=True).exists()
+
+
+def test_non_host_cannot_use_host_controls(room, players):
+    ready_all(room, players[:2])
+    with pytest.raises(NotAllowed):
+        perform(room.code, players[1], A.SetRules("hard", race.PRESETS["friendly"]))
+    with pytest.raises(NotAllowed):
+        perform(room.code, players[1], A.Start())
+    room.refresh_from_db()
+    assert room.state == "lobby" and room.level == "easy"
+
+
+def test_start_needs_two_players_all_ready(players, bank_puzzle):
+    room = create_room(players[0], level="easy")
+    perform(room.code, players[0], A.SetReady(True))
+    with pytest.raises(RoomError, match="At least 2"):
+        perform(room.code, players[0], A.Start())
+    perform(room.code, players[1], A.Join())
+    with pytest.raises(RoomError, match="waiting for Grace"):
+        perform(room.code, players[0], A.Start())
+
+
+def test_countdown_locks_rules_refuses_entries_and_joins(room, players):
+    now = timezone.now()
+    start(room, players[:2], now)
+    with pytest.raises(RoomError, match="countdown"):
+        perform(room.code, players[1], A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=now + dt.timedelta(seconds=1))
+    with pytest.raises(RoomError, match="lobby"):
+        perform(room.code, players[0], A.SetRules("hard", race.STANDARD), now=now + dt.timedelta(seconds=1))
+    with pytest.raises(RoomError, match="already started"):
+        perform(room.code, players[2], A.Join(), now=now + dt.timedelta(seconds=1))
+    result = perform(room.code, players[1], A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=now + dt.timedelta(seconds=3.1))
+    assert result.outcome.kind == "correct" and Room.objects.get(pk=room.pk).state == "playing"
+
+
+def test_host_leaving_the_lobby_hands_over_to_longest_waiting(room, players):
+    perform(room.code, players[2], A.Join())
+    perform(room.code, players[0], A.Leave())
+    room.refresh_from_db()
+    assert room.host == players[1] and Seat.objects.filter(room=room).count() == 2
+
+
+def test_spectator_cannot_move(room, players):
+    after = start(room, players[:2])
+    with pytest.raises(NotAllowed, match="watching"):
+        perform(room.code, players[3], A.Enter(EMPTY[0], 4), now=after)
+
+
+def play_all(room, player, now):
+    for cell in EMPTY:
+        perform(room.code, player, A.Enter(cell, int(SOLUTION[cell])), now=now)
+
+
+def test_full_showdown_one_finishes_one_eliminated_history_saved(players, bank_puzzle):
+    room = create_room(players[0], level="easy", preset="hardcore")
+    perform(room.code, players[1], A.Join())
+    after = start(room, players[:2])
+    wrong = int(SOLUTION[EMPTY[0]]) % 9 + 1
+    for i in range(3):
+        result = perform(room.code, players[1], A.Enter(EMPTY[0], wrong), now=after)
+    assert result.outcome.eliminated and seat(room, players[1]).status == "eliminated"
+    with pytest.raises(race.IllegalMove, match="locked"):
+        perform(room.code, players[1], A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=after)
+    play_all(room, players[0], after + dt.timedelta(seconds=60))
+    room.refresh_from_db()
+    assert room.state == "finished"
+    winner = ShowdownResult.objects.get(player=players[0])
+    loser = ShowdownResult.objects.get(player=players[1])
+    assert (winner.placement, winner.player_count, winner.preset, winner.difficulty) == (1, 2, "hardcore", "easy")
+    assert winner.score == 10 * len(EMPTY) + 100 and winner.seconds == pytest.approx(60.5, abs=0.6)
+    assert (loser.placement, loser.status, loser.mistakes) == (2, "eliminated", 3)
+
+
+def test_duplicate_message_id_is_applied_once(room, players):
+    after = start(room, players[:2])
+    wrong = int(SOLUTION[EMPTY[0]]) % 9 + 1
+    first = perform(room.code, players[1], A.Enter(EMPTY[0], wrong), now=after, message_id="m-1")
+    again = perform(room.code, players[1], A.Enter(EMPTY[0], wrong), now=after, message_id="m-1")
+    assert first.outcome.kind == "wrong" and again.duplicate
+    assert seat(room, players[1]).mistakes == 1
+    assert RoomEvent.objects.filter(room=room, message_id="m-1").count() == 1
+
+
+def test_forfeit_ends_the_showdown_when_nobody_is_left_solving(room, players):
+    after = start(room, players[:2])
+    play_all(room, players[0], after)
+    perform(room.code, players[1], A.Forfeit(), now=after)
+    room.refresh_from_db()
+    assert room.state == "finished" and seat(room, players[1]).status == "left"
+
+
+def test_safety_limit_ends_the_showdown_ranking_by_progress(room, players):
+    after = start(room, players[:2])
+    perform(room.code, players[1], A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=after)
+    perform(room.code, players[0], A.Sync(), now=after + dt.timedelta(hours=2, minutes=1))
+    room.refresh_from_db()
+    assert room.state == "finished"
+    assert seat(room, players[1]).place == 1 and seat(room, players[0]).place == 2
+
+
+def test_overdue_lobby_expires(room, players):
+    later = timezone.now() + dt.timedelta(minutes=31)
+    with pytest.raises(RoomError, match="expired"):
+        perform(room.code, players[2], A.Join(), now=later)
+
+
+def test_expire_action_is_idempotent(room, players):
+    perform(room.code, None, A.Expire("Closed by staff."))
+    perform(room.code, None, A.Expire("Closed by staff."))
+    room.refresh_from_db()
+    assert room.state == "expired" and RoomEvent.objects.filter(room=room, kind="expire").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_entries_of_two_players_both_apply_once(players, bank_puzzle):
+    require_service(connection.vendor == "postgresql", "PostgreSQL (row locks)")
+    room = create_room(players[0], level="easy")
+    perform(room.code, players[1], A.Join())
+    after = start(room, players[:2])
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def play(player, cells):
+        try:
+            barrier.wait()
+            for cell in cells:
+                perform(room.code, player, A.Enter(cell, int(SOLUTION[cell])), now=after)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=play, args=(players[0], EMPTY[:20])),
+               threading.Thread(target=play, args=(players[1], EMPTY[:20]))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert seat(room, players[0]).progress == 20 and seat(room, players[1]).progress == 20
+    assert RoomEvent.objects.filter(room=room, kind="enter").count() == 40
+    room.refresh_from_db()
+    assert room.version == RoomEvent.objects.filter(room=room).count() - 1
