@@ -13,11 +13,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-@pytest.fixture(autouse=True)
-def _allow_sync_orm_in_async_loop(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
-    # are still synchronous, so tell Django that is fine here.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
+# still synchronous, so tell Django that is fine (browser tests run in their own process).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="session")
