@@ -1,5 +1,7 @@
 from django.core.cache import cache
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
 from django.views.decorators.http import require_GET, require_POST
 
 from games.engines import race
@@ -31,7 +33,18 @@ def _count_failure(request) -> None:
 
 
 def _message(request, title, message, status):
+    if request.htmx:  # forms inside a live room: show the refusal in the room's message line
+        response = render(request, "rooms/room.html#message", {"error": message}, status=status)
+        response["HX-Retarget"] = "#room-message"
+        response["HX-Reswap"] = "outerHTML"
+        return response
     return render(request, "message.html", {"title": title, "message": message, "error": True}, status=status)
+
+
+def _go(request, name, **kwargs):
+    """Redirect; htmx-posted forms (room forms pushed over the socket) get HX-Redirect."""
+    url = reverse(name, kwargs=kwargs)
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @require_POST
@@ -60,7 +73,7 @@ def room_join(request, code: str | None = None):
         return _message(request, "Room not found", str(error), 404)
     except RoomError as error:
         return _message(request, "Cannot join", str(error), 409)
-    return redirect("room", code=code)
+    return _go(request, "room", code=code)
 
 
 @require_POST
@@ -71,7 +84,7 @@ def room_leave(request, code: str):
         return _message(request, "Room not found", str(error), 404)
     except RoomError as error:
         return _message(request, "Cannot leave", str(error), 409)
-    return redirect("home")
+    return _go(request, "home")
 
 
 @require_GET
@@ -82,4 +95,6 @@ def room_page(request, code: str):
     room = Room.objects.filter(code=normalized).select_related("puzzle", "host").first()
     if room is None:
         return _message(request, "Room not found", "No room has that code. Check the code and try again.", 404)
-    return render(request, "rooms/room.html", room_context(room, request.player))
+    context = room_context(room, request.player)
+    context["share_url"] = request.build_absolute_uri(reverse("room", args=[room.code]))
+    return render(request, "rooms/room.html", context)

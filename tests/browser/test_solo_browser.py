@@ -6,7 +6,7 @@ from tests.conftest import EMPTY, SOLUTION
 
 def start_easy(page):
     page.goto("/")
-    page.get_by_role("button", name="Easy").click()
+    page.locator("form.level-picker").first.get_by_role("button", name="Easy").click()
     page.wait_for_selector("[data-board]")
 
 
