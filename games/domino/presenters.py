@@ -1,0 +1,145 @@
+"""What a browser may see of a domino game: the board, the valid entry points, the
+current stone and the one preview, lives, jokers, score and the server's clock.
+Never the solution, the seed or the stone order beyond the preview."""
+
+from __future__ import annotations
+
+from games.engines import domino as engine
+from games.engines.domino.game import END_MESSAGES
+from games.engines.domino.grid import UNIT_CELLS
+
+from .play import EDGE_NAMES, Action, Push
+
+EDGE_ARROWS = {"top": "↓", "bottom": "↑", "left": "→", "right": "←"}
+END_TITLES = {
+    engine.END_FULL: "Grid complete!",
+    engine.END_LIVES: "Out of lives",
+    engine.END_STUCK: "No move left",
+    engine.END_TIME: "Time is up",
+}
+
+
+def marker_label(edge: str, line: int, landing: tuple[int, int]) -> str:
+    kind = "row" if edge in ("left", "right") else "column"
+    return (f"Push from {EDGE_NAMES[edge]} into {kind} {line} "
+            f"(stops at row {landing[0]}, column {landing[1]})")
+
+
+def markers(state: engine.State, joker_mode: str | None = None) -> dict[str, list[dict]]:
+    """For each edge, nine slots (lines 1-9). A slot is a marker when its entry is valid."""
+    valid = {} if joker_mode else engine.entry_points(state)
+    out = {}
+    for edge in engine.EDGES:
+        slots = []
+        for line in range(1, 10):
+            landing = valid.get((edge, line))
+            slot = {"edge": edge, "line": line, "valid": landing is not None, "arrow": EDGE_ARROWS[edge]}
+            if landing is not None:
+                slot.update(value=f"{edge}-{line}", label=marker_label(edge, line, landing),
+                            land_row=landing[0], land_col=landing[1])
+            slots.append(slot)
+        out[edge] = slots
+    return out
+
+
+def slide_offset(edge: str, cell: tuple[int, int]) -> tuple[int, int]:
+    """How many cells away (dx, dy) the stone started: just outside the grid's edge."""
+    row, col = cell
+    return {"left": (-col, 0), "right": (10 - col, 0), "top": (0, -row), "bottom": (0, 10 - row)}[edge]
+
+
+def cell_label(row: int, col: int, code: int, unreachable: bool) -> str:
+    label = f"Row {row}, column {col}"
+    if code > 0:
+        label += f", {code}"
+    elif code == engine.GREY:
+        label += ", grey joker"
+    elif code == engine.GOLD:
+        label += ", gold joker"
+    elif unreachable:
+        label += ", unreachable"
+    return label
+
+
+def board_rows(state: engine.State, outcome: engine.Outcome | None = None, action: Action | None = None,
+               joker_mode: str | None = None) -> list[list[dict]]:
+    scored: set[tuple[int, int]] = set()
+    clashes: set[tuple[int, int]] = set()
+    slide = None
+    if outcome is not None:
+        for done in outcome.completed:
+            if not done.void:
+                scored.update(UNIT_CELLS[(done.unit, done.number)])
+        clashes = {c.cell for c in outcome.clashes}
+        if isinstance(action, Push) and outcome.cell and outcome.kind in ("placed", "wrong"):
+            dx, dy = slide_offset(action.edge, outcome.cell)
+            slide = {"dx": dx, "dy": dy, "distance": abs(dx) + abs(dy)}
+    rows = []
+    for r in range(1, 10):
+        row = []
+        for c in range(1, 10):
+            code = state.cell(r, c)
+            unreachable = (r, c) in state.unreachable
+            here = outcome is not None and outcome.cell == (r, c)
+            cell = {
+                "row": r, "col": c, "index": (r - 1) * 9 + c - 1, "box": (r - 1) // 3 * 3 + (c - 1) // 3 + 1,
+                "value": code if code > 0 else None,
+                "given": state.is_given(r, c),
+                "joker": {engine.GREY: "grey", engine.GOLD: "gold"}.get(code),
+                "empty": code == engine.EMPTY,
+                "unreachable": unreachable,
+                "label": cell_label(r, c, code, unreachable),
+                "scored": (r, c) in scored,
+                "clash": (r, c) in clashes,
+                "fresh": here and outcome.kind in ("placed", "joker"),
+                "wrong_digit": outcome.digit if here and outcome.kind == "wrong" else None,
+                "slide": slide if here else None,
+                "pickable": bool(joker_mode) and code == engine.EMPTY and not state.finished,
+            }
+            row.append(cell)
+        rows.append(row)
+    return rows
+
+
+def outcome_message(outcome: engine.Outcome | None) -> str:
+    if outcome is None:
+        return ""
+    message = outcome.message
+    if outcome.kind == "placed" and outcome.skipped:
+        message += f" Skipped: {', '.join(map(str, outcome.skipped))} (no empty cell left for it)."
+    return message
+
+
+def game_view(state: engine.State, now: float, outcome: engine.Outcome | None = None,
+              action: Action | None = None, joker_mode: str | None = None) -> dict:
+    """Everything the game partial renders, built only from what the player may see."""
+    if state.finished:
+        joker_mode = None
+    jokers = state.jokers_left
+    seconds_left = state.seconds_left(now)
+    return {
+        "rows": board_rows(state, outcome, action, joker_mode),
+        "markers": markers(state, joker_mode),
+        "current": state.current_stone if not state.finished else None,
+        "preview": state.next_stone if not state.finished else None,
+        "stones_left": state.stones_left,
+        "lives": state.lives,
+        "hearts": [i < state.lives for i in range(engine.LIVES)],
+        "jokers": jokers,
+        "grey_slots": [i < jokers["grey"] for i in range(engine.JOKERS["grey"])],
+        "gold_slots": [i < jokers["gold"] for i in range(engine.JOKERS["gold"])],
+        "score": state.score,
+        "stones_placed": state.stones_placed,
+        "seconds_left": seconds_left,
+        "seconds_left_whole": int(seconds_left),
+        "finished": state.finished,
+        "end_reason": state.end_reason,
+        "end_title": END_TITLES.get(state.end_reason or "", "Game over"),
+        "end_message": END_MESSAGES.get(state.end_reason or "", ""),
+        "version": state.move_count,
+        "joker_mode": joker_mode,
+        "outcome": outcome,
+        "message": outcome_message(outcome),
+        "points": outcome.points if outcome is not None else 0,
+        "unreachable_count": len(state.unreachable),
+    }

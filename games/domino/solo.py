@@ -1,0 +1,85 @@
+"""Solo Sudoku Domino: the one write path. Views, template tags and the periodic sweep all
+change a game through `act` or `settle`, which lock the row, apply the pure functions of
+games/domino/play.py to the stored state and save the result."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.bank import take_puzzle
+from games.engines.domino import BadMove, IllegalMove, Outcome
+from games.models import Level
+
+from . import play
+from .models import TIME_LIMIT, DominoGame
+
+
+class NotYourGame(IllegalMove):
+    """The game does not exist or belongs to another player (403)."""
+
+
+def start_game(player, level: str, now=None, seed: int | None = None) -> DominoGame:
+    """Take a puzzle of ``level`` from the bank and start its 10-minute clock. The seed
+    (random unless given) fixes the stone order."""
+    if level not in Level.values:
+        raise BadMove("Pick Easy, Medium, Hard or Expert.")
+    now = now or timezone.now()
+    puzzle = take_puzzle(level)
+    seed = secrets.randbits(62) if seed is None else seed
+    data = play.start_state(puzzle.givens_tuple, puzzle.solution_tuple, seed, now.timestamp())
+    game = DominoGame(player=player, puzzle=puzzle, level=level, seed=seed, started_at=now,
+                      deadline=now + TIME_LIMIT)
+    game.store(data, now)
+    game.save()
+    return game
+
+
+def act(game_id: int, player, action: play.Action, now=None) -> tuple[DominoGame, Outcome]:
+    """Apply one action for ``player``. Returns the saved game and the outcome; an
+    outcome of kind "time_up" means the clock had run out: the game was ended and saved,
+    and the move was not played. Raises NotYourGame, BadMove or an IllegalMove."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = DominoGame.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.player_id != player.pk:
+            raise NotYourGame("That game is not yours.")
+        data, outcome = play.apply_action(game.state, action, now.timestamp())
+        game.store(data, now)
+        game.save()
+        return game, outcome
+
+
+def settle(game_id: int, now=None) -> DominoGame | None:
+    """Finish the game if its 10 minutes are up (idempotent). Any request that meets an
+    overdue game calls this, and so does the periodic sweep."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = DominoGame.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not game.is_overdue(now):
+            return game
+        game.store(play.tick(game.state, now.timestamp()), now)
+        game.save()
+        return game
+
+
+def settle_overdue(now=None, player=None) -> int:
+    """Finish every overdue game (of one player, or all). Returns how many ended."""
+    now = now or timezone.now()
+    overdue = DominoGame.objects.filter(status=DominoGame.Status.PLAYING, deadline__lte=now)
+    if player is not None:
+        overdue = overdue.filter(player=player)
+    count = 0
+    for pk in overdue.values_list("pk", flat=True):
+        game = settle(pk, now)
+        count += bool(game and game.finished)
+    return count
+
+
+def current_game(player, now=None) -> DominoGame | None:
+    """The player's latest game still running on the clock."""
+    now = now or timezone.now()
+    return (player.domino_games.filter(status=DominoGame.Status.PLAYING, deadline__gt=now)
+            .order_by("-started_at").first())

@@ -1,0 +1,127 @@
+"""Solo Sudoku Domino pages. Every move goes through solo.act (the one write path);
+refusals come back as the game partial with a message: 400 malformed, 409 against the
+rules (or the clock), 403 not yours."""
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.engines import domino as engine
+from games.models import Level
+
+from . import play, solo
+from .models import DominoGame
+from .presenters import game_view
+from .records import player_records
+
+LEVELS = [(value, label) for value, label in Level.choices]
+RECOMMENDED_LEVEL = Level.EASY
+
+
+def _home_context(request, error=None):
+    solo.settle_overdue(player=request.player)
+    return {"levels": LEVELS, "recommended": RECOMMENDED_LEVEL, "error": error,
+            "current_game": solo.current_game(request.player), "records": player_records(request.player)}
+
+
+@require_GET
+def domino_home(request):
+    return render(request, "domino/home.html", _home_context(request))
+
+
+@require_POST
+def domino_new(request):
+    try:
+        game = solo.start_game(request.player, request.POST.get("level", ""))
+    except engine.BadMove as error:
+        return render(request, "domino/home.html", _home_context(request, str(error)), status=400)
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("domino_game", args=[game.pk]))
+    return redirect("domino_game", game_id=game.pk)
+
+
+def _context(game: DominoGame, now, outcome=None, action=None, joker_mode=None, error=None, oob=False):
+    context = game_view(game.engine_state(), now.timestamp(), outcome, action, joker_mode)
+    context.update(game=game, error=error, oob=oob)
+    return context
+
+
+def _not_yours(request) -> HttpResponse:
+    if request.htmx:
+        response = render(request, "message.html#message",
+                          {"message": "That game is not yours.", "error": True}, status=403)
+        response["HX-Retarget"] = "#flash"
+        response["HX-Reswap"] = "innerHTML"
+        return response
+    return render(request, "message.html", {"title": "Not your game",
+                  "message": "That Sudoku Domino game belongs to another player."}, status=403)
+
+
+def _render_game(request, context, status=200) -> HttpResponse:
+    template = "domino/game.html#game" if request.htmx else "domino/game.html"
+    return render(request, template, context, status=status)
+
+
+def _joker_mode(state: engine.State, raw) -> tuple[str | None, str | None, int]:
+    """(mode, error, status) for the ?joker= choice."""
+    if raw in (None, ""):
+        return None, None, 200
+    if raw not in engine.JOKERS:
+        return None, "The joker must be grey or gold.", 400
+    if state.finished:
+        return None, "The game is over.", 409
+    if state.jokers_left[raw] <= 0:
+        return None, f"No {raw} jokers left.", 409
+    return raw, None, 200
+
+
+@require_GET
+def domino_game(request, game_id: int):
+    game = get_object_or_404(DominoGame, pk=game_id)
+    if game.player_id != request.player.pk:
+        return _not_yours(request)
+    now = timezone.now()
+    if game.is_overdue(now):
+        game = solo.settle(game.pk, now)
+    mode, error, status = _joker_mode(game.engine_state(), request.GET.get("joker"))
+    return _render_game(request, _context(game, now, joker_mode=mode, error=error, oob=bool(request.htmx)),
+                        status)
+
+
+def _refusal_message(error: engine.DominoError, action) -> str:
+    if isinstance(error, engine.InvalidEntry) and isinstance(action, play.Push):
+        why = ("there is no stone on that line to stop it" if error.reason == "no_stone"
+               else "the first cell of that line is taken")
+        return f"{action.describe()} is not possible: {why}."
+    text = error.message
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+@require_POST
+def domino_act(request, game_id: int):
+    """Every move of a game: a push at an entry point or a joker on an empty cell."""
+    now = timezone.now()
+    action = None
+    try:
+        action = play.parse_action(request.POST)
+        game, outcome = solo.act(game_id, request.player, action, now)
+    except solo.NotYourGame:
+        return _not_yours(request)
+    except engine.DominoError as error:
+        status = 400 if isinstance(error, (engine.BadMove, engine.BadPosition)) else 409
+        game = DominoGame.objects.filter(pk=game_id, player=request.player).first()
+        if game is None:
+            return _not_yours(request)
+        mode = None
+        if isinstance(action, play.Joker) and isinstance(error, engine.CellOccupied):
+            mode, _, _ = _joker_mode(game.engine_state(), action.kind)
+        context = _context(game, now, joker_mode=mode, error=_refusal_message(error, action),
+                           oob=bool(request.htmx))
+        return _render_game(request, context, status)
+    status = 409 if outcome.kind == "time_up" else 200
+    if not request.htmx and status == 200:
+        return redirect("domino_game", game_id=game.pk)
+    return _render_game(request, _context(game, now, outcome, action, oob=bool(request.htmx)), status)

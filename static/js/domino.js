@@ -1,0 +1,245 @@
+// Sudoku Domino page: keyboard choice of entry markers, the landing preview, joker cell
+// picking, and the countdown. The server judges every move and owns the clock; this file
+// only moves focus, draws hints and presses the same buttons a pointer would.
+(function () {
+  "use strict";
+
+  const ARROWS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"];
+  let remembered = null;      // {edge, line} of the marker the player last used
+  let restore = null;         // what to focus again after the next swap
+  let clockBase = performance.now();
+
+  function game() { return document.getElementById("game"); }
+  function markers() { return Array.from(document.querySelectorAll("#game [data-marker]")); }
+  function picks() { return Array.from(document.querySelectorAll("#game [data-pick]")); }
+  function cellAt(row, col) { return document.querySelector('#game [data-domino-board] [data-row="' + row + '"][data-col="' + col + '"]'); }
+
+  // Position of a marker on an 11 x 11 frame round the board (the board is 1..9).
+  function pos(m) {
+    const line = Number(m.dataset.line);
+    switch (m.dataset.edge) {
+      case "top": return { x: line, y: 0 };
+      case "bottom": return { x: line, y: 10 };
+      case "left": return { x: 0, y: line };
+      default: return { x: 10, y: line };
+    }
+  }
+
+  // ---------------------------------------------------------------- landing preview
+  function clearPreview() {
+    for (const c of document.querySelectorAll("#game .d-cell.path, #game .d-cell.landing")) {
+      c.classList.remove("path", "landing");
+      delete c.dataset.ghost;
+    }
+    for (const m of document.querySelectorAll("#game .marker.active")) m.classList.remove("active");
+  }
+
+  function preview(m) {
+    clearPreview();
+    if (!m) return;
+    m.classList.add("active");
+    const row = Number(m.dataset.landRow), col = Number(m.dataset.landCol), line = Number(m.dataset.line);
+    const cells = [];
+    if (m.dataset.edge === "left") for (let c = 1; c <= col; c++) cells.push([line, c]);
+    if (m.dataset.edge === "right") for (let c = 9; c >= col; c--) cells.push([line, c]);
+    if (m.dataset.edge === "top") for (let r = 1; r <= row; r++) cells.push([r, line]);
+    if (m.dataset.edge === "bottom") for (let r = 9; r >= row; r--) cells.push([r, line]);
+    for (const [r, c] of cells) { const el = cellAt(r, c); if (el) el.classList.add("path"); }
+    const land = cellAt(row, col);
+    const g = game();
+    if (land) { land.classList.add("landing"); land.dataset.ghost = g ? g.dataset.current || "" : ""; }
+  }
+
+  // ---------------------------------------------------------------- roving focus: markers
+  function setActive(m, focus) {
+    const all = markers();
+    for (const x of all) x.tabIndex = x === m ? 0 : -1;
+    if (!m) return;
+    remembered = { edge: m.dataset.edge, line: Number(m.dataset.line) };
+    if (focus) m.focus();
+  }
+
+  function nearest(list, key) {
+    let best = null, bestKey = Infinity;
+    for (const m of list) { const k = key(m); if (k < bestKey) { best = m; bestKey = k; } }
+    return best;
+  }
+
+  function findMarker(edge, line) {
+    return markers().find(function (m) { return m.dataset.edge === edge && Number(m.dataset.line) === line; });
+  }
+
+  // Arrow keys: along the edge (round the corners at its ends); the arrow towards the
+  // opposite edge jumps across to the nearest marker there.
+  function step(m, key) {
+    const all = markers(), here = pos(m), edge = m.dataset.edge;
+    const on = function (e) { return all.filter(function (x) { return x.dataset.edge === e; }); };
+    const horizontal = edge === "top" || edge === "bottom";
+    if (horizontal && (key === "ArrowLeft" || key === "ArrowRight")) {
+      const dir = key === "ArrowRight" ? 1 : -1;
+      const along = on(edge).filter(function (x) { return (pos(x).x - here.x) * dir > 0; });
+      if (along.length) return nearest(along, function (x) { return Math.abs(pos(x).x - here.x); });
+      const side = on(dir > 0 ? "right" : "left");
+      return nearest(side, function (x) { return edge === "top" ? pos(x).y : 10 - pos(x).y; });
+    }
+    if (!horizontal && (key === "ArrowUp" || key === "ArrowDown")) {
+      const dir = key === "ArrowDown" ? 1 : -1;
+      const along = on(edge).filter(function (x) { return (pos(x).y - here.y) * dir > 0; });
+      if (along.length) return nearest(along, function (x) { return Math.abs(pos(x).y - here.y); });
+      const side = on(dir > 0 ? "bottom" : "top");
+      return nearest(side, function (x) { return edge === "left" ? pos(x).x : 10 - pos(x).x; });
+    }
+    const across = { ArrowDown: "bottom", ArrowUp: "top", ArrowLeft: "left", ArrowRight: "right" }[key];
+    if (across === edge) return null;
+    const target = on(across);
+    if (horizontal) return nearest(target, function (x) { return Math.abs(pos(x).x - here.x); });
+    return nearest(target, function (x) { return Math.abs(pos(x).y - here.y); });
+  }
+
+  // ---------------------------------------------------------------- roving focus: joker cells
+  function setActivePick(p, focus) {
+    for (const x of picks()) x.tabIndex = x === p ? 0 : -1;
+    if (p && focus) p.focus();
+  }
+
+  function pickPos(p) { const c = p.closest("[data-row]"); return { r: Number(c.dataset.row), c: Number(c.dataset.col) }; }
+
+  function stepPick(p, key) {
+    const here = pickPos(p);
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
+    const ahead = picks().filter(function (x) {
+      const q = pickPos(x);
+      return (q.r - here.r) * d[0] + (q.c - here.c) * d[1] > 0;
+    });
+    // Prefer the same line, then the closest across.
+    return nearest(ahead, function (x) {
+      const q = pickPos(x);
+      const along = Math.abs((q.r - here.r) * d[0] + (q.c - here.c) * d[1]);
+      const side = Math.abs((q.r - here.r) * d[1] + (q.c - here.c) * d[0]);
+      return side * 20 + along;
+    });
+  }
+
+  // ---------------------------------------------------------------- setup after each render
+  function init() {
+    const all = markers();
+    let active = remembered && findMarker(remembered.edge, remembered.line);
+    if (!active && remembered && all.length) {
+      const ref = pos({ dataset: { edge: remembered.edge, line: String(remembered.line) } });
+      active = nearest(all, function (m) { const p = pos(m); return Math.abs(p.x - ref.x) + Math.abs(p.y - ref.y); });
+    }
+    if (!active) active = all[0] || null;
+    for (const x of all) x.tabIndex = x === active ? 0 : -1;
+    const ps = picks();
+    for (const x of ps) x.tabIndex = -1;
+    if (ps.length) ps[Math.floor(ps.length / 2)].tabIndex = 0;
+
+    if (restore === "pick" && ps.length) {
+      ps.find(function (x) { return x.tabIndex === 0; }).focus();
+    } else if (restore && active) {
+      active.focus();
+      preview(active);
+    }
+    restore = null;
+    clockBase = performance.now();
+    tick();
+  }
+
+  // ---------------------------------------------------------------- countdown
+  function fmt(s) {
+    s = Math.max(0, Math.floor(s));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+  function tick() {
+    for (const clock of document.querySelectorAll("#game [data-countdown]")) {
+      if (clock.dataset.running !== "1") continue;
+      const left = Number(clock.dataset.secondsLeft) - (performance.now() - clockBase) / 1000;
+      clock.textContent = fmt(left);
+      const box = clock.closest(".hud-clock");
+      if (box) box.classList.toggle("is-low", left < 60);
+    }
+  }
+  setInterval(tick, 250);
+
+  // ---------------------------------------------------------------- events
+  document.addEventListener("focusin", function (event) {
+    const m = event.target.closest && event.target.closest("#game [data-marker]");
+    if (m) { setActive(m, false); preview(m); }
+    const p = event.target.closest && event.target.closest("#game [data-pick]");
+    if (p) setActivePick(p, false);
+  });
+  document.addEventListener("focusout", function (event) {
+    if (event.target.closest && event.target.closest("#game [data-marker]")) clearPreview();
+  });
+  document.addEventListener("mouseover", function (event) {
+    const m = event.target.closest && event.target.closest("#game [data-marker]");
+    if (m) preview(m);
+  });
+  document.addEventListener("mouseout", function (event) {
+    const m = event.target.closest && event.target.closest("#game [data-marker]");
+    if (m && !m.contains(event.relatedTarget)) {
+      const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-marker]");
+      if (focused) preview(focused); else clearPreview();
+    }
+  });
+  document.addEventListener("click", function (event) {
+    const m = event.target.closest && event.target.closest("#game [data-marker]");
+    if (m) remembered = { edge: m.dataset.edge, line: Number(m.dataset.line) };
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (!game() || event.ctrlKey || event.metaKey || event.altKey) return;
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea") return;
+    const onMarker = event.target.closest && event.target.closest("#game [data-marker]");
+    const onPick = event.target.closest && event.target.closest("#game [data-pick]");
+    if (ARROWS.includes(event.key)) {
+      if (onMarker) {
+        event.preventDefault();
+        const next = step(onMarker, event.key);
+        if (next) { setActive(next, true); preview(next); }
+      } else if (onPick) {
+        event.preventDefault();
+        const next = stepPick(onPick, event.key);
+        if (next) setActivePick(next, true);
+      } else if (event.target === document.body || event.target === document.documentElement || !event.target.closest("button, a, form")) {
+        const entry = picks().find(function (x) { return x.tabIndex === 0; }) || markers().find(function (x) { return x.tabIndex === 0; });
+        if (entry) { event.preventDefault(); entry.focus(); }
+      }
+      return;
+    }
+    if (event.key === "Home" || event.key === "End") {
+      const list = onMarker ? markers() : onPick ? picks() : null;
+      if (list && list.length) {
+        event.preventDefault();
+        const target = event.key === "Home" ? list[0] : list[list.length - 1];
+        if (onMarker) { setActive(target, true); preview(target); } else setActivePick(target, true);
+      }
+      return;
+    }
+    if (event.key === "Escape") {
+      const cancel = document.querySelector("#game [data-cancel-joker]");
+      if (cancel) { event.preventDefault(); restore = "marker"; cancel.click(); }
+      return;
+    }
+    const key = event.key.toLowerCase();
+    const kind = key === "g" ? "grey" : key === "j" ? "gold" : null;
+    if (kind) {
+      const button = document.querySelector('#game [data-joker="' + kind + '"]');
+      if (button && !button.disabled) { event.preventDefault(); restore = "pick"; button.click(); }
+    }
+  });
+
+  // Remember where focus was, so a swap does not throw keyboard players back to the top.
+  document.addEventListener("htmx:beforeRequest", function () {
+    const el = document.activeElement;
+    if (!el || !el.closest) return;
+    if (el.closest("#game [data-pick]")) restore = restore || "pick";
+    else if (el.closest("#game [data-marker]")) restore = restore || "marker";
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target && (event.target.id === "game" || (event.target.querySelector && event.target.querySelector("#game")))) init();
+    else if (game()) init();
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();
