@@ -5,6 +5,7 @@ layer, so a fresh clone runs at once. DATABASE_URL and REDIS_URL switch on Postg
 channels-redis and the Redis Celery broker. DJANGO_DEBUG=false is production mode.
 """
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -90,6 +91,9 @@ else:
             "NAME": BASE_DIR / "db.sqlite3",
             # Rooms lock rows while writing; SQLite serializes writers, so wait, don't fail.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # A file, not memory: browser tests share the test database with a daphne process.
+            # Named per process so parallel test runs never share one file.
+            "TEST": {"NAME": BASE_DIR / f".test_db-{os.getpid()}.sqlite3"},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,0 +1,116 @@
+"""Sudoku Domino in real Chromium: start from the home card, push stones at the orange
+markers (pointer and keyboard), lose a life on a wrong stone, place a joker, and check
+that what the page shows is what the server's engine state says."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.domino import solo
+from games.domino.models import DominoGame
+from games.engines import domino as d
+from tests.conftest import SOLUTION
+from tests.games.test_domino_views import seed_with_both
+
+pytestmark = pytest.mark.browser
+
+
+def engine_state(player):
+    return DominoGame.objects.get(player=player).engine_state()
+
+
+def marker_name(edge, line):
+    kind = "row" if edge in ("left", "right") else "column"
+    return f"Push from the {edge} into {kind} {line}"
+
+
+def entry(state, correct: bool):
+    for (edge, line), (row, col) in d.entry_points(state).items():
+        if (state.solution[(row - 1) * 9 + col - 1] == state.current_stone) == correct:
+            return edge, line, (row, col)
+    return None
+
+
+def expect_shown_matches_engine(page, player):
+    state = engine_state(player)
+    expect(page.locator("[data-score]")).to_have_text(str(state.score))
+    expect(page.locator("[data-lives]")).to_have_attribute("aria-label", f"{state.lives} of 3 lives left")
+    if state.current_stone:
+        expect(page.get_by_role("img", name=f"Current stone: {state.current_stone}")).to_be_visible()
+    return state
+
+
+def test_play_domino_with_markers_a_joker_and_a_wrong_stone(page, player, bank_puzzle, monkeypatch):
+    monkeypatch.setattr(solo.secrets, "randbits", lambda bits: seed_with_both())
+    page.goto("/")
+    page.get_by_role("button", name="Domino Easy").click()
+    expect(page).to_have_url(re.compile(r"/domino/\d+/$"))
+    expect(page.get_by_role("grid", name="Sudoku Domino board")).to_be_visible()
+    expect(page.get_by_role("gridcell", name="Row 1, column 1, 5")).to_be_visible()
+    state = expect_shown_matches_engine(page, player)
+
+    # Only valid entry points are offered.
+    assert page.locator("[data-marker]").count() == len(d.entry_points(state))
+    expect(page.get_by_role("button", name=marker_name("left", 1))).to_have_count(0)
+
+    # A correct push: the stone slides in and scores 5.
+    edge, line, (row, col) = entry(state, True)
+    digit = state.current_stone
+    page.get_by_role("button", name=marker_name(edge, line)).click()
+    expect(page.locator("[data-score]")).to_have_text("5")
+    cell = page.get_by_role("gridcell", name=f"Row {row}, column {col}, {digit}", exact=True)
+    expect(cell).to_be_visible()
+    expect(cell.locator(".stone.slide")).to_have_count(1)
+    expect(page.locator("[data-message]")).to_contain_text("Correct: +5")
+    state = expect_shown_matches_engine(page, player)
+
+    # A wrong push: a life is lost, the message says why, the same stone stays in hand.
+    wrong = entry(state, False)
+    assert wrong is not None
+    kept = state.current_stone
+    page.get_by_role("button", name=marker_name(wrong[0], wrong[1])).click()
+    expect(page.locator("[data-lives]")).to_have_attribute("aria-label", "2 of 3 lives left")
+    expect(page.locator("[data-message]")).to_contain_text(f"Wrong: the {kept}")
+    expect(page.get_by_role("img", name=f"Current stone: {kept}")).to_be_visible()
+    expect(page.get_by_role("gridcell", name=f"Row {wrong[2][0]}, column {wrong[2][1]}", exact=True)).to_be_visible()
+    state = expect_shown_matches_engine(page, player)
+
+    # A gold joker on an empty cell: +5, and the stone in hand is kept.
+    score = state.score
+    empty = next((r, c) for r in range(1, 10) for c in range(1, 10) if state.cell(r, c) == d.EMPTY)
+    page.get_by_role("button", name="Gold joker, 2 left").click()
+    expect(page.locator("[data-message]")).to_contain_text("Pick any empty cell for the gold joker")
+    page.get_by_role("button", name=f"Place the gold joker on row {empty[0]}, column {empty[1]}").click()
+    expect(page.locator("[data-score]")).to_have_text(str(score + 5))
+    expect(page.get_by_role("gridcell", name=f"Row {empty[0]}, column {empty[1]}, gold joker")).to_be_visible()
+    expect(page.get_by_role("button", name="Gold joker, 1 left")).to_be_visible()
+    state = expect_shown_matches_engine(page, player)
+    assert state.current_stone == kept and state.jokers_left == {"grey": 4, "gold": 1}
+
+    # Keyboard: Tab to the markers, arrows move between them, Enter pushes.
+    moves = state.move_count
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.dataset.marker !== undefined")
+    assert focused
+    first = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    second = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert second.startswith("Push from the") and second != first
+    expect(page.locator(".d-cell.landing")).to_have_count(1)  # the landing preview
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelector('#game').dataset.version === '{moves + 1}'")
+    state = expect_shown_matches_engine(page, player)
+    assert state.move_count == moves + 1
+    assert page.evaluate("document.activeElement.dataset.marker !== undefined")  # focus kept
+
+    # The reload shows the same game; the clock counts down from the server's seconds.
+    page.reload()
+    state = expect_shown_matches_engine(page, player)
+    clock = page.locator("[data-countdown]")
+    before = clock.inner_text()
+    page.wait_for_timeout(1300)
+    assert clock.inner_text() != before and re.fullmatch(r"[0-9]:\d\d", clock.inner_text())
+    assert SOLUTION not in page.content()

@@ -1,0 +1,65 @@
+"""Two real browsers race through a whole showdown over WebSockets on daphne."""
+
+from games.models import Puzzle
+from rooms.models import Room, Seat
+from stats.models import Profile, ShowdownResult
+from tests.browser.conftest import new_page
+from tests.conftest import EMPTY, PUZZLE, SOLUTION
+
+
+def test_two_players_race_one_finishes_one_is_eliminated(browser, daphne_server):
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    ada = Profile.objects.create(display_name="Ada")
+    grace = Profile.objects.create(display_name="Grace")
+    host = new_page(browser, daphne_server, ada)
+    guest = new_page(browser, daphne_server, grace)
+
+    host.goto("/")
+    host.get_by_label("Difficulty").select_option("easy")
+    host.get_by_label("Rules").select_option("hardcore")
+    host.get_by_role("button", name="Create room").click()
+    host.wait_for_selector("#room-body[data-state=lobby]")
+    code = Room.objects.get().code
+
+    guest.goto("/")
+    guest.get_by_label("Room code").fill(code.lower())  # codes are case-insensitive
+    guest.get_by_role("button", name="Join room").click()
+    guest.wait_for_selector("#room-body[data-state=lobby]")
+    host.get_by_text("Grace").wait_for()  # the join reached the host live
+
+    guest.get_by_role("button", name="I'm ready").click()
+    host.get_by_role("button", name="I'm ready").click()
+    host.locator(".player.is-ready", has_text="Grace").wait_for()
+    host.locator(".player.is-ready", has_text="Ada").wait_for()
+    host.get_by_role("button", name="Start showdown").click()
+    for page in (host, guest):
+        page.wait_for_selector("#room-body[data-state=playing] [data-board]", timeout=15_000)
+
+    # Grace makes three wrong entries: the Hardcore cap eliminates her.
+    wrong = str(int(SOLUTION[EMPTY[0]]) % 9 + 1)
+    guest.locator(f'[data-cell="{EMPTY[0]}"]').click()
+    for n in range(1, 4):
+        guest.keyboard.press(wrong)
+        guest.locator("[data-mistakes]", has_text=f"{n} / 3").wait_for()
+    guest.get_by_text("your board is locked").first.wait_for()
+    assert guest.locator(".pad").count() == 0
+    host.locator(".standing", has_text="Grace").get_by_text("eliminated").wait_for()
+
+    # Ada solves it; Grace watches Ada's progress arrive live.
+    for i, index in enumerate(EMPTY):
+        host.locator(f'[data-cell="{index}"]').click()
+        host.keyboard.press(SOLUTION[index])
+        host.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
+        if i == 10:
+            guest.locator(".standing", has_text="Ada").get_by_text("110 pts").wait_for()
+    for page in (host, guest):
+        page.wait_for_selector("#room-body[data-state=finished]", timeout=15_000)
+    assert "1" == host.locator(".standing", has_text="Ada").locator(".place").inner_text()
+    assert "2" == guest.locator(".standing", has_text="Grace").locator(".place").inner_text()
+    # The solution never reached the eliminated player's page.
+    assert SOLUTION not in guest.content()
+    assert Seat.objects.get(player=ada).place == 1
+    assert ShowdownResult.objects.get(player=grace).status == "eliminated"
+    host.goto("/leaderboards/")
+    totals = host.locator("[data-showdown-totals]").inner_text().replace("\n", " ")
+    assert "Showdowns 1" in totals and "Wins 1" in totals
