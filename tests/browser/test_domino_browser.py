@@ -114,3 +114,19 @@ def test_play_domino_with_markers_a_joker_and_a_wrong_stone(page, player, bank_p
     page.wait_for_timeout(1300)
     assert clock.inner_text() != before and re.fullmatch(r"[0-9]:\d\d", clock.inner_text())
     assert SOLUTION not in page.content()
+
+
+def test_the_page_ends_the_game_when_the_servers_clock_runs_out(page, player, bank_puzzle):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    game = solo.start_game(player, "easy", now=timezone.now() - dt.timedelta(seconds=596))
+    page.goto(f"/domino/{game.pk}/")
+    expect(page.locator("[data-countdown]")).to_have_text(re.compile(r"0:0[0-4]"))
+    expect(page.locator(".hud-clock")).to_have_class(re.compile("is-low"))
+    # Nobody plays: when the countdown reaches zero the page asks the server, which ends it.
+    expect(page.get_by_role("heading", name="Time is up")).to_be_visible(timeout=9000)
+    expect(page.locator("[data-marker]")).to_have_count(0)
+    game = DominoGame.objects.get(pk=game.pk)
+    assert game.status == "finished" and game.end_reason == "time"
