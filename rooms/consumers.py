@@ -78,23 +78,25 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if isinstance(action, A.Sync) and not result.changed:
             await self.send_full(mode=mode)
         elif result.outcome is not None:
-            await self.send_full(outcome=result.outcome, mode=mode, only_game=True)
+            await self.send_full(outcome=result.outcome, mode=mode, only_game=True, version=result.room.version)
         # Other changes reach this socket through the group refresh.
 
     async def send_error(self, message: str):
         html = await database_sync_to_async(render_to_string)("rooms/room.html#message", {"error": message})
         await self.send(text_data=html)
 
-    async def send_full(self, only_game=False, **kwargs):
-        html = await database_sync_to_async(self._render)(only_game, kwargs)
+    async def send_full(self, only_game=False, version=None, **kwargs):
+        html = await database_sync_to_async(self._render)(only_game, version, kwargs)
         if html:
             await self.send(text_data=html)
 
-    def _render(self, only_game, kwargs):
+    def _render(self, only_game, version, kwargs):
         room = Room.objects.filter(code=self.code).select_related("puzzle", "host").first()
         if room is None:
             return ""
         context = room_context(room, self.player, **kwargs)
+        if version is not None:
+            context["version"] = version  # the version this reply answers (for resync checks)
         if only_game:
             return render_to_string("rooms/room.html#mygame", context) + render_to_string(
                 "rooms/room.html#message", context)

@@ -13,11 +13,13 @@ def group_name(code: str) -> str:
     return f"room-{code}"
 
 
-def push_room_update(code: str, board_only: bool = False) -> None:
+def push_room_update(code: str, board_only: bool = False, room=None, seats=None) -> None:
+    """`room` and `seats` may be passed as just committed by the write path (saves queries)."""
     layer = get_channel_layer()
     if board_only:
-        room = Room.objects.get(code=code)
-        seats = list(room.seats.select_related("player"))
+        if room is None:
+            room = Room.objects.get(code=code)
+            seats = list(room.seats.select_related("player"))
         html = render_to_string("rooms/room.html#standings", {"room": room, **standings_context(room, seats)})
         async_to_sync(layer.group_send)(group_name(code), {"type": "room.standings", "html": html})
     else:

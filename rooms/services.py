@@ -96,7 +96,7 @@ def perform(code: str, player, action, now=None, message_id: str = "") -> Result
             RoomEvent.objects.create(room=room, seat=result.seat, kind=type(action).__name__.lower(),
                                      data=_event_data(action, result), message_id=message_id,
                                      version=room.version)
-            transaction.on_commit(lambda: _push(room.code, result))
+            transaction.on_commit(lambda: _push(room, seats, result))
         return result
 
 
@@ -113,13 +113,14 @@ def _event_data(action, result) -> dict:
     return data
 
 
-def _push(code, result):
+def _push(room, seats, result):
     from .push import push_room_update  # import late: push renders templates
 
     if result.outcome is not None and result.outcome.kind == "note":
         return  # pencil marks are private: nothing changes for anyone else
     # A board move that left the room running only changes the shared standings.
-    push_room_update(code, board_only=result.outcome is not None and result.room.state == Room.State.PLAYING)
+    board_only = result.outcome is not None and room.state == Room.State.PLAYING
+    push_room_update(room.code, board_only=board_only, room=room, seats=seats)
 
 
 def _advance(room, seats, now) -> bool:

@@ -1,0 +1,253 @@
+"""Real-time benchmark: R rooms x 5 players on one daphne process, PostgreSQL + Redis.
+
+    .venv/bin/python bench/realtime.py [--rooms 50] [--rate 1] [--duration 20] [--find-max]
+
+Every player is a WebSocket client (with an Origin header and its profile cookie) making
+entries at a fixed rate, 90% correct and 10% wrong. Latency is measured from sending an
+entry to the LAST opponent receiving the standings that include it (room versions
+correlate the two). The baseline is a bare channels-redis group_send to 5 sockets, in
+the same daphne process and the same run. --find-max steps the rate up and reports the
+highest total entry rate whose p99 stays within 100 ms.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/showdown_bench")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/3")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ["DJANGO_DEBUG"] = "false"
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0123456789-abcdefghijklmnop")
+os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
+os.environ["LOG_LEVEL"] = "WARNING"
+
+import websockets  # noqa: E402
+
+PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+VERSION = re.compile(r'id="(standings|game)"[^>]*data-version="(\d+)"')
+
+
+def ensure_database():
+    url = os.environ["DATABASE_URL"]
+    if url.startswith("postgres"):
+        name = url.rsplit("/", 1)[1]
+        admin = url.rsplit("/", 1)[0] + "/postgres"
+        import psycopg
+
+        with psycopg.connect(admin, autocommit=True) as conn:
+            if not conn.execute("SELECT 1 FROM pg_database WHERE datname=%s", (name,)).fetchone():
+                conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)
+
+
+def setup_rooms(count, players_per_room):
+    import django
+
+    django.setup()
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Puzzle
+    from rooms import actions as A
+    from rooms.services import create_room, perform
+    from stats.models import Profile
+    from tests.conftest import cookie_for
+
+    Puzzle.objects.bulk_create([Puzzle(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=i)
+                                for i in range(count)])
+    rooms = []
+    past = timezone.now() - timedelta(seconds=10)
+    for r in range(count):
+        profiles = [Profile.objects.create(display_name=f"b{r}-{p}") for p in range(players_per_room)]
+        room = create_room(profiles[0], level="easy", preset="friendly")
+        for p in profiles[1:]:
+            perform(room.code, p, A.Join())
+        for p in profiles:
+            perform(room.code, p, A.SetReady(True))
+        perform(room.code, profiles[0], A.Start(), now=past)
+        perform(room.code, profiles[0], A.Sync())
+        rooms.append((room.code, [cookie_for(p) for p in profiles]))
+    return rooms
+
+
+def start_daphne(port):
+    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.asgi:application"],
+                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process
+        except OSError:
+            if process.poll() is not None:
+                raise SystemExit(process.stderr.read().decode()[-3000:])
+            time.sleep(0.1)
+    raise SystemExit("daphne did not start")
+
+
+class Player:
+    def __init__(self, url, cookie, room_stats):
+        self.url, self.cookie, self.room = url, cookie, room_stats
+        self.cells = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
+        random.shuffle(self.cells)
+        self.pending = []  # send times awaiting this player's own reply
+        self.arrivals = []  # (version, time) of standings pushes received
+
+    async def run(self, rate, stop_at, ready):
+        headers = {"Origin": "http://127.0.0.1", "Cookie": f"showdown_player={self.cookie}"}
+        async with websockets.connect(self.url, additional_headers=headers, max_size=2**22) as ws:
+            await ws.recv()  # resync push
+            ready.set()
+            reader = asyncio.create_task(self.read(ws))
+            await asyncio.sleep(random.random() / rate)
+            n = 0
+            while time.perf_counter() < stop_at and self.cells:
+                if random.random() < 0.1:
+                    cell = self.cells[0]
+                    digit = int(SOLUTION[cell]) % 9 + 1
+                else:
+                    cell = self.cells.pop()
+                    digit = int(SOLUTION[cell])
+                n += 1
+                self.pending.append(time.perf_counter())
+                await ws.send(json.dumps({"cell": cell, "digit": digit, "mode": "enter", "mid": f"{id(self)}-{n}"}))
+                await asyncio.sleep(1 / rate)
+            await asyncio.sleep(0.5)
+            reader.cancel()
+
+    async def read(self, ws):
+        async for message in ws:
+            now = time.perf_counter()
+            for kind, version in VERSION.findall(message):
+                if kind == "game" and self.pending:
+                    self.room.sent[int(version)] = (self.pending.pop(0), self)
+                elif kind == "standings":
+                    self.arrivals.append((int(version), now))
+
+
+class RoomStats:
+    def __init__(self):
+        self.sent = {}
+        self.players = []
+
+    def latencies(self):
+        out = []
+        for version, (t0, sender) in self.sent.items():
+            worst = None
+            for p in self.players:
+                if p is sender:
+                    continue
+                t = next((t for v, t in p.arrivals if v >= version), None)
+                if t is None:
+                    worst = None
+                    break
+                worst = t if worst is None else max(worst, t)
+            if worst is not None:
+                out.append((worst - t0) * 1000)
+        return out
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q / 100 * len(values)))] if values else float("nan")
+
+
+async def run_load(port, rooms, rate, duration):
+    stats, tasks, readies = [], [], []
+    stop_at = time.perf_counter() + duration + 5
+    for code, cookies in rooms:
+        rs = RoomStats()
+        stats.append(rs)
+        for cookie in cookies:
+            p = Player(f"ws://127.0.0.1:{port}/ws/r/{code}/", cookie, rs)
+            rs.players.append(p)
+            ready = asyncio.Event()
+            readies.append(ready)
+            tasks.append(asyncio.create_task(p.run(rate, stop_at, ready)))
+    await asyncio.gather(*(r.wait() for r in readies))
+    started = time.perf_counter()
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - started
+    latencies = [x for rs in stats for x in rs.latencies()]
+    entries = sum(len(rs.sent) for rs in stats)
+    return entries / elapsed, latencies
+
+
+async def baseline(port, groups, rate, duration):
+    latencies = []
+
+    async def member(group, sender):
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/bench/{group}/",
+                                      additional_headers={"Origin": "http://127.0.0.1"}) as ws:
+            end = time.perf_counter() + duration
+            if sender:
+                async def send_loop():
+                    while time.perf_counter() < end:
+                        await ws.send(json.dumps({"t": time.perf_counter()}))
+                        await asyncio.sleep(1 / rate)
+                asyncio.create_task(send_loop())
+            while True:
+                try:
+                    message = await asyncio.wait_for(ws.recv(), timeout=max(0.1, end - time.perf_counter() + 1))
+                except (asyncio.TimeoutError, websockets.ConnectionClosed):
+                    return
+                if not sender:
+                    latencies.append((time.perf_counter() - json.loads(message)["t"]) * 1000)
+
+    await asyncio.gather(*(member(f"g{g}", i == 0) for g in range(groups) for i in range(5)))
+    return latencies
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--rate", type=float, default=1.0, help="entries per second per player")
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--find-max", action="store_true")
+    args = parser.parse_args()
+
+    ensure_database()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    daphne = start_daphne(port)
+    try:
+        rooms = setup_rooms(args.rooms, args.players)
+        rate, lat = asyncio.run(run_load(port, rooms, args.rate, args.duration))
+        base = asyncio.run(baseline(port, args.rooms, args.rate, min(args.duration, 10)))
+        print(f"rooms={args.rooms} players/room={args.players} rate/player={args.rate}/s duration={args.duration}s")
+        print(f"entries applied: {rate:.1f}/s, measured updates: {len(lat)}")
+        print(f"entry -> last opponent updated: p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat, default=float('nan')):.1f} ms")
+        print(f"baseline bare group_send to 5 sockets: p50 {pct(base, 50):.1f} ms, p99 {pct(base, 99):.1f} ms")
+        if args.find_max:
+            best = None
+            for step in (2, 3, 4, 6, 8):
+                rooms = setup_rooms(args.rooms, args.players)
+                rate, lat = asyncio.run(run_load(port, rooms, step * args.rate, 10))
+                ok = pct(lat, 99) <= 100
+                print(f"  {rate:.0f} entries/s: p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms {'ok' if ok else 'over 100 ms'}")
+                if not ok:
+                    break
+                best = rate
+            print(f"highest entry rate with p99 <= 100 ms: {best:.0f} entries/s" if best else "no step held p99 <= 100 ms")
+    finally:
+        daphne.terminate()
+        daphne.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
