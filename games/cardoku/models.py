@@ -1,1 +1,65 @@
-from django.db import models  # noqa: F401
+from django.db import models
+from django.utils import timezone
+
+from . import play
+
+
+class CardokuGame(models.Model):
+    """One solo Cardoku game. ``state`` is the state dict of games/cardoku/play.py (the
+    engine's layout, seed and moves, plus the board version ``step``). It names the seed,
+    so it describes every card to come: never render it. The other columns are copies of
+    the state's numbers, for the admin and the stats."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    class LayoutKind(models.TextChoices):
+        DEFAULT = "default", "Default staircase"
+        RANDOM = "random", "Random"
+        CUSTOM = "custom", "Custom"
+
+    player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="cardoku_games")
+    layout_kind = models.CharField(max_length=8, choices=LayoutKind.choices, default=LayoutKind.DEFAULT)
+    deal_code = models.CharField(max_length=8, db_index=True, help_text="Shareable code of the shuffle")
+    state = models.JSONField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING, db_index=True)
+    score = models.IntegerField(default=0, help_text="Running total; final once finished")
+    units = models.PositiveSmallIntegerField(default=0, help_text="Completed rows, columns and boxes")
+    discards = models.PositiveSmallIntegerField(default=0)
+    cards_placed = models.PositiveSmallIntegerField(default=0)
+    cards_left = models.PositiveSmallIntegerField(default=45)
+    step = models.PositiveIntegerField(default=0, help_text="Applied actions: the board's version")
+    show_moves = models.BooleanField(default=False, help_text='"Show possible moves" toggle')
+    show_restrictions = models.BooleanField(default=False, help_text='"Show placement restrictions" toggle')
+    started_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["player", "status", "score"])]
+
+    def __str__(self):
+        return f"{self.player} Cardoku {self.deal_code} #{self.pk}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    def engine_state(self):
+        return play.load(self.state)
+
+    def store(self, data: dict, now) -> None:
+        """Keep ``data`` and copy its numbers into the columns; record the finish once."""
+        numbers = play.summary(data)
+        self.state = data
+        self.score = numbers["score"]
+        self.units = numbers["units"]
+        self.discards = numbers["discards"]
+        self.cards_placed = numbers["cards_placed"]
+        self.cards_left = numbers["cards_left"]
+        self.step = numbers["step"]
+        if numbers["finished"] and not self.finished:
+            self.status = self.Status.FINISHED
+            self.finished_at = now

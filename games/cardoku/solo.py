@@ -1,0 +1,86 @@
+"""Solo Cardoku: the one write path. Views call ``start_game``, ``act`` and
+``set_option``; ``act`` locks the game row, applies the action to the stored state with
+the pure layer (play.py) and saves the result. The result is recorded when the deck
+runs out (a finished game is final)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engines import cardoku as ck
+
+from . import play
+from .models import CardokuGame
+
+OPTIONS = {"moves": "show_moves", "restrictions": "show_restrictions"}
+
+
+class NotYourGame(ck.CardokuError):
+    """The game belongs to another player (or does not exist)."""
+
+
+def start_game(player, data: Mapping, rng: random.Random | None = None, now=None) -> CardokuGame:
+    """A new game from the setup form: ``layout`` (default/random/custom, custom with
+    ``spade_1``..``spade_9``) and an optional deal ``code``. Raises ``BadDealCode``,
+    ``BadMove`` or ``LayoutError`` with a message for the player; nothing is saved then."""
+    seed = play.parse_deal(data, rng)
+    layout = play.parse_layout(data, seed)
+    state = play.start_state(layout, seed)
+    last = player.cardoku_games.order_by("-started_at", "-pk").first()
+    game = CardokuGame(player=player, layout_kind=layout.kind, deal_code=ck.deal_code(seed),
+                       started_at=now or timezone.now(),
+                       show_moves=bool(last and last.show_moves),
+                       show_restrictions=bool(last and last.show_restrictions))
+    game.store(state, game.started_at)
+    game.save()
+    return game
+
+
+def _locked(game_id: int, player) -> CardokuGame:
+    game = CardokuGame.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.player_id != player.pk:
+        raise NotYourGame("That Cardoku game is not yours.")
+    return game
+
+
+def act(game_id: int, player, action: play.Action, now=None) -> tuple[CardokuGame, play.Outcome]:
+    """Apply one move (place, discard, undo) to the player's game, under a row lock.
+    Raises ``NotYourGame`` or the pure layer's errors; then nothing is saved."""
+    with transaction.atomic():
+        game = _locked(game_id, player)
+        data, outcome = play.apply_action(game.state, action)
+        game.store(data, now or timezone.now())
+        game.save()
+        return game, outcome
+
+
+def parse_option(data: Mapping) -> tuple[str, bool]:
+    """``option=moves|restrictions`` and ``on=1|0`` (setting, not flipping, so a repeated
+    request is harmless). Raises ``BadMove``."""
+    option = data.get("option")
+    if option not in OPTIONS:
+        raise ck.BadMove("The option must be moves or restrictions.")
+    on = data.get("on")
+    if on not in ("0", "1"):
+        raise ck.BadMove("Say on=1 or on=0 for the option.")
+    return option, on == "1"
+
+
+def set_option(game_id: int, player, option: str, on: bool) -> CardokuGame:
+    """Turn "Show possible moves" or "Show placement restrictions" on or off."""
+    with transaction.atomic():
+        game = _locked(game_id, player)
+        setattr(game, OPTIONS[option], on)
+        game.save(update_fields=[OPTIONS[option], "updated_at"])
+        return game
+
+
+def current_game(player) -> CardokuGame | None:
+    """The player's latest game still in progress."""
+    if player is None:
+        return None
+    return player.cardoku_games.filter(status=CardokuGame.Status.PLAYING).order_by("-started_at", "-pk").first()

@@ -1,0 +1,207 @@
+"""Cardoku pages. Every move is judged on the server: 400 for malformed input, 409 for a
+move the rules refuse (the board comes back unchanged, with the reason), 403 for
+someone else's game. htmx requests get the game partial back."""
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.engines import cardoku as ck
+
+from . import play, records, solo
+from .models import CardokuGame
+from .presenters import card_view, game_context
+
+SETUP_ROWS = (7, 8, 9)
+
+
+def _placements(data) -> dict[int, tuple[int, int]]:
+    """{digit: square} from the form's spade_N fields, for redrawing the editor
+    (malformed fields are left in the tray)."""
+    out: dict[int, tuple[int, int]] = {}
+    taken = set()
+    for digit in range(1, 10):
+        try:
+            square = play.parse_square(data.get(f"spade_{digit}"))
+        except ck.BadMove:
+            continue
+        if square[0] in SETUP_ROWS and square not in taken:
+            out[digit] = square
+            taken.add(square)
+    return out
+
+
+def _editor(placements: dict[int, tuple[int, int]]) -> dict:
+    by_square = {square: digit for digit, square in placements.items()}
+    rows = []
+    for r in SETUP_ROWS:
+        row = []
+        for c in range(1, 10):
+            digit = by_square.get((r, c))
+            card = ck.spade(digit) if digit else None
+            label = f"Row {r}, column {c}" + (f", {card.name}" if card else "")
+            row.append({"row": r, "col": c, "box": ck.box_of(r, c), "label": label,
+                        "spade": card_view(card, True) if card else None, "digit": digit,
+                        "box_right": c in (3, 6)})
+        rows.append(row)
+    tray = [{"digit": d, "spade": card_view(ck.spade(d), True)} for d in range(1, 10) if d not in placements]
+    return {"editor_rows": rows, "tray": tray, "placements": placements,
+            "spade_fields": [(d, "{},{}".format(*placements[d]) if d in placements else "") for d in range(1, 10)]}
+
+
+LAYOUT_HELP = {
+    "default": "A-2-3, 4-5-6, 7-8-9 down a staircase.",
+    "random": "The staircase squares, spades shuffled. The deal code fixes it.",
+    "custom": "Put the nine spades where you like in the bottom three boxes.",
+}
+# A sample custom layout for the picture: three in one column is fine.
+_CUSTOM_SAMPLE = {(7 + i % 3, 2 + 3 * (i // 3)): i + 1 for i in range(9)}
+_RANK = "A23456789"
+
+
+def _layout_pictures() -> list[dict]:
+    staircase = {sq: i + 1 for i, sq in enumerate(ck.STAIRCASE)}
+    pictures = []
+    for kind, label in play.LAYOUT_CHOICES:
+        marks = _CUSTOM_SAMPLE if kind == "custom" else staircase
+        rows = [[(_RANK[marks[(r, c)] - 1] if kind != "random" else "?") if (r, c) in marks else ""
+                 for c in range(1, 10)] for r in SETUP_ROWS]
+        pictures.append({"kind": kind, "label": label, "help": LAYOUT_HELP[kind], "rows": rows})
+    return pictures
+
+
+def _status(placed: dict[tuple[int, int], str], problem: str | None) -> dict:
+    return {"layout_problem": problem, "layout_placed": len(placed),
+            "layout_incomplete": bool(problem) and play.custom_incomplete(placed)}
+
+
+def _setup_context(request, data, error=None, error_field=None) -> dict:
+    layout = data.get("layout") if data.get("layout") in play.LAYOUT_KINDS else "default"
+    placements = _placements(data)
+    placed = {sq: ck.spade(d).code for d, sq in placements.items()}
+    problem = play.custom_problem(placed) if layout == "custom" else None
+    return {
+        "layout_choices": _layout_pictures(), "layout": layout,
+        "code": str(data.get("code") or "")[:20], "error": error, "error_field": error_field,
+        "current_game": solo.current_game(request.player),
+        "staircase": ";".join(f"{i + 1}:{r},{c}" for i, (r, c) in enumerate(ck.STAIRCASE)),
+        **_editor(placements), **_status(placed, problem),
+    }
+
+
+@require_GET
+def setup(request):
+    return render(request, "cardoku/setup.html", _setup_context(request, request.GET))
+
+
+@require_POST
+def new_game(request):
+    """"Shuffle & Deal": start a game from the setup form."""
+    try:
+        game = solo.start_game(request.player, request.POST)
+    except ck.BadDealCode as error:
+        return render(request, "cardoku/setup.html", _setup_context(request, request.POST, str(error), "code"),
+                      status=400)
+    except (ck.InvalidInput, ck.LayoutError) as error:
+        return render(request, "cardoku/setup.html", _setup_context(request, request.POST, str(error), "layout"),
+                      status=400)
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("cardoku_game", args=[game.pk]))
+    return redirect("cardoku_game", game_id=game.pk)
+
+
+@require_POST
+def check_layout(request):
+    """The engine's verdict on a custom layout while the player arranges it."""
+    try:
+        placed = play.parse_spades(request.POST)
+        problem = play.custom_problem(placed)
+    except ck.LayoutError as error:
+        placed, problem = {}, str(error)
+    return render(request, "cardoku/setup.html#layout-status", _status(placed, problem))
+
+
+def _not_yours(request) -> HttpResponse:
+    return render(request, "message.html", {"title": "Not your game",
+                  "message": "That Cardoku game belongs to another player."}, status=403)
+
+
+@require_GET
+def game_page(request, game_id: int):
+    game = get_object_or_404(CardokuGame, pk=game_id)
+    if game.player_id != request.player.pk:
+        return _not_yours(request)
+    return render(request, "cardoku/game.html", _with_finish(game_context(game)))
+
+
+def _with_finish(context: dict) -> dict:
+    game = context["game"]
+    if game.finished:
+        best = records.previous_best(game)
+        context["previous_best"] = best
+        context["new_best"] = best is None or game.score > best
+        layout = game.engine_state().layout
+        context["replay_spades"] = [(card.digit, f"{r},{c}") for (r, c), card in layout.placements]
+    return context
+
+
+def _render_game(request, game, status=200, **extra) -> HttpResponse:
+    context = _with_finish(game_context(game, **extra))
+    template = "cardoku/game.html#game" if request.htmx else "cardoku/game.html"
+    return render(request, template, context, status=status)
+
+
+def _refusal(request, message: str, status: int) -> HttpResponse:
+    response = render(request, "message.html#message", {"message": message, "error": True}, status=status)
+    response["HX-Retarget"] = "#flash"
+    response["HX-Reswap"] = "innerHTML"
+    return response
+
+
+def _refused(request, game_id, message, status, refusal=None) -> HttpResponse:
+    game = CardokuGame.objects.filter(pk=game_id, player=request.player).first()
+    if game is None:
+        if request.htmx:
+            return _refusal(request, "That Cardoku game is not yours.", 403)
+        return _not_yours(request)
+    return _render_game(request, game, status, error=message, refusal=refusal)
+
+
+@require_POST
+def act(request, game_id: int):
+    """Every move comes here: place (row, col), discard, undo."""
+    try:
+        action = play.parse_action(request.POST)
+        game, outcome = solo.act(game_id, request.player, action)
+    except solo.NotYourGame as error:
+        if request.htmx:
+            return _refusal(request, str(error), 403)
+        return _not_yours(request)
+    except ck.InvalidInput as error:
+        return _refused(request, game_id, str(error), 400)
+    except ck.IllegalSquare as error:
+        return _refused(request, game_id, str(error), 409, refusal=error)
+    except ck.IllegalMove as error:
+        return _refused(request, game_id, str(error), 409)
+    if not request.htmx:
+        return redirect("cardoku_game", game_id=game.pk)
+    return _render_game(request, game, outcome=outcome)
+
+
+@require_POST
+def option(request, game_id: int):
+    """The two toggles: "Show possible moves" and "Show placement restrictions"."""
+    try:
+        name, on = solo.parse_option(request.POST)
+        game = solo.set_option(game_id, request.player, name, on)
+    except solo.NotYourGame as error:
+        if request.htmx:
+            return _refusal(request, str(error), 403)
+        return _not_yours(request)
+    except ck.InvalidInput as error:
+        return _refused(request, game_id, str(error), 400)
+    if not request.htmx:
+        return redirect("cardoku_game", game_id=game.pk)
+    return _render_game(request, game)

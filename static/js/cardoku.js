@@ -1,0 +1,335 @@
+// Cardoku: drag and drop, taps and keys for the setup screen and the game.
+// The server judges every move: this file only tells it which square was chosen
+// (the same hidden form a tap submits) and arranges spades on the setup screen.
+(function () {
+  "use strict";
+
+  // ------------------------------------------------------------------ pointer drag
+  // Pointer events (mouse, pen, touch alike): a press on [data-drag] that moves more
+  // than a few pixels becomes a drag; a press that does not stays a tap (a click).
+  let drag = null;
+  let suppressClickUntil = 0;
+
+  function dropTargetAt(kind, x, y) {
+    const el = document.elementFromPoint(x, y);
+    if (!el) return null;
+    if (kind === "current") return el.closest("#ck-board [data-drop]");
+    return el.closest("[data-setup-square]") || el.closest("[data-tray]");
+  }
+
+  function markTarget(target) {
+    if (drag.target === target) return;
+    if (drag.target) drag.target.classList.remove("is-drop-target");
+    drag.target = target;
+    if (target) target.classList.add("is-drop-target");
+  }
+
+  function startGhost() {
+    const rect = drag.src.getBoundingClientRect();
+    const ghost = drag.src.cloneNode(true);
+    ghost.removeAttribute("id");
+    ghost.classList.add("ck-ghost");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.width = rect.width + "px";
+    ghost.style.height = rect.height + "px";
+    document.body.appendChild(ghost);
+    drag.ghost = ghost;
+    drag.src.classList.add("is-dragging");
+  }
+
+  function endDrag() {
+    if (!drag) return;
+    if (drag.ghost) drag.ghost.remove();
+    if (drag.target) drag.target.classList.remove("is-drop-target");
+    drag.src.classList.remove("is-dragging");
+    drag = null;
+  }
+
+  document.addEventListener("pointerdown", function (event) {
+    if (event.button !== 0 || !event.isPrimary) return;
+    const src = event.target.closest("[data-drag]");
+    if (!src || busy) return;
+    drag = { src: src, kind: src.dataset.drag, x: event.clientX, y: event.clientY, ghost: null, target: null,
+             id: event.pointerId };
+  });
+
+  document.addEventListener("pointermove", function (event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    if (!drag.ghost) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
+      startGhost();
+      if (drag.kind === "spade") setup.release();
+    }
+    event.preventDefault();
+    drag.ghost.style.left = event.clientX + "px";
+    drag.ghost.style.top = event.clientY + "px";
+    markTarget(dropTargetAt(drag.kind, event.clientX, event.clientY));
+  });
+
+  document.addEventListener("pointerup", function (event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    if (!drag.ghost) { drag = null; return; }  // a tap: the click handler takes it
+    const kind = drag.kind, src = drag.src;
+    const target = dropTargetAt(kind, event.clientX, event.clientY);
+    endDrag();
+    suppressClickUntil = Date.now() + 400;
+    if (!target) return;
+    if (kind === "current") place(target);
+    else if (kind === "spade") {
+      const digit = src.dataset.spade;
+      if (target.hasAttribute("data-tray")) setup.toTray(digit);
+      else setup.put(digit, target);
+    }
+  });
+
+  document.addEventListener("pointercancel", endDrag);
+
+  // ------------------------------------------------------------------ the game
+  let busy = false;
+  let restore = null;  // what to focus after the game partial is swapped in
+
+  function board() { return document.getElementById("ck-board"); }
+  function square(row, col) {
+    const b = board();
+    return b && b.querySelector('[data-row="' + row + '"][data-col="' + col + '"]');
+  }
+
+  function rove(sq) {
+    const b = board();
+    if (!b || !sq) return;
+    for (const other of b.querySelectorAll('[role="gridcell"]')) other.tabIndex = other === sq ? 0 : -1;
+  }
+
+  function focusSquare(sq) { if (sq) { rove(sq); sq.focus(); } }
+
+  function place(sq) {
+    const form = document.getElementById("ck-place");
+    if (!form || busy || !sq || !sq.hasAttribute("data-drop")) return;
+    form.querySelector("[data-place-row]").value = sq.dataset.row;
+    form.querySelector("[data-place-col]").value = sq.dataset.col;
+    restore = { row: sq.dataset.row, col: sq.dataset.col };
+    form.requestSubmit();
+  }
+
+  function press(selector) {
+    const button = document.querySelector(selector);
+    if (button && !button.disabled) { rememberFocus(button); button.click(); }
+  }
+
+  function rememberFocus(el) {
+    if (!el) { restore = null; return; }
+    const sq = el.closest && el.closest("#ck-board [data-row]");
+    if (sq) restore = { row: sq.dataset.row, col: sq.dataset.col };
+    else if (el.dataset && el.dataset.key) restore = { key: el.dataset.key };
+    else restore = null;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.target.closest && event.target.closest("#ck-game")) {
+      busy = true;
+      if (!restore) rememberFocus(document.activeElement);
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function () { busy = false; });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!event.target || event.target.id !== "ck-game" || !restore) return;
+    let el = null;
+    if (restore.key) el = document.querySelector('#ck-game [data-key="' + restore.key + '"]');
+    if (restore.row) el = square(restore.row, restore.col);
+    if (el && el.disabled) el = null;
+    if (!el && restore.key) el = document.querySelector("#ck-board .is-fresh") || square(5, 5);
+    restore = null;
+    if (!el) return;
+    if (el.matches('[role="gridcell"]')) focusSquare(el); else el.focus();
+  });
+
+  // ------------------------------------------------------------------ the setup editor
+  const setup = {
+    held: null,
+    form: function () { return document.getElementById("ck-setup"); },
+    tray: function () { const f = setup.form(); return f && f.querySelector("[data-tray]"); },
+    spade: function (d) { return setup.form().querySelector('.ck-spade[data-spade="' + d + '"]'); },
+    field: function (d) { return setup.form().querySelector('[data-spade-field="' + d + '"]'); },
+    squareAt: function (row, col) {
+      return setup.form().querySelector('[data-setup-square][data-row="' + row + '"][data-col="' + col + '"]');
+    },
+    status: function (text) {
+      const el = document.getElementById("ck-layout-status");
+      if (el) el.textContent = text;
+    },
+    pick: function (d) {
+      setup.release();
+      setup.held = String(d);
+      const el = setup.spade(d);
+      el.setAttribute("aria-pressed", "true");
+      setup.status(el.getAttribute("aria-label") + " picked up: now choose a square.");
+    },
+    release: function () {
+      if (!setup.held) return;
+      const el = setup.spade(setup.held);
+      if (el) el.setAttribute("aria-pressed", "false");
+      setup.held = null;
+    },
+    // Put spade `d` on square `sq`; a spade already there swaps to where `d` was.
+    put: function (d, sq) {
+      const el = setup.spade(d);
+      const from = el.closest("[data-setup-square]");
+      if (from === sq) { setup.release(); return; }
+      const other = sq.querySelector(".ck-spade");
+      if (other) {
+        if (from) from.appendChild(other); else setup.toTray(other.dataset.spade, true);
+        setup.field(other.dataset.spade).value = from ? from.dataset.row + "," + from.dataset.col : "";
+      }
+      sq.appendChild(el);
+      el.tabIndex = -1;
+      setup.field(d).value = sq.dataset.row + "," + sq.dataset.col;
+      setup.changed();
+    },
+    toTray: function (d, quiet) {
+      const tray = setup.tray(), el = setup.spade(d);
+      let before = tray.querySelector(".ck-tray-empty");
+      for (const s of tray.querySelectorAll(".ck-spade")) {
+        if (Number(s.dataset.spade) > Number(d)) { before = s; break; }
+      }
+      tray.insertBefore(el, before);
+      el.tabIndex = 0;
+      setup.field(d).value = "";
+      if (!quiet) setup.changed();
+    },
+    changed: function () {
+      setup.release();
+      for (const sq of setup.form().querySelectorAll("[data-setup-square]")) {
+        const s = sq.querySelector(".ck-spade");
+        sq.setAttribute("aria-label", "Row " + sq.dataset.row + ", column " + sq.dataset.col +
+          (s ? ", " + s.getAttribute("aria-label") : ""));
+      }
+      if (window.htmx) window.htmx.trigger(setup.form(), "ck-layout-change");
+    },
+    fill: function () {
+      for (let d = 1; d <= 9; d++) setup.toTray(d, true);
+      for (const part of (setup.form().dataset.staircase || "").split(";")) {
+        const [d, sq] = part.split(":"), [row, col] = sq.split(",");
+        const target = setup.squareAt(row, col);
+        target.appendChild(setup.spade(d));
+        setup.spade(d).tabIndex = -1;
+        setup.field(d).value = row + "," + col;
+      }
+      setup.changed();
+    },
+    clear: function () {
+      for (let d = 1; d <= 9; d++) setup.toTray(d, true);
+      setup.changed();
+    },
+    showCustom: function () {
+      const editor = document.querySelector("[data-custom-editor]");
+      const custom = document.querySelector('[data-layout-choice][value="custom"]');
+      if (editor && custom) editor.hidden = !custom.checked;
+    },
+    gridSquares: function () { return Array.from(setup.form().querySelectorAll("[data-setup-square]")); },
+    roveTo: function (sq) {
+      for (const other of setup.gridSquares()) other.tabIndex = other === sq ? 0 : -1;
+      sq.focus();
+    },
+  };
+
+  // ------------------------------------------------------------------ clicks
+  document.addEventListener("click", function (event) {
+    if (Date.now() < suppressClickUntil) { event.preventDefault(); event.stopPropagation(); return; }
+    const sq = event.target.closest("#ck-board [data-row]");
+    if (sq) {
+      rove(sq);
+      if (sq.hasAttribute("data-drop")) place(sq);
+      return;
+    }
+    const form = setup.form();
+    if (!form || !form.contains(event.target)) return;
+    if (event.target.closest("[data-setup-fill]")) { setup.fill(); return; }
+    if (event.target.closest("[data-setup-clear]")) { setup.clear(); return; }
+    const spade = event.target.closest(".ck-spade");
+    const target = event.target.closest("[data-setup-square]");
+    if (spade) {
+      const d = spade.dataset.spade;
+      const onBoard = spade.closest("[data-setup-square]");
+      if (setup.held === d) setup.release();
+      else if (setup.held && onBoard) setup.put(setup.held, onBoard);
+      else {
+        setup.pick(d);
+        // Keyboard users go straight on to the squares.
+        if (event.detail === 0 && !onBoard) setup.roveTo(setup.gridSquares().find((s) => s.tabIndex === 0) || setup.gridSquares()[0]);
+      }
+      return;
+    }
+    if (target) {
+      setup.roveTo(target);
+      if (setup.held) setup.put(setup.held, target);
+      return;
+    }
+    if (event.target.closest("[data-tray]") && setup.held) setup.toTray(setup.held);
+  }, true);
+
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("[data-layout-choice]")) setup.showCustom();
+  });
+
+  // ------------------------------------------------------------------ keys
+  const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea") return;
+
+    // Setup grid: arrows move, Enter/Space drops or picks up, Delete sends back.
+    const ssq = event.target.closest && event.target.closest("[data-setup-square]");
+    if (ssq) {
+      if (ARROWS[event.key]) {
+        event.preventDefault();
+        const [dr, dc] = ARROWS[event.key];
+        const row = Math.min(9, Math.max(7, Number(ssq.dataset.row) + dr));
+        const col = Math.min(9, Math.max(1, Number(ssq.dataset.col) + dc));
+        setup.roveTo(setup.squareAt(row, col));
+        return;
+      }
+      const here = ssq.querySelector(".ck-spade");
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        if (setup.held) setup.put(setup.held, ssq);
+        else if (here) setup.pick(here.dataset.spade);
+        return;
+      }
+      if ((event.key === "Delete" || event.key === "Backspace") && here) {
+        event.preventDefault();
+        setup.toTray(here.dataset.spade);
+        return;
+      }
+    }
+    if (event.key === "Escape" && setup.held) { setup.release(); setup.changed(); return; }
+
+    // Game board.
+    const b = board();
+    if (!b) return;
+    const sq = event.target.closest && event.target.closest("#ck-board [data-row]");
+    if (sq && ARROWS[event.key]) {
+      event.preventDefault();
+      const [dr, dc] = ARROWS[event.key];
+      focusSquare(square(Math.min(9, Math.max(1, Number(sq.dataset.row) + dr)),
+                         Math.min(9, Math.max(1, Number(sq.dataset.col) + dc))));
+      return;
+    }
+    if (sq && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      place(sq);
+      return;
+    }
+    if (tag === "button" && (event.key === "Enter" || event.key === " ")) return;
+    const key = event.key.toLowerCase();
+    if (key === "d") press('#ck-game [data-key="d"]');
+    else if (key === "u") press('#ck-game [data-key="u"]');
+    else if (key === "m") press('#ck-game [data-key="m"]');
+    else if (key === "r") press('#ck-game [data-key="r"]');
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (setup.form()) setup.showCustom();
+  });
+})();
