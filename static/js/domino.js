@@ -12,6 +12,7 @@
   function game() { return document.getElementById("game"); }
   function markers() { return Array.from(document.querySelectorAll("#game [data-marker]")); }
   function picks() { return Array.from(document.querySelectorAll("#game [data-pick]")); }
+  function gridcells() { return Array.from(document.querySelectorAll("#game [data-domino-board] [role=gridcell]")); }
   function cellAt(row, col) { return document.querySelector('#game [data-domino-board] [data-row="' + row + '"][data-col="' + col + '"]'); }
 
   // Position of a marker on an 11 x 11 frame round the board (the board is 1..9).
@@ -133,6 +134,10 @@
     const ps = picks();
     for (const x of ps) x.tabIndex = -1;
     if (ps.length) ps[Math.floor(ps.length / 2)].tabIndex = 0;
+    // Outside joker mode the board itself is one Tab stop; arrows read it cell by cell.
+    const gc = gridcells();
+    for (const c of gc) { if (ps.length) c.removeAttribute("tabindex"); else c.tabIndex = -1; }
+    if (!ps.length && gc.length) gc[0].tabIndex = 0;
 
     if (restore === "pick" && ps.length) {
       ps.find(function (x) { return x.tabIndex === 0; }).focus();
@@ -193,6 +198,16 @@
     if (tag === "input" || tag === "select" || tag === "textarea") return;
     const onMarker = event.target.closest && event.target.closest("#game [data-marker]");
     const onPick = event.target.closest && event.target.closest("#game [data-pick]");
+    const onCell = !onPick && event.target.matches && event.target.matches("#game [role=gridcell]");
+    if (ARROWS.includes(event.key) && onCell) {
+      event.preventDefault();
+      const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
+      const r = Math.min(9, Math.max(1, Number(event.target.dataset.row) + d[0]));
+      const c = Math.min(9, Math.max(1, Number(event.target.dataset.col) + d[1]));
+      const next = cellAt(r, c);
+      if (next) { for (const x of gridcells()) x.tabIndex = x === next ? 0 : -1; next.focus(); }
+      return;
+    }
     if (ARROWS.includes(event.key)) {
       if (onMarker) {
         event.preventDefault();

@@ -130,3 +130,31 @@ def test_the_page_ends_the_game_when_the_servers_clock_runs_out(page, player, ba
     expect(page.locator("[data-marker]")).to_have_count(0)
     game = DominoGame.objects.get(pk=game.pk)
     assert game.status == "finished" and game.end_reason == "time"
+
+
+def test_keyboard_reads_the_board_and_places_a_joker(page, player, bank_puzzle):
+    game = solo.start_game(player, "easy")
+    page.goto(f"/domino/{game.pk}/")
+    first = page.get_by_role("gridcell", name="Row 1, column 1, 5")
+    first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Row 1, column 3"
+    # G picks the grey joker; arrows move between empty cells; Enter places it.
+    page.keyboard.press("g")
+    expect(page.locator("[data-message]")).to_contain_text("Pick any empty cell for the grey joker")
+    page.wait_for_function("document.activeElement && document.activeElement.dataset.pick !== undefined")
+    page.keyboard.press("ArrowRight")
+    name = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    row, col = map(int, re.findall(r"\d", name))
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("gridcell", name=f"Row {row}, column {col}, grey joker")).to_be_visible()
+    expect(page.get_by_role("button", name="Grey joker, 3 left")).to_be_visible()
+    assert DominoGame.objects.get(pk=game.pk).engine_state().cell(row, col) == d.GREY
+    # Escape leaves joker mode without placing anything.
+    page.keyboard.press("g")
+    expect(page.get_by_role("button", name="Cancel joker")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("button", name="Cancel joker")).to_have_count(0)
+    assert page.locator("[data-marker]").count() > 0
+    assert DominoGame.objects.get(pk=game.pk).jokers_used == 1
