@@ -8,7 +8,7 @@
   // Pointer events (mouse, pen, touch alike): a press on [data-drag] that moves more
   // than a few pixels becomes a drag; a press that does not stays a tap (a click).
   let drag = null;
-  let suppressClickUntil = 0;
+  let suppressClick = false;  // the click the browser sends at the end of a drag
 
   function dropTargetAt(kind, x, y) {
     const el = document.elementFromPoint(x, y);
@@ -72,7 +72,9 @@
     const kind = drag.kind, src = drag.src;
     const target = dropTargetAt(kind, event.clientX, event.clientY);
     endDrag();
-    suppressClickUntil = Date.now() + 400;
+    // The click that follows this pointerup (same input task) is part of the drag.
+    suppressClick = true;
+    setTimeout(function () { suppressClick = false; }, 0);
     if (!target) return;
     if (kind === "current") place(target);
     else if (kind === "spade") {
@@ -132,7 +134,10 @@
   });
   document.addEventListener("htmx:afterRequest", function () { busy = false; });
   document.addEventListener("htmx:afterSettle", function (event) {
-    if (!event.target || event.target.id !== "ck-game" || !restore) return;
+    if (!event.target || event.target.id !== "ck-game") return;
+    const message = document.getElementById("ck-message"), live = document.getElementById("ck-announce");
+    if (message && live) live.textContent = message.textContent;
+    if (!restore) return;
     let el = null;
     if (restore.key) el = document.querySelector('#ck-game [data-key="' + restore.key + '"]');
     if (restore.row) el = square(restore.row, restore.col);
@@ -234,7 +239,7 @@
 
   // ------------------------------------------------------------------ clicks
   document.addEventListener("click", function (event) {
-    if (Date.now() < suppressClickUntil) { event.preventDefault(); event.stopPropagation(); return; }
+    if (suppressClick) { suppressClick = false; event.preventDefault(); event.stopPropagation(); return; }
     const sq = event.target.closest("#ck-board [data-row]");
     if (sq) {
       rove(sq);
