@@ -16,7 +16,9 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py fill_puzzle_bank --target 3
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@# Periodic jobs run in-process without Redis; with REDIS_URL run Celery worker + beat (README).
+	$(PY) manage.py run_jobs & JOBS=$$!; trap "kill $$JOBS" EXIT INT TERM; \
+	  $(PY) manage.py runserver 127.0.0.1:8000
 
 # Unit, view and socket tests first; browser tests in their own run (Playwright's sync
 # API breaks async tests that run after it in the same process).

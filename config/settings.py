@@ -123,6 +123,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "fill-puzzle-bank": {"task": "games.tasks.fill_puzzle_bank", "schedule": 60.0},
+    "sweep-rooms": {"task": "rooms.tasks.sweep_rooms", "schedule": env_float("SWEEP_SECONDS", 15.0)},
+    "sweep-domino": {"task": "games.domino.tasks.sweep_overdue_domino_games", "schedule": env_float("SWEEP_SECONDS", 15.0)},
 }
 
 # --- Game settings ---

@@ -15,9 +15,12 @@ LEVELS = [(value, label) for value, label in Level.choices]
 
 @require_GET
 def home(request):
+    from rooms.views import time_zones
+
     return render(request, "home.html", {
         "levels": LEVELS,
         "current_run": solo.current_run(request.player),
+        "time_zones": time_zones(),
     })
 
 

@@ -26,10 +26,12 @@ class EventInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ["code", "game", "state", "host", "level", "player_count", "created_at", "starts_at", "finished_at"]
-    list_filter = ["state", "game", "level"]
+    list_display = ["code", "game", "state", "host", "level", "player_count", "created_at", "scheduled_for",
+                    "host_timezone", "starts_at", "finished_at"]
+    list_filter = ["state", "game", "level", ("scheduled_for", admin.EmptyFieldListFilter)]
+    date_hierarchy = "created_at"
     search_fields = ["code", "host__display_name", "seats__player__display_name"]
-    readonly_fields = ["code", "version", "created_at", "last_activity", "puzzle", "seed", "starts_at",
+    readonly_fields = ["code", "version", "scheduled_for", "host_timezone", "created_at", "last_activity", "puzzle", "seed", "starts_at",
                        "finished_at", "expired_at", "expiry_reason"]
     inlines = [SeatInline, EventInline]
     actions = ["expire_rooms"]

@@ -37,6 +37,8 @@ class Room(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True, help_text="End of the countdown: play begins")
     finished_at = models.DateTimeField(null=True, blank=True)
     expired_at = models.DateTimeField(null=True, blank=True)
+    scheduled_for = models.DateTimeField(null=True, blank=True, db_index=True, help_text="UTC start of a scheduled showdown")
+    host_timezone = models.CharField(max_length=64, blank=True, default="")
     expiry_reason = models.CharField(max_length=120, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change (resync checks)")
 

@@ -8,7 +8,7 @@ from games.presenters import board_rows, digit_pad
 
 from .gametypes import game_for
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
-from .services import overdue_state, standings
+from .services import overdue_state, ready_room_opens, standings
 
 
 def silhouette(seat) -> list[str]:
@@ -55,6 +55,14 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
     context.update(standings_context(room, seats))
+    if room.scheduled_for:
+        zone = _zone(room.host_timezone)
+        opens = ready_room_opens(room)
+        context.update({
+            "scheduled_host": timezone.localtime(room.scheduled_for, zone), "host_zone": str(zone),
+            "seconds_to_start": max(0.0, (room.scheduled_for - now).total_seconds()),
+            "ready_room_open": now >= opens, "ready_opens": opens,
+        })
     if me is not None and me.state and state in (Room.State.PLAYING, Room.State.FINISHED, Room.State.COUNTDOWN):
         board = race.Board.from_dict(me.state)
         if selected is None and outcome is not None:
@@ -66,3 +74,12 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
             "locked": me.status != Seat.Status.PLAYING or state != Room.State.PLAYING,
         })
     return context
+
+
+def _zone(name):
+    import zoneinfo
+
+    try:
+        return zoneinfo.ZoneInfo(name) if name else zoneinfo.ZoneInfo("UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

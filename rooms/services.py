@@ -17,6 +17,9 @@ from .gametypes import game_for
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
 
 LOBBY_IDLE = timedelta(minutes=30)
+READY_ROOM_OPENS = timedelta(minutes=15)  # before a scheduled start
+SCHEDULED_GRACE = timedelta(minutes=30)  # after it, an unstarted scheduled room expires
+SCHEDULE_AHEAD = timedelta(days=30)
 SAFETY_LIMIT = timedelta(hours=2)
 RESULTS_KEPT = timedelta(hours=24)
 
@@ -46,12 +49,20 @@ def normalize_code(code: str) -> str:
     return (code or "").strip().upper()[:12]
 
 
-def create_room(player, game: str = "showdown", level: str = "medium", preset: str = "standard") -> Room:
+def create_room(player, game: str = "showdown", level: str = "medium", preset: str = "standard",
+                scheduled_for=None, host_timezone: str = "", now=None) -> Room:
     rules = race.PRESETS.get(preset, race.STANDARD)
+    now = now or timezone.now()
+    if scheduled_for is not None:
+        if scheduled_for <= now:
+            raise RoomError("That time is in the past: pick a start time in the future.")
+        if scheduled_for > now + SCHEDULE_AHEAD:
+            raise RoomError("Showdowns can be scheduled at most 30 days ahead.")
     for _ in range(10):
         try:
             with transaction.atomic():
-                room = Room.objects.create(game=game, host=player, level=level, rules=rules.to_dict())
+                room = Room.objects.create(game=game, host=player, level=level, rules=rules.to_dict(),
+                                           scheduled_for=scheduled_for, host_timezone=host_timezone)
                 Seat.objects.create(room=room, player=player)
                 RoomEvent.objects.create(room=room, kind="create", version=0)
                 return room
@@ -62,7 +73,10 @@ def create_room(player, game: str = "showdown", level: str = "medium", preset: s
 
 def overdue_state(room: Room, now) -> str | None:
     """Why a room should already have moved on (pages treat overdue rooms the same way)."""
-    if room.state == Room.State.LOBBY and now - room.last_activity > LOBBY_IDLE:
+    if room.state == Room.State.LOBBY and room.scheduled_for is not None:
+        if now > room.scheduled_for + SCHEDULED_GRACE:
+            return "expired:The host did not start the scheduled showdown within 30 minutes of its time."
+    elif room.state == Room.State.LOBBY and now - room.last_activity > LOBBY_IDLE:
         return "expired:The lobby was idle for 30 minutes."
     if room.state == Room.State.FINISHED and room.finished_at and now - room.finished_at > RESULTS_KEPT:
         return "expired:Final results are kept for 24 hours."
@@ -223,9 +237,21 @@ def _forfeit(room, seats, seat, player, action, now):
     return Result(room, seat)
 
 
+def ready_room_opens(room):
+    return room.scheduled_for - READY_ROOM_OPENS if room.scheduled_for else None
+
+
+def _require_ready_room(room, now, what):
+    opens = ready_room_opens(room)
+    if opens is not None and now < opens:
+        raise RoomError(f"{what} opens 15 minutes before the scheduled start "
+                        f"({opens:%Y-%m-%d %H:%M} UTC).")
+
+
 def _ready(room, seats, seat, player, action, now):
     _require_seat(seat)
     _require_lobby(room, "Changing your ready flag")
+    _require_ready_room(room, now, "The ready room")
     if seat.ready == action.ready:
         return Result(room, seat, changed=False)
     seat.ready = action.ready
@@ -248,6 +274,7 @@ def _rules(room, seats, seat, player, action, now):
 def _start(room, seats, seat, player, action, now):
     _require_host(room, player)
     _require_lobby(room, "Starting")
+    _require_ready_room(room, now, "Starting the showdown")
     if len(seats) < MIN_PLAYERS:
         raise RoomError(f"At least {MIN_PLAYERS} players are needed to start.")
     waiting = [s.player.display_name for s in seats if not s.ready]

@@ -1,4 +1,11 @@
+import datetime as dt
+import zoneinfo
+from functools import lru_cache
+
 from django.core.cache import cache
+from django.http import HttpResponse
+from django.utils import timezone
+from icalendar import Calendar, Event
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
@@ -47,14 +54,62 @@ def _go(request, name, **kwargs):
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
+@lru_cache(maxsize=1)
+def time_zones() -> list[str]:
+    return sorted(zoneinfo.available_timezones())
+
+
+def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:
+    """A local date-time in a named zone -> an aware UTC datetime (or RoomError)."""
+    if zone_name not in time_zones():
+        raise RoomError("Pick a time zone from the list.")
+    try:
+        local = dt.datetime.fromisoformat(date_text)
+    except ValueError:
+        raise RoomError("Give the start as a date and a time.") from None
+    if local.tzinfo is not None:
+        raise RoomError("Give the start as a local date and time, with its time zone picked separately.")
+    return local.replace(tzinfo=zoneinfo.ZoneInfo(zone_name)).astimezone(dt.UTC), zone_name
+
+
 @require_POST
 def room_new(request):
     level = request.POST.get("level", "medium")
     preset = request.POST.get("preset", "standard")
     if level not in A.LEVELS or preset not in race.PRESETS:
         return _message(request, "Cannot create room", "Pick a difficulty and a rule preset.", 400)
-    room = create_room(request.player, "showdown", level, preset)
+    scheduled_for, zone = None, ""
+    try:
+        if request.POST.get("scheduled_at"):
+            scheduled_for, zone = parse_schedule(request.POST["scheduled_at"], request.POST.get("timezone", ""))
+        room = create_room(request.player, "showdown", level, preset, scheduled_for, zone)
+    except RoomError as error:
+        return _message(request, "Cannot create room", str(error), 400)
     return redirect("room", code=room.code)
+
+
+@require_GET
+def room_calendar(request, code: str):
+    """An .ics invitation for a scheduled showdown."""
+    room = Room.objects.filter(code=normalize_code(code), scheduled_for__isnull=False).first()
+    if room is None:
+        return _message(request, "No calendar", "That room has no scheduled showdown.", 404)
+    calendar = Calendar()
+    calendar.add("prodid", "-//Sudoku Showdown//EN")
+    calendar.add("version", "2.0")
+    event = Event()
+    event.add("uid", f"showdown-{room.code}@sudoku-showdown")
+    event.add("summary", f"Sudoku Showdown (room {room.code})")
+    event.add("dtstart", room.scheduled_for)
+    event.add("dtend", room.scheduled_for + dt.timedelta(minutes=30))
+    event.add("dtstamp", timezone.now())
+    url = request.build_absolute_uri(reverse("room", args=[room.code]))
+    event.add("url", url)
+    event.add("description", f"Join with code {room.code} or {url}. The ready room opens 15 minutes before.")
+    calendar.add_component(event)
+    response = HttpResponse(calendar.to_ical(), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="showdown-{room.code}.ics"'
+    return response
 
 
 @require_POST

@@ -78,3 +78,13 @@ def require_service(available: bool, what: str):
     if os.environ.get("REQUIRE_SERVICES"):
         pytest.fail(f"{what} is required here (REQUIRE_SERVICES=1) but not configured")
     pytest.skip(f"needs {what}; set DATABASE_URL / REDIS_URL (CI does)")
+
+
+def database_url(settings_dict) -> str:
+    if settings_dict["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{settings_dict['NAME']}"
+    user = settings_dict.get("USER") or "postgres"
+    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{settings_dict['NAME']}"

@@ -13,3 +13,12 @@
     if (event.target.matches && event.target.matches("[data-select-on-focus]")) event.target.select();
   });
 })();
+// Scheduled times: shown in the viewer's own zone, next to the host's.
+document.addEventListener("htmx:afterSettle", localTimes);
+document.addEventListener("DOMContentLoaded", localTimes);
+function localTimes() {
+  for (const el of document.querySelectorAll("[data-local-time]")) {
+    const when = new Date(el.getAttribute("datetime"));
+    if (!isNaN(when)) el.textContent = when.toLocaleString(undefined, { dateStyle: "full", timeStyle: "short" }) + " (your time)";
+  }
+}

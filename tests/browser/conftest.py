@@ -52,16 +52,6 @@ def page(browser, live_server, player):
     page.context.close()
 
 
-def _database_url(settings_dict) -> str:
-    if settings_dict["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{settings_dict['NAME']}"
-    user = settings_dict.get("USER") or "postgres"
-    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
-    host = settings_dict.get("HOST") or "127.0.0.1"
-    port = settings_dict.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}/{settings_dict['NAME']}"
-
-
 @pytest.fixture
 def daphne_server(transactional_db):
     """A real daphne process (HTTP + WebSockets) on the test database. A subprocess, not
@@ -74,10 +64,12 @@ def daphne_server(transactional_db):
     from django.conf import settings
     from django.db import connection
 
+    from tests.conftest import database_url
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = dict(os.environ, DATABASE_URL=_database_url(connection.settings_dict), DJANGO_DEBUG="true",
+    env = dict(os.environ, DATABASE_URL=database_url(connection.settings_dict), DJANGO_DEBUG="true",
                DJANGO_ALLOW_ASYNC_UNSAFE="", COUNTDOWN_SECONDS=str(settings.COUNTDOWN_SECONDS))
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
