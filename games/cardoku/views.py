@@ -81,7 +81,7 @@ def _setup_context(request, data, error=None, error_field=None) -> dict:
     layout = data.get("layout") if data.get("layout") in play.LAYOUT_KINDS else "default"
     placements = _placements(data)
     placed = {sq: ck.spade(d).code for d, sq in placements.items()}
-    problem = play.custom_problem(placed) if layout == "custom" else None
+    problem = play.custom_problem(placed)  # the editor's status, whichever layout is chosen
     return {
         "layout_choices": _layout_pictures(), "layout": layout,
         "code": str(data.get("code") or "")[:20], "error": error, "error_field": error_field,

@@ -89,7 +89,8 @@ def test_setup_page_offers_three_layouts_and_a_deal_code(player_client):
         assert f'name="layout" value="{value}"' in html
     assert "Shuffle &amp; Deal" in html and 'name="code"' in html
     assert "/how-to-play/#cardoku" in html
-    assert html.count('data-spade="') == 9  # the custom editor's nine spades
+    assert html.count('data-spade="') == 9  # the custom editor's nine spades, all in the tray
+    assert "Place the nine spades" in html and "ready to deal" not in html
 
 
 def test_shuffle_and_deal_starts_a_game_and_shows_its_code(player_client, player):
