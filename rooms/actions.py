@@ -41,6 +41,10 @@ class Note:
 @dataclass(frozen=True)
 class Hint:
     cell: int | None
+@dataclass(frozen=True)
+class GameMove:
+    """A board move of another game type (Domino, Cardoku), already parsed by that type."""
+    move: object
 
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -80,18 +84,15 @@ def parse_rules(data: dict) -> SetRules:
     return SetRules(level, rules)
 
 
-def parse_message(data) -> tuple[object, str]:
-    """A socket message (dict from JSON) -> (typed action, message id)."""
+def parse_message(data, game=None) -> tuple[object, str]:
+    """A socket message (dict from JSON) -> (typed action, message id). Room actions are
+    common to every game type; anything else is a board move parsed by `game.parse`."""
     if not isinstance(data, dict):
         raise MalformedMessage("Messages must be JSON objects.")
     message_id = data.get("mid") or ""
     if not isinstance(message_id, str) or len(message_id) > MAX_ID:
         raise MalformedMessage("Bad message id.")
     action = data.get("action")
-    if action is None and data.get("command") == "hint":
-        action = "hint"
-    if action is None and "digit" in data:
-        action = "note" if data.get("mode") == "note" else "enter"
     simple = {"join": Join, "leave": Leave, "forfeit": Forfeit, "start": Start, "sync": Sync}
     if action in simple:
         return simple[action](), message_id
@@ -99,6 +100,16 @@ def parse_message(data) -> tuple[object, str]:
         return SetReady(action == "ready"), message_id
     if action == "rules":
         return parse_rules(data), message_id
+    return (game.parse(data) if game is not None else parse_board_message(data)), message_id
+
+
+def parse_board_message(data: dict):
+    """Showdown board moves: a digit (entry or note) or a hint."""
+    action = data.get("action")
+    if action is None and data.get("command") == "hint":
+        action = "hint"
+    if action is None and "digit" in data:
+        action = "note" if data.get("mode") == "note" else "enter"
     if action in ("enter", "note"):
         if data.get("cell") in (None, ""):
             raise MalformedMessage("Pick a cell on the board first.")
@@ -106,8 +117,8 @@ def parse_message(data) -> tuple[object, str]:
             raise MalformedMessage("Mode must be enter or note.")
         cell = _int(data.get("cell"), "cell", 0, 80)
         digit = _int(data.get("digit"), "digit", 1, 9)
-        return (Enter if action == "enter" else Note)(cell, digit), message_id
+        return (Enter if action == "enter" else Note)(cell, digit)
     if action == "hint":
         cell = data.get("cell")
-        return Hint(None if cell in (None, "") else _int(cell, "cell", 0, 80)), message_id
+        return Hint(None if cell in (None, "") else _int(cell, "cell", 0, 80))
     raise MalformedMessage("Unknown action." if action is None else f"Unknown action {str(action)[:20]!r}.")

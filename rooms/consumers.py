@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from games.engines import race
 
 from . import actions as A
+from .gametypes import GAME_TYPES
 from .models import Room
 from .presenters import room_context
 from .push import group_name
@@ -29,9 +30,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if self.player is None:
             await self.close(code=4401)  # no profile cookie: no identity
             return
-        if not await database_sync_to_async(Room.objects.filter(code=self.code).exists)():
+        game_key = await database_sync_to_async(
+            lambda: Room.objects.filter(code=self.code).values_list("game", flat=True).first())()
+        if game_key is None:
             await self.close(code=4404)
             return
+        self.game = GAME_TYPES[game_key]
         self.group = group_name(self.code)
         self.tokens, self.last, self.strikes = float(BURST), time.monotonic(), 0
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -64,7 +68,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         try:
             data = json.loads(text_data)
-            action, message_id = A.parse_message(data)
+            action, message_id = A.parse_message(data, self.game)
         except (ValueError, race.MalformedMove) as error:
             message = str(error) if isinstance(error, race.MalformedMove) else "Messages must be JSON."
             await self.send_error(message)

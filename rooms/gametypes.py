@@ -5,6 +5,8 @@ seat for the standings. Lobby, ready flags, countdown, ranking, spectating and h
 are the room's and shared by every game type.
 """
 
+from django.conf import settings
+
 from games.bank import take_puzzle
 from games.engines import race
 
@@ -12,9 +14,43 @@ from . import actions as A
 
 
 class ShowdownGame:
+    """The interface every room game type implements:
+
+    rules/summary/preset    the room's settings as shown in lobby, play and results
+    start(room, seats)      give every seat its starting board (same for all)
+    parse(data)             a socket message -> a typed board action (or MalformedMove)
+    apply(room, seat, action, now) -> outcome with .kind and .message
+    leave(seat)             a player leaves or forfeits a running game
+    rank(room, seats)       [(place, seat)], ties share a place
+    standing_line(seat)     the one-line summary in the live standings
+    silhouette(seat)        81 classes: 'g' start position, 'f' filled by the player, '' empty
+    board_template          partial rendering the player's own board in the room
+    """
+
     key = "showdown"
     label = "Sudoku Showdown"
-    board_actions = (A.Enter, A.Note, A.Hint)
+    board_template = "rooms/room.html#showdown_board"
+
+    def parse(self, data):
+        return A.parse_board_message(data)
+
+    def rank(self, room, seats):
+        rows = [race.Standing(seat.pk, race.Status(seat.status), seat.progress, seat.mistakes, seat.hints,
+                              seat.score, seat.finish_seconds) for seat in seats]
+        by_id = {seat.pk: seat for seat in seats}
+        return [(place, by_id[s.key]) for place, s in race.rank(rows, settings.NEAR_TIE_SECONDS)]
+
+    def silhouette(self, seat) -> list[str]:
+        """Which cells are filled, never the digits."""
+        if not seat.state:
+            return []
+        givens, cells = seat.state["givens"], seat.state["cells"]
+        return ["g" if g != "0" else ("f" if c != "0" else "") for g, c in zip(givens, cells)]
+
+    def standing_line(self, seat) -> str:
+        parts = [f"{seat.score} pts", f"{seat.mistakes} mistake{'s' if seat.mistakes != 1 else ''}",
+                 f"{seat.hints} hint{'s' if seat.hints != 1 else ''}"]
+        return " · ".join(parts)
 
     def rules(self, room) -> race.Rules:
         return race.Rules.from_dict(room.rules) if room.rules else race.STANDARD
@@ -32,7 +68,7 @@ class ShowdownGame:
             seat.state = board.to_dict()
             seat.to_fill = board.to_fill
 
-    def apply(self, room, seat, action) -> race.Outcome:
+    def apply(self, room, seat, action, now) -> race.Outcome:
         board, rules, solution = race.Board.from_dict(seat.state), self.rules(room), room.puzzle.solution_tuple
         if isinstance(action, A.Enter):
             board, outcome = race.enter(board, rules, solution, action.cell, action.digit)

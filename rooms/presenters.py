@@ -11,19 +11,12 @@ from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
 from .services import overdue_state, ready_room_opens, standings
 
 
-def silhouette(seat) -> list[str]:
-    """'g' given, 'f' filled by the player, '' empty: never digits."""
-    if not seat.state:
-        return []
-    givens, cells = seat.state["givens"], seat.state["cells"]
-    return ["g" if g != "0" else ("f" if c != "0" else "") for g, c in zip(givens, cells)]
-
-
 def standings_context(room, seats) -> dict:
     ranked = standings(room, seats) if room.state != Room.State.LOBBY else []
+    game = game_for(room)
     rows = []
     for place, seat in ranked:
-        rows.append({"place": place, "seat": seat, "silhouette": silhouette(seat),
+        rows.append({"place": place, "seat": seat, "silhouette": game.silhouette(seat), "line": game.standing_line(seat),
                      "percent": round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0})
     return {"standing_rows": rows}
 
@@ -51,7 +44,7 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "countdown_ms": max(0, int((room.starts_at - now).total_seconds() * 1000)) if room.starts_at else 0,
         "penalties": [str(p) for p in race.Penalty],
         "outcome": outcome, "error": error, "mode": mode, "selected": selected,
-        "version": room.version,
+        "version": room.version, "board_template": game.board_template,
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
     context.update(standings_context(room, seats))
@@ -64,6 +57,10 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
             "ready_room_open": now >= opens, "ready_opens": opens,
         })
     if me is not None and me.state and state in (Room.State.PLAYING, Room.State.FINISHED, Room.State.COUNTDOWN):
+        if hasattr(game, "board_context"):  # other game types render their own board
+            context.update(game.board_context(room, me, outcome=outcome, selected=selected, mode=mode,
+                                              now=now, playing=state == Room.State.PLAYING))
+            return context
         board = race.Board.from_dict(me.state)
         if selected is None and outcome is not None:
             selected = outcome.cell

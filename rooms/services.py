@@ -158,11 +158,8 @@ def _expire(room, reason, now):
 
 
 def standings(room, seats):
-    start = room.starts_at
-    rows = [race.Standing(seat.pk, race.Status(seat.status), seat.progress, seat.mistakes, seat.hints,
-                          seat.score, seat.finish_seconds) for seat in seats]
-    by_id = {seat.pk: seat for seat in seats}
-    return [(place, by_id[s.key]) for place, s in race.rank(rows, settings.NEAR_TIE_SECONDS)] if start else []
+    """Places for the room's seats, by the game type's ranking rules."""
+    return game_for(room).rank(room, seats) if room.starts_at else []
 
 
 def _finish(room, seats, now):
@@ -309,7 +306,7 @@ def _board(room, seats, seat, player, action, now):
                         else "The showdown has not started yet.")
     if seat.status == Seat.Status.LEFT:
         raise RoomError("You left this showdown.")
-    outcome = game_for(room).apply(room, seat, action)
+    outcome = game_for(room).apply(room, seat, action, now)
     if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:
         seat.finish_seconds = (now - room.starts_at).total_seconds()
     seat.save()
@@ -319,5 +316,5 @@ def _board(room, seats, seat, player, action, now):
 _HANDLERS = {
     A.Join: _join, A.Leave: _leave, A.Forfeit: _forfeit, A.SetReady: _ready, A.SetRules: _rules,
     A.Start: _start, A.Sync: _sync, A.Expire: _expire_action,
-    A.Enter: _board, A.Note: _board, A.Hint: _board,
+    A.Enter: _board, A.Note: _board, A.Hint: _board, A.GameMove: _board,
 }
