@@ -129,8 +129,11 @@ def test_custom_layout_by_dragging_then_play_with_both_helpers(page, player):
                 expect(square(page, *target)).to_be_focused()
                 page.keyboard.press("Enter")
             moves += 1
+            expect(page.locator("#ck-announce")).to_contain_text(f"Placed the {state.current_card.name}")
             expect(square(page, *target)).to_have_attribute(
                 "aria-label", f"Row {target[0]}, column {target[1]}, {state.current_card.name}")
+            if how == "key":  # keyboard focus stays on the board, on the square just filled
+                expect(square(page, *target)).to_be_focused()
         expect(page.locator("#ck-game")).to_have_attribute("data-step", str(step + 1))
     assert moves >= 12
 
