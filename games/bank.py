@@ -6,12 +6,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.engines import sudoku
-
 from .models import Level, Puzzle
 
 
 def generate_into_bank(level: str, seed: int | None = None) -> Puzzle:
+    from games.engines import sudoku  # the generator is only needed when the bank runs dry
+
     seed = secrets.randbits(62) if seed is None else seed
     made = sudoku.generate(level, seed)
     return Puzzle.objects.create(
