@@ -1,0 +1,125 @@
+"""Room pages and forms: create, join by code or link, refusals, rate limit, admin."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.urls import reverse
+
+from rooms import actions as A
+from rooms.models import Room, Seat
+from rooms.services import create_room, perform
+from stats.models import Profile
+from tests.conftest import client_for
+
+
+@pytest.fixture(autouse=True)
+def _clear_rate_limits():
+    cache.clear()
+
+
+@pytest.fixture
+def room(player, bank_puzzle):
+    return create_room(player, level="easy")
+
+
+def test_create_room_makes_the_creator_host_and_redirects_to_the_lobby(player_client, player, bank_puzzle):
+    response = player_client.post(reverse("room_new"), {"level": "hard", "preset": "hardcore"})
+    room = Room.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("room", args=[room.code])
+    assert room.host == player and room.level == "hard" and room.rules["mistake_cap"] == 3
+    html = player_client.get(response["Location"]).content.decode()
+    assert room.code in html and "Start showdown" in html and "Apply rules" in html
+
+
+def test_create_room_refuses_unknown_options(player_client):
+    assert player_client.post(reverse("room_new"), {"level": "x", "preset": "standard"}).status_code == 400
+    assert player_client.post(reverse("room_new"), {"level": "easy", "preset": "mean"}).status_code == 400
+    assert not Room.objects.exists()
+
+
+def test_join_by_lowercase_code_and_by_link(room, other_player, db):
+    response = client_for(other_player).post(reverse("room_join"), {"code": room.code.lower()})
+    assert response.status_code == 302 and Seat.objects.filter(room=room, player=other_player).exists()
+    third = Profile.objects.create(display_name="Third")
+    response = client_for(third).post(reverse("room_join_code", args=[room.code]))
+    assert response.status_code == 302 and Seat.objects.filter(room=room).count() == 3
+
+
+def test_non_seated_visitor_watches_and_sees_no_host_controls(room, other_player):
+    html = client_for(other_player).get(reverse("room", args=[room.code])).content.decode()
+    assert "You are watching this room" in html and "Join as Grace" in html
+    assert "Apply rules" not in html and "Start showdown" not in html
+
+
+def test_unknown_code_and_bad_codes(player_client):
+    response = player_client.post(reverse("room_join"), {"code": "ZZZZZZ"})
+    assert response.status_code == 404 and b"No room has that code" in response.content
+    assert player_client.post(reverse("room_join"), {"code": "AB"}).status_code == 400
+    assert player_client.get(reverse("room", args=["ZZZZZZ"])).status_code == 404
+    assert player_client.get(reverse("room", args=["abcdef"])).status_code == 302  # normalised
+
+
+def test_sixth_player_and_late_join_get_clear_messages(room, player, db):
+    guests = [Profile.objects.create(display_name=f"P{i}") for i in range(5)]
+    for guest in guests[:4]:
+        client_for(guest).post(reverse("room_join"), {"code": room.code})
+    response = client_for(guests[4]).post(reverse("room_join"), {"code": room.code})
+    assert response.status_code == 409 and b"room is full" in response.content
+    for seat in Seat.objects.filter(room=room):
+        perform(room.code, seat.player, A.SetReady(True))
+    perform(room.code, player, A.Start())
+    response = client_for(guests[4]).post(reverse("room_join"), {"code": room.code})
+    assert response.status_code == 409 and b"already started" in response.content
+    assert Seat.objects.filter(room=room).count() == 5
+
+
+def test_failed_joins_are_rate_limited_per_client(player_client, room):
+    for _ in range(10):
+        assert player_client.post(reverse("room_join"), {"code": "ZZZZZZ"}).status_code == 404
+    response = player_client.post(reverse("room_join"), {"code": room.code})
+    assert response.status_code == 429 and b"Too many failed" in response.content
+
+
+def test_leave_the_lobby_and_wrong_methods(room, player, player_client, other_player):
+    perform(room.code, other_player, A.Join())
+    response = player_client.post(reverse("room_leave", args=[room.code]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and response["HX-Redirect"] == "/"
+    room.refresh_from_db()
+    assert room.host == other_player
+    assert player_client.get(reverse("room_leave", args=[room.code])).status_code == 405
+    assert player_client.get(reverse("room_join")).status_code == 405
+    response = player_client.post(reverse("room_leave", args=[room.code]))
+    assert response.status_code == 409 and b"watching" in response.content
+
+
+def test_room_forms_need_csrf(player, room):
+    from django.test import Client
+
+    from tests.conftest import cookie_for
+
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["showdown_player"] = cookie_for(player)
+    assert client.post(reverse("room_new"), {"level": "easy", "preset": "standard"}).status_code == 403
+    assert client.post(reverse("room_leave", args=[room.code])).status_code == 403
+    assert Room.objects.count() == 1 and Seat.objects.filter(room=room).exists()
+
+
+def test_admin_lists_rooms_and_expires_them(room, client):
+    admin = User.objects.create_superuser("staff", "staff@example.com", "pw-for-tests-only")
+    client.force_login(admin)
+    assert client.get(reverse("admin:rooms_room_changelist") + "?state=lobby").status_code == 200
+    page = client.get(reverse("admin:rooms_room_change", args=[room.pk]))
+    assert page.status_code == 200 and b"create" in page.content  # the read-only event log
+    response = client.post(reverse("admin:rooms_room_changelist"),
+                           {"action": "expire_rooms", "_selected_action": [room.pk]})
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.state == "expired" and room.expiry_reason == "Closed by the site staff."
+
+
+def test_admin_pages_for_games_and_profiles(client, bank_puzzle, player):
+    admin = User.objects.create_superuser("staff", "staff@example.com", "pw-for-tests-only")
+    client.force_login(admin)
+    for name in ("admin:games_puzzle_changelist", "admin:games_solorun_changelist", "admin:stats_profile_changelist"):
+        assert client.get(reverse(name)).status_code == 200
+    assert client.get(reverse("admin:games_puzzle_changelist") + "?level=easy&q=530070").status_code == 200
