@@ -110,7 +110,9 @@ def perform(code: str, player, action, now=None, message_id: str = "") -> Result
             RoomEvent.objects.create(room=room, seat=result.seat, kind=type(action).__name__.lower(),
                                      data=_event_data(action, result), message_id=message_id,
                                      version=room.version)
-            transaction.on_commit(lambda: _push(room, seats, result))
+            # robust: the move is committed whatever happens to the push. If Redis is down,
+            # the player still gets an answer (not a 500) and others resync on reconnect.
+            transaction.on_commit(lambda: _push(room, seats, result), robust=True)
         return result
 
 

@@ -1,4 +1,5 @@
 import datetime as dt
+import logging
 import zoneinfo
 from functools import lru_cache
 
@@ -20,6 +21,7 @@ from .services import RoomError, RoomNotFound, create_room, normalize_code, perf
 
 FAILED_JOIN_LIMIT = 10  # failed joins per client per window
 FAILED_JOIN_WINDOW = 600  # seconds
+logger = logging.getLogger(__name__)
 
 
 def _client_key(request) -> str:
@@ -27,16 +29,23 @@ def _client_key(request) -> str:
 
 
 def _too_many_failures(request) -> bool:
-    return cache.get(_client_key(request), 0) >= FAILED_JOIN_LIMIT
+    try:
+        return cache.get(_client_key(request), 0) >= FAILED_JOIN_LIMIT
+    except Exception:  # the cache (Redis) is down: let joins through rather than fail with a 500
+        logger.warning("join rate limit unavailable", exc_info=True)
+        return False
 
 
 def _count_failure(request) -> None:
     key = _client_key(request)
-    cache.add(key, 0, FAILED_JOIN_WINDOW)
     try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, FAILED_JOIN_WINDOW)
+        cache.add(key, 0, FAILED_JOIN_WINDOW)
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, FAILED_JOIN_WINDOW)
+    except Exception:  # the cache (Redis) is down: the refusal itself still reaches the player
+        logger.warning("join rate limit unavailable", exc_info=True)
 
 
 def _message(request, title, message, status):
