@@ -20,8 +20,8 @@ class SetReady:
     ready: bool
 @dataclass(frozen=True)
 class SetRules:
-    level: str
-    rules: race.Rules
+    level: str | None  # None: a game type without difficulty keeps the room's
+    rules: race.Rules  # or a duel's settings (anything with to_dict())
 @dataclass(frozen=True)
 class Start: pass
 @dataclass(frozen=True)
@@ -99,7 +99,8 @@ def parse_message(data, game=None) -> tuple[object, str]:
     if action in ("ready", "unready"):
         return SetReady(action == "ready"), message_id
     if action == "rules":
-        return parse_rules(data), message_id
+        settings = getattr(game, "parse_settings", None)  # duels have their own host settings
+        return (settings(data) if settings is not None else parse_rules(data)), message_id
     return (game.parse(data) if game is not None else parse_board_message(data)), message_id
 
 

@@ -25,11 +25,27 @@ class ShowdownGame:
     standing_line(seat)     the one-line summary in the live standings
     silhouette(seat)        81 classes: 'g' start position, 'f' filled by the player, '' empty
     board_template          partial rendering the player's own board in the room
+
+    Optional (the duels in rooms/duels.py use them; Showdown does not need them):
+    board_context(room, seat, outcome, selected, mode, now, playing)
+                            the own board's template context, for types with their own board
+    parse_settings(data)    the lobby's host settings form -> SetRules (level may be None)
+    settings_template       partial with the host settings form in the lobby
+    badges(room)            [(css class, text)] shown next to the game's name
+    status_note(seat)       a word for the standings instead of "finished 3:20" (or None)
+    deadline(room)          when time ends the game (None: only the safety limit)
+    time_limit              the same as a timedelta from the countdown's end (for the sweep)
+    close(room, seats, now) the room is finishing: settle what time has ended
+    has_level, start_label, css, script
     """
 
     key = "showdown"
     label = "Sudoku Showdown"
     board_template = "rooms/room.html#showdown_board"
+    start_label = "Start showdown"
+    has_level = True
+    time_limit = None
+    script = "js/board.js"
 
     def parse(self, data):
         return A.parse_board_message(data)
@@ -88,7 +104,9 @@ class ShowdownGame:
         seat.status = str(board.status)
 
 
-GAME_TYPES = {"showdown": ShowdownGame()}
+from .duels import CardokuDuel, DominoDuel  # noqa: E402  (they build on the interface above)
+
+GAME_TYPES = {"showdown": ShowdownGame(), "domino": DominoDuel(), "cardoku": CardokuDuel()}
 
 
 def game_for(room):

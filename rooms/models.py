@@ -22,6 +22,8 @@ class Room(models.Model):
 
     class Game(models.TextChoices):
         SHOWDOWN = "showdown", "Sudoku Showdown"
+        DOMINO = "domino", "Sudoku Domino duel"
+        CARDOKU = "cardoku", "Cardoku duel"
 
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code)
     game = models.CharField(max_length=12, choices=Game.choices, default=Game.SHOWDOWN, db_index=True)
@@ -31,7 +33,7 @@ class Room(models.Model):
     level = models.CharField(max_length=8, default="medium")
     rules = models.JSONField(default=dict, blank=True)
     puzzle = models.ForeignKey("games.Puzzle", null=True, blank=True, on_delete=models.PROTECT)
-    seed = models.BigIntegerField(null=True, blank=True)
+    seed = models.BigIntegerField(null=True, blank=True, help_text="Duels: the stone order / deal, the same for every seat")
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity = models.DateTimeField(auto_now=True)
     starts_at = models.DateTimeField(null=True, blank=True, help_text="End of the countdown: play begins")

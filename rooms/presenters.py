@@ -17,8 +17,9 @@ def standings_context(room, seats) -> dict:
     rows = []
     for place, seat in ranked:
         rows.append({"place": place, "seat": seat, "silhouette": game.silhouette(seat), "line": game.standing_line(seat),
+                     "note": game.status_note(seat) if hasattr(game, "status_note") else None,
                      "percent": round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0})
-    return {"standing_rows": rows}
+    return {"standing_rows": rows, "progress_unit": getattr(game, "progress_unit", "cells filled")}
 
 
 def room_context(room, player, outcome=None, error=None, selected=None, mode="enter", now=None) -> dict:
@@ -45,6 +46,8 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "penalties": [str(p) for p in race.Penalty],
         "outcome": outcome, "error": error, "mode": mode, "selected": selected,
         "version": room.version, "board_template": game.board_template,
+        "game_type": game, "start_label": game.start_label, "badges": getattr(game, "badges", lambda r: None)(room),
+        "settings_template": getattr(game, "settings_template", None),
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
     context.update(standings_context(room, seats))

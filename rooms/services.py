@@ -13,7 +13,7 @@ from games.engines import race
 from stats.models import ShowdownResult
 
 from . import actions as A
-from .gametypes import game_for
+from .gametypes import GAME_TYPES, game_for
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
 
 LOBBY_IDLE = timedelta(minutes=30)
@@ -51,7 +51,9 @@ def normalize_code(code: str) -> str:
 
 def create_room(player, game: str = "showdown", level: str = "medium", preset: str = "standard",
                 scheduled_for=None, host_timezone: str = "", now=None) -> Room:
-    rules = race.PRESETS.get(preset, race.STANDARD)
+    if game not in GAME_TYPES:
+        raise RoomError("Unknown game.")
+    rules = race.PRESETS.get(preset, race.STANDARD).to_dict() if game == "showdown" else {}
     now = now or timezone.now()
     if scheduled_for is not None:
         if scheduled_for <= now:
@@ -61,7 +63,7 @@ def create_room(player, game: str = "showdown", level: str = "medium", preset: s
     for _ in range(10):
         try:
             with transaction.atomic():
-                room = Room.objects.create(game=game, host=player, level=level, rules=rules.to_dict(),
+                room = Room.objects.create(game=game, host=player, level=level, rules=rules,
                                            scheduled_for=scheduled_for, host_timezone=host_timezone)
                 Seat.objects.create(room=room, player=player)
                 RoomEvent.objects.create(room=room, kind="create", version=0)
@@ -82,6 +84,9 @@ def overdue_state(room: Room, now) -> str | None:
         return "expired:Final results are kept for 24 hours."
     if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING) and room.starts_at and now - room.starts_at > SAFETY_LIMIT:
         return "finish"
+    deadline = getattr(game_for(room), "deadline", None)
+    if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING) and deadline and deadline(room) and now >= deadline(room):
+        return "finish"  # a timed duel (Domino: 10 minutes), even with nobody connected
     if room.state == Room.State.COUNTDOWN and room.starts_at and now >= room.starts_at:
         return "play"
     return None
@@ -168,12 +173,15 @@ def _finish(room, seats, now):
     room.state = Room.State.FINISHED
     room.finished_at = now
     game = game_for(room)
+    if hasattr(game, "close"):
+        game.close(room, seats, now)  # a timed duel ends the games still running
     for place, seat in standings(room, seats):
         seat.place = place
         seat.save(update_fields=["place"])
         ShowdownResult.objects.get_or_create(
             player=seat.player, room_code=room.code,
-            defaults=dict(game=room.game, placement=place, player_count=len(seats), difficulty=room.level,
+            defaults=dict(game=room.game, placement=place, player_count=len(seats),
+                          difficulty=room.level if getattr(game, "has_level", True) else "",
                           preset=game.preset(room), status=seat.status, seconds=seat.finish_seconds,
                           score=seat.score, mistakes=seat.mistakes, hints=seat.hints, finished_at=now))
 
@@ -261,7 +269,8 @@ def _ready(room, seats, seat, player, action, now):
 def _rules(room, seats, seat, player, action, now):
     _require_host(room, player)
     _require_lobby(room, "Changing the rules")
-    room.level = action.level
+    if action.level is not None:
+        room.level = action.level
     room.rules = action.rules.to_dict()
     # Any host change resets every ready flag: players agree to what they see.
     Seat.objects.filter(room=room).update(ready=False)
@@ -279,12 +288,13 @@ def _start(room, seats, seat, player, action, now):
     waiting = [s.player.display_name for s in seats if not s.ready]
     if waiting:
         raise RoomError("Not everyone is ready yet: waiting for " + ", ".join(waiting) + ".")
-    game_for(room).start(room, seats)
+    room.starts_at = now + timedelta(seconds=settings.COUNTDOWN_SECONDS)  # duel clocks start here
     for s in seats:
         s.status = Seat.Status.PLAYING
+    game_for(room).start(room, seats)
+    for s in seats:
         s.save()
     room.state = Room.State.COUNTDOWN
-    room.starts_at = now + timedelta(seconds=settings.COUNTDOWN_SECONDS)
     return Result(room, seat)
 
 
@@ -312,7 +322,8 @@ def _board(room, seats, seat, player, action, now):
     if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:
         seat.finish_seconds = (now - room.starts_at).total_seconds()
     seat.save()
-    return Result(room, seat, outcome)
+    # A view-only action (a duel's joker mode or helper toggle) changes nothing for others.
+    return Result(room, seat, outcome, changed=getattr(outcome, "changed", True))
 
 
 _HANDLERS = {

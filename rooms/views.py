@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.engines import race
 
 from . import actions as A
+from .gametypes import GAME_TYPES
 from .models import Room
 from .presenters import room_context
 from .services import RoomError, RoomNotFound, create_room, normalize_code, perform
@@ -85,13 +86,16 @@ def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:
 def room_new(request):
     level = request.POST.get("level", "medium")
     preset = request.POST.get("preset", "standard")
+    game = request.POST.get("game") or "showdown"
+    if game not in GAME_TYPES:
+        return _message(request, "Cannot create room", "Pick Sudoku Showdown, a Sudoku Domino duel or a Cardoku duel.", 400)
     if level not in A.LEVELS or preset not in race.PRESETS:
         return _message(request, "Cannot create room", "Pick a difficulty and a rule preset.", 400)
     scheduled_for, zone = None, ""
     try:
         if request.POST.get("scheduled_at"):
             scheduled_for, zone = parse_schedule(request.POST["scheduled_at"], request.POST.get("timezone", ""))
-        room = create_room(request.player, "showdown", level, preset, scheduled_for, zone)
+        room = create_room(request.player, game, level, preset, scheduled_for, zone)
     except RoomError as error:
         return _message(request, "Cannot create room", str(error), 400)
     return redirect("room", code=room.code)
@@ -108,7 +112,7 @@ def room_calendar(request, code: str):
     calendar.add("version", "2.0")
     event = Event()
     event.add("uid", f"showdown-{room.code}@sudoku-showdown")
-    event.add("summary", f"Sudoku Showdown (room {room.code})")
+    event.add("summary", f"{room.get_game_display()} (room {room.code})")
     event.add("dtstart", room.scheduled_for)
     event.add("dtend", room.scheduled_for + dt.timedelta(minutes=30))
     event.add("dtstamp", timezone.now())

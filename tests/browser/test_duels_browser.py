@@ -1,0 +1,100 @@
+"""Two real browsers play a Sudoku Domino duel over WebSockets on daphne: the same stones
+for both, moves by pointer and by keyboard, live standings, results in the history."""
+
+from games.engines import domino as d
+from games.models import Puzzle
+from rooms.models import Room, Seat
+from stats.models import Profile, ShowdownResult
+from tests.browser.conftest import new_page
+from tests.conftest import PUZZLE, SOLUTION
+
+
+def state_of(player) -> d.State:
+    return d.from_dict(Seat.objects.get(player=player).state)
+
+
+def entry(state: d.State, right: bool):
+    """An entry point where the current stone lands right (or wrong), or None."""
+    for (edge, line), (row, col) in sorted(d.entry_points(state).items()):
+        if (state.solution[(row - 1) * 9 + col - 1] == state.current_stone) == right:
+            return edge, line
+    return None
+
+
+def push(page, player, right: bool, keyboard=False) -> bool:
+    """Push the current stone from the browser; wait for the server's answer."""
+    state = state_of(player)
+    where = entry(state, right)
+    if where is None:
+        return False
+    marker = page.locator(f'#game [data-marker][data-edge="{where[0]}"][data-line="{where[1]}"]')
+    if keyboard:
+        marker.focus()
+        page.keyboard.press("Enter")
+    else:
+        marker.click()
+    page.locator(f'[data-domino-version="{state.move_count + 1}"]').wait_for()
+    return True
+
+
+def stones(page) -> tuple[str, str]:
+    return (page.locator("[data-current-stone]").inner_text(), page.locator("[data-next-stone]").inner_text())
+
+
+def test_two_players_duel_with_the_same_stones(browser, daphne_server):
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    ada = Profile.objects.create(display_name="Ada")
+    grace = Profile.objects.create(display_name="Grace")
+    host = new_page(browser, daphne_server, ada)
+    guest = new_page(browser, daphne_server, grace)
+
+    host.goto("/")
+    host.get_by_label("Game type").select_option("domino")
+    host.get_by_label("Difficulty").select_option("easy")
+    host.get_by_role("button", name="Create room").click()
+    host.wait_for_selector("#room-body[data-state=lobby]")
+    room = Room.objects.get()
+    assert room.game == "domino"
+
+    guest.goto(f"/r/{room.code}")
+    guest.get_by_role("button", name="Join as Grace").click()
+    guest.wait_for_selector("#room-body[data-state=lobby] .player >> text=Grace")
+    host.get_by_text("Grace").wait_for()
+    for page in (guest, host):
+        page.get_by_role("button", name="I'm ready").click()
+    host.locator(".player.is-ready", has_text="Grace").wait_for()
+    host.locator(".player.is-ready", has_text="Ada").wait_for()
+    host.get_by_role("button", name="Start duel").click()
+    for page in (host, guest):
+        page.wait_for_selector("#room-body[data-state=playing] [data-domino-board]", timeout=15_000)
+
+    # The same stones in the same order, and the same start position.
+    assert stones(host) == stones(guest)
+    assert state_of(ada).bag == state_of(grace).bag and state_of(ada).board == state_of(grace).board
+
+    # Ada places a stone by pointer and one by keyboard; Grace sees it in the standings.
+    assert push(host, ada, right=True)
+    assert push(host, ada, right=True, keyboard=True)
+    placed = state_of(ada).stones_placed
+    guest.locator(".standing", has_text="Ada").get_by_text(f"{placed} stone").wait_for()
+    assert stones(guest) == (str(state_of(grace).current_stone), guest.locator("[data-next-stone]").inner_text())
+
+    # Both lose their three lives (a right stone when no wrong entry is left); the duel ends.
+    for page, player in ((guest, grace), (host, ada)):
+        for _ in range(60):
+            if Seat.objects.get(player=player).status != "playing":
+                break
+            push(page, player, right=False) or push(page, player, right=True)
+    for page in (host, guest):
+        page.wait_for_selector("#room-body[data-state=finished]", timeout=15_000)
+    results = {r.player_id: r for r in ShowdownResult.objects.filter(game="domino")}
+    seats = {s.player_id: s for s in Seat.objects.all()}
+    assert {r.score for r in results.values()} == {seats[ada.pk].score, seats[grace.pk].score}
+    winner = ada if seats[ada.pk].score >= seats[grace.pk].score else grace
+    assert results[winner.pk].placement == 1
+    assert SOLUTION not in guest.content() and SOLUTION not in host.content()
+
+    host.goto("/leaderboards/")
+    assert "Sudoku Domino duels 1" in host.locator('[data-duel-totals="domino"]').inner_text().replace("\n", " ")
+    assert "Showdowns 0" in host.locator("[data-showdown-totals]").inner_text().replace("\n", " ")
+    host.locator('tr[data-game="domino"]', has_text=room.code).wait_for()

@@ -1,0 +1,257 @@
+"""Sudoku Domino duels through the room's write path: same stones for all, scoring by the
+engine, ranking by score, the 10-minute end (even with nobody connected), refusals."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from games.domino.play import Joker, Push
+from games.engines import domino as d
+from games.engines import race
+from rooms import actions as A
+from rooms.duels import JokerMode, MoveRefused
+from rooms.gametypes import GAME_TYPES
+from rooms.models import Room, RoomEvent, Seat
+from rooms.presenters import room_context
+from rooms.services import NotAllowed, RoomError, create_room, perform
+from rooms.tasks import due_rooms, sweep_rooms
+from stats.models import Profile, ShowdownResult
+from tests.conftest import PUZZLE, SOLUTION
+
+GAME = GAME_TYPES["domino"]
+T0 = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)
+PLAY = T0 + dt.timedelta(seconds=3.5)  # just after the countdown
+
+
+@pytest.fixture(autouse=True)
+def clock():
+    with time_machine.travel(T0, tick=False):  # the room's own timestamps (auto_now) agree with `now`
+        yield
+
+
+@pytest.fixture
+def players(db):
+    return [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus", "Watcher")]
+
+
+@pytest.fixture
+def room(players, bank_puzzle, monkeypatch):
+    # A stone order whose first stones each have a right and a wrong entry point.
+    monkeypatch.setattr(GAME, "new_seed", lambda: 5)
+    room = create_room(players[0], game="domino", level="easy", now=T0)
+    perform(room.code, players[1], A.Join(), now=T0)
+    return room
+
+
+def start(room, seated):
+    for p in seated:
+        perform(room.code, p, A.SetReady(True), now=T0)
+    perform(room.code, seated[0], A.Start(), now=T0)
+
+
+def seat(room, player) -> Seat:
+    return Seat.objects.get(room__code=room.code, player=player)
+
+
+def engine(room, player) -> d.State:
+    return d.from_dict(seat(room, player).state)
+
+
+def push_for(state: d.State, correct: bool) -> Push:
+    """An entry point where the current stone lands right (or wrong)."""
+    for (edge, line), (row, col) in sorted(d.entry_points(state).items()):
+        if (state.solution[(row - 1) * 9 + col - 1] == state.current_stone) == correct:
+            return Push(edge, line)
+    raise AssertionError("no such entry point")
+
+
+def move(room, player, action, now=PLAY):
+    return perform(room.code, player, A.GameMove(action), now=now)
+
+
+def test_every_player_gets_the_same_position_and_stones_in_the_same_order(room, players):
+    perform(room.code, players[2], A.Join(), now=T0)
+    start(room, players[:3])
+    room.refresh_from_db()
+    states = [engine(room, p) for p in players[:3]]
+    assert room.seed is not None and room.puzzle.givens == PUZZLE
+    assert all(s.seed == room.seed for s in states)
+    assert len({s.bag for s in states}) == 1 and len({s.puzzle for s in states}) == 1
+    # The clock starts when the countdown ends, on the server's clock.
+    assert states[0].started_at == room.starts_at.timestamp() == (T0 + dt.timedelta(seconds=3)).timestamp()
+    assert seat(room, players[0]).to_fill == PUZZLE.count("0")
+
+
+def test_moves_are_scored_by_the_engine(room, players):
+    start(room, players[:2])
+    expected = engine(room, players[0])
+    for correct in (True, False, True):
+        push = push_for(engine(room, players[0]), correct)
+        result = move(room, players[0], push)
+        expected, outcome = d.push(expected, push.edge, push.line, PLAY.timestamp())
+        assert result.outcome.kind == outcome.kind and result.outcome.message
+    mine = seat(room, players[0])
+    assert engine(room, players[0]) == expected
+    assert (mine.score, mine.progress, mine.mistakes) == (expected.score, 2, 1) and mine.score == 10
+    assert "10 pts · 2 lives · 2 stones placed" == GAME.standing_line(mine)
+    assert seat(room, players[1]).score == 0  # each plays their own board
+
+
+def test_a_wrong_stone_costs_a_life_and_the_player_keeps_it(room, players):
+    start(room, players[:2])
+    before = engine(room, players[1]).current_stone
+    result = move(room, players[1], push_for(engine(room, players[1]), False))
+    assert result.outcome.kind == "wrong" and engine(room, players[1]).current_stone == before
+    assert seat(room, players[1]).mistakes == 1
+
+
+def test_third_wrong_stone_ends_that_players_game_and_refuses_further_moves(room, players):
+    start(room, players[:2])
+    for _ in range(3):
+        move(room, players[1], push_for(engine(room, players[1]), False))
+    done = seat(room, players[1])
+    assert done.status == "finished" and done.state["end_reason"] == "lives"
+    assert GAME.status_note(done) == "out of lives"
+    with pytest.raises(MoveRefused, match="Your game is over"):
+        move(room, players[1], Push("left", 1))
+    assert Room.objects.get(pk=room.pk).state == "playing"  # Ada still plays
+
+
+def test_room_finishes_when_every_player_is_done(room, players):
+    start(room, players[:2])
+    move(room, players[0], push_for(engine(room, players[0]), True))
+    for p in players[:2]:
+        for _ in range(3):
+            move(room, p, push_for(engine(room, p), False))
+    room.refresh_from_db()
+    assert room.state == "finished"
+    ada, grace = ShowdownResult.objects.get(player=players[0]), ShowdownResult.objects.get(player=players[1])
+    assert (ada.game, ada.placement, ada.score, ada.difficulty, ada.preset) == ("domino", 1, 5, "easy", "duel")
+    assert (grace.placement, grace.score, grace.mistakes) == (2, 0, 3)
+
+
+def test_ten_minutes_end_the_duel_through_the_sweep_with_nobody_connected(room, players):
+    perform(room.code, players[2], A.Join(), now=T0)
+    start(room, players[:3])
+    # Ada and Grace place one right stone each; Linus places none.
+    for p in players[:2]:
+        move(room, p, push_for(engine(room, p), True))
+    limit = room.starts_at if room.starts_at else Room.objects.get(pk=room.pk).starts_at
+    with time_machine.travel(limit + dt.timedelta(minutes=9, seconds=59), tick=False):
+        assert room.code not in list(due_rooms(timezone.now()))
+        assert sweep_rooms() == 0
+    assert Room.objects.get(pk=room.pk).state == "playing"
+    with time_machine.travel(limit + dt.timedelta(minutes=10, seconds=1), tick=False):
+        assert room.code in list(due_rooms(timezone.now()))
+        assert sweep_rooms() == 1
+        assert sweep_rooms() == 0  # idempotent
+    room.refresh_from_db()
+    assert room.state == "finished"
+    seats = {s.player_id: s for s in room.seats.all()}
+    assert all(s.status == "finished" and s.state["end_reason"] == "time" for s in seats.values())
+    assert all(s.finish_seconds == pytest.approx(600, abs=1.5) for s in seats.values())
+    # Highest score wins; equal scores share the place.
+    places = {p.display_name: ShowdownResult.objects.get(player=p).placement for p in players[:3]}
+    assert places == {"Ada": 1, "Grace": 1, "Linus": 3}
+    assert seats[players[2].pk].place == 3
+
+
+def test_a_move_after_ten_minutes_is_refused_and_the_room_ends_on_the_next_sync(room, players):
+    start(room, players[:2])
+    late = Room.objects.get(pk=room.pk).starts_at + dt.timedelta(minutes=10, seconds=2)
+    with pytest.raises(RoomError, match="not running"):
+        move(room, players[0], push_for(engine(room, players[0]), True), now=late)
+    perform(room.code, players[1], A.Sync(), now=late)
+    assert Room.objects.get(pk=room.pk).state == "finished"
+
+
+def test_moves_before_the_countdown_ends_are_refused(room, players):
+    start(room, players[:2])
+    with pytest.raises(RoomError, match="countdown"):
+        move(room, players[0], push_for(engine(room, players[0]), True), now=T0 + dt.timedelta(seconds=1))
+    assert engine(room, players[0]).move_count == 0
+
+
+def test_spectators_cannot_move(room, players):
+    start(room, players[:2])
+    with pytest.raises(NotAllowed, match="watching"):
+        move(room, players[3], Push("left", 1))
+
+
+def test_a_player_who_left_is_refused_and_ranked_after_those_who_stayed(room, players):
+    start(room, players[:2])
+    move(room, players[0], push_for(engine(room, players[0]), True))
+    move(room, players[0], push_for(engine(room, players[0]), True))
+    perform(room.code, players[0], A.Forfeit(), now=PLAY)
+    with pytest.raises(RoomError, match="You left"):
+        move(room, players[0], push_for(engine(room, players[0]), True))
+    for _ in range(3):
+        move(room, players[1], push_for(engine(room, players[1]), False))
+    room.refresh_from_db()
+    assert room.state == "finished"
+    assert seat(room, players[1]).place == 1 and seat(room, players[0]).place == 2
+
+
+def test_joker_mode_is_view_only_and_a_joker_is_scored_by_the_engine(room, players):
+    start(room, players[:2])
+    perform(room.code, players[0], A.Sync(), now=PLAY)  # the countdown is over
+    version = Room.objects.get(pk=room.pk).version
+    result = move(room, players[0], JokerMode("gold"))
+    assert not result.changed and result.outcome.view == {"joker_mode": "gold"}
+    assert Room.objects.get(pk=room.pk).version == version and not RoomEvent.objects.filter(version__gt=version).exists()
+    empty = PUZZLE.index("0")
+    result = move(room, players[0], Joker("gold", empty // 9 + 1, empty % 9 + 1))
+    assert result.outcome.kind == "joker" and seat(room, players[0]).score == 5
+    with pytest.raises(MoveRefused, match="not empty"):
+        move(room, players[0], Joker("grey", empty // 9 + 1, empty % 9 + 1))
+
+
+def test_stale_board_version_is_refused(room, players):
+    start(room, players[:2])
+    push = push_for(engine(room, players[0]), True)
+    move(room, players[0], Push(push.edge, push.line, version=0))
+    with pytest.raises(race.MoveError, match="board changed"):
+        move(room, players[0], Push(push.edge, push.line, version=0))
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"push": "middle-3"}, "edge must be"),
+    ({"push": "left-10"}, "line must be"),
+    ({"joker": "silver"}, "grey or gold"),
+    ({"joker": "gold", "cell": "0-4"}, "row must be"),
+    ({"push": "left-1", "joker": "grey", "cell": "1-1"}, "not both"),
+    ({}, "entry point"),
+    ({"action": "rules", "level": "insane"}, "Difficulty must be"),
+])
+def test_malformed_messages_are_refused_at_the_boundary(data, message):
+    with pytest.raises(A.MalformedMessage, match=message):
+        A.parse_message(data, GAME)
+
+
+def test_host_sets_the_level_and_every_ready_flag_resets(room, players):
+    for p in players[:2]:
+        perform(room.code, p, A.SetReady(True), now=T0)
+    action, _ = A.parse_message({"action": "rules", "level": "hard"}, GAME)
+    perform(room.code, players[0], action, now=T0)
+    room.refresh_from_db()
+    assert room.level == "hard" and not room.seats.filter(ready=True).exists()
+    with pytest.raises(NotAllowed):
+        perform(room.code, players[1], action, now=T0)
+
+
+def test_nobody_else_sees_upcoming_stones_or_the_solution(room, players):
+    start(room, players[:2])
+    move(room, players[0], push_for(engine(room, players[0]), True))
+    room = Room.objects.select_related("puzzle").get(pk=room.pk)
+    state = engine(room, players[0])
+    watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
+    assert "data-current-stone" not in watcher and "Next stone" not in watcher
+    assert SOLUTION not in watcher and "data-value" not in watcher
+    assert 'class="f"' in watcher  # the silhouette shows Ada's stone as a filled square
+    own = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
+    assert f'aria-label="Current stone: {state.current_stone}"' in own
+    assert "Next stone" in own and own.count("data-next-stone") == 1  # one preview, no more
+    assert SOLUTION not in own and '"bag"' not in own
