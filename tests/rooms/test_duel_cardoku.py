@@ -1,0 +1,206 @@
+"""Cardoku duels through the room's write path: the same layout and deal for all, scoring
+by the engine, ranking by score, the end when every deck is done, refusals."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+from django.template.loader import render_to_string
+
+from games.cardoku.play import Action
+from games.engines import cardoku as ck
+from rooms import actions as A
+from rooms.duels import Helper, MoveRefused
+from rooms.gametypes import GAME_TYPES
+from rooms.models import Room, RoomEvent, Seat
+from rooms.presenters import room_context
+from rooms.services import NotAllowed, RoomError, create_room, perform
+from stats.models import Profile, ShowdownResult
+
+GAME = GAME_TYPES["cardoku"]
+SEED = 12345  # its first card fits on the board (a fixed deal keeps the tests deterministic)
+T0 = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)
+PLAY = T0 + dt.timedelta(seconds=3.5)
+
+
+@pytest.fixture(autouse=True)
+def clock():
+    with time_machine.travel(T0, tick=False):
+        yield
+
+
+@pytest.fixture
+def players(db):
+    return [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus", "Watcher")]
+
+
+@pytest.fixture
+def room(players, monkeypatch):
+    monkeypatch.setattr(GAME, "new_seed", lambda: SEED)
+    room = create_room(players[0], game="cardoku", now=T0)
+    perform(room.code, players[1], A.Join(), now=T0)
+    return room
+
+
+def start(room, seated):
+    for p in seated:
+        perform(room.code, p, A.SetReady(True), now=T0)
+    perform(room.code, seated[0], A.Start(), now=T0)
+
+
+def seat(room, player) -> Seat:
+    return Seat.objects.get(room__code=room.code, player=player)
+
+
+def engine(room, player) -> ck.GameState:
+    return ck.from_dict(seat(room, player).state)
+
+
+def move(room, player, action, now=PLAY):
+    return perform(room.code, player, A.GameMove(action), now=now)
+
+
+def discard_all(room, player):
+    while engine(room, player).current_card is not None:
+        move(room, player, Action("discard"))
+
+
+def set_layout(room, player, layout):
+    action, _ = A.parse_message({"action": "rules", "layout": layout}, GAME)
+    perform(room.code, player, action, now=T0)
+
+
+def test_every_player_gets_the_same_layout_and_deal(room, players):
+    perform(room.code, players[2], A.Join(), now=T0)
+    start(room, players[:3])
+    room.refresh_from_db()
+    states = [engine(room, p) for p in players[:3]]
+    assert room.seed == SEED and all(s.seed == SEED for s in states)
+    assert len({s.deck for s in states}) == 1 and states[0].layout == ck.default_layout()
+    assert seat(room, players[0]).to_fill == 45
+
+
+def test_random_layout_uses_the_room_seed_so_everyone_gets_the_same(room, players):
+    set_layout(room, players[0], "random")
+    start(room, players[:2])
+    layouts = {engine(room, p).layout for p in players[:2]}
+    assert layouts == {ck.random_layout(SEED)}
+
+
+def test_moves_are_scored_by_the_engine(room, players):
+    start(room, players[:2])
+    expected = engine(room, players[0])
+    row, col = sorted(ck.legal_squares(expected))[0]
+    result = move(room, players[0], Action("place", row, col))
+    assert result.outcome.kind == "placed" and "Placed the" in result.outcome.message
+    move(room, players[0], Action("discard"))
+    expected = ck.discard(ck.place(expected, row, col))
+    mine = seat(room, players[0])
+    assert engine(room, players[0]) == expected
+    assert mine.score == ck.score(expected).total == -ck.DISCARD_PENALTY
+    assert (mine.progress, GAME.standing_line(mine)) == (2, "-9 pts · 43 cards left")
+    assert engine(room, players[1]).position == 0  # each plays their own board
+
+
+def test_a_finished_deck_ranks_by_score_and_ties_share_the_place(room, players):
+    perform(room.code, players[2], A.Join(), now=T0)
+    start(room, players[:3])
+    state = engine(room, players[0])
+    move(room, players[0], Action("place", *sorted(ck.legal_squares(state))[0]))
+    discard_all(room, players[0])
+    assert seat(room, players[0]).status == "finished" and Room.objects.get(pk=room.pk).state == "playing"
+    with pytest.raises(MoveRefused, match="Your deck is done"):
+        move(room, players[0], Action("discard"))
+    discard_all(room, players[1])
+    discard_all(room, players[2])
+    room.refresh_from_db()
+    assert room.state == "finished"  # every deck is done
+    results = {r.player.display_name: r for r in ShowdownResult.objects.select_related("player")}
+    assert results["Ada"].score == -44 * ck.DISCARD_PENALTY and results["Grace"].score == -45 * ck.DISCARD_PENALTY
+    assert {n: r.placement for n, r in results.items()} == {"Ada": 1, "Grace": 2, "Linus": 2}
+    assert (results["Ada"].game, results["Ada"].preset, results["Ada"].difficulty) == ("cardoku", "default", "")
+
+
+def test_there_is_no_undo_in_a_duel(room, players):
+    start(room, players[:2])
+    move(room, players[0], Action("discard"))
+    with pytest.raises(MoveRefused, match="no undo"):
+        move(room, players[0], Action("undo"))
+    assert engine(room, players[0]).position == 1
+
+
+def test_an_illegal_square_is_refused_with_the_engines_reason(room, players):
+    start(room, players[:2])
+    with pytest.raises(MoveRefused, match="next to|adjacent|touch|neighbour"):
+        move(room, players[0], Action("place", 1, 9))
+    assert engine(room, players[0]).position == 0
+
+
+def test_a_stale_step_is_refused(room, players):
+    start(room, players[:2])
+    move(room, players[0], Action("discard", step=0))
+    with pytest.raises(MoveRefused, match="board changed"):
+        move(room, players[0], Action("discard", step=0))
+
+
+def test_moves_before_the_countdown_ends_and_by_spectators_are_refused(room, players):
+    start(room, players[:2])
+    with pytest.raises(RoomError, match="countdown"):
+        move(room, players[0], Action("discard"), now=T0 + dt.timedelta(seconds=1))
+    with pytest.raises(NotAllowed, match="watching"):
+        move(room, players[3], Action("discard"))
+    assert engine(room, players[0]).position == 0
+
+
+def test_helpers_are_a_private_view_kept_on_the_seat(room, players):
+    start(room, players[:2])
+    perform(room.code, players[0], A.Sync(), now=PLAY)
+    version = Room.objects.get(pk=room.pk).version
+    result = move(room, players[0], Helper("moves", True))
+    assert not result.changed and Room.objects.get(pk=room.pk).version == version
+    assert not RoomEvent.objects.filter(room=room, version__gt=version).exists()
+    assert seat(room, players[0]).state["helpers"]["moves"] is True
+    move(room, players[0], Action("discard"))
+    assert seat(room, players[0]).state["helpers"]["moves"] is True  # kept across moves
+
+
+def test_host_sets_the_layout_and_every_ready_flag_resets(room, players):
+    for p in players[:2]:
+        perform(room.code, p, A.SetReady(True), now=T0)
+    set_layout(room, players[0], "random")
+    room.refresh_from_db()
+    assert room.rules == {"layout": "random"} and not room.seats.filter(ready=True).exists()
+    with pytest.raises(NotAllowed):
+        set_layout(room, players[1], "default")
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"action": "place", "row": "0", "col": "1"}, "row must be"),
+    ({"action": "place", "square": "7"}, "row,column"),
+    ({"action": "deal"}, "Unknown move"),
+    ({"action": "helper", "option": "peek"}, "moves or restrictions"),
+    ({"action": "discard", "step": "-1"}, "step must be"),
+    ({"action": "rules", "layout": "custom"}, "default or random"),
+])
+def test_malformed_messages_are_refused_at_the_boundary(data, message):
+    with pytest.raises(A.MalformedMessage, match=message):
+        A.parse_message(data, GAME)
+
+
+def test_nobody_sees_the_deck_and_the_deal_code_only_after_the_end(room, players):
+    start(room, players[:2])
+    move(room, players[0], Action("discard"))
+    state = engine(room, players[0])
+    upcoming = state.deck[state.position + 1]
+    room = Room.objects.get(pk=room.pk)
+    own = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
+    assert f'data-card="{state.current_card.code}"' in own
+    assert f'data-card="{upcoming.code}"' not in own and state.deal_code not in own
+    watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
+    assert "data-card" not in watcher and "ck-board" not in watcher
+    assert 'class="g"' in watcher  # the silhouettes show the spades' squares, never the cards
+    for p in players[:2]:
+        discard_all(room, p)
+    room = Room.objects.get(pk=room.pk)
+    after = render_to_string("rooms/room.html#body", room_context(room, players[1], now=PLAY))
+    assert room.state == "finished" and state.deal_code in after
