@@ -17,8 +17,6 @@ import os
 import random
 import re
 import socket
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,67 +33,9 @@ os.environ["LOG_LEVEL"] = "WARNING"
 
 import websockets  # noqa: E402
 
-PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
-SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+from loadtest.common import PUZZLE, SOLUTION, ensure_database, pct, setup_rooms, start_daphne  # noqa: E402
+
 VERSION = re.compile(r'id="(standings|game)"[^>]*data-version="(\d+)"')
-
-
-def ensure_database():
-    url = os.environ["DATABASE_URL"]
-    if url.startswith("postgres"):
-        name = url.rsplit("/", 1)[1]
-        admin = url.rsplit("/", 1)[0] + "/postgres"
-        import psycopg
-
-        with psycopg.connect(admin, autocommit=True) as conn:
-            if not conn.execute("SELECT 1 FROM pg_database WHERE datname=%s", (name,)).fetchone():
-                conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)
-
-
-def setup_rooms(count, players_per_room):
-    import django
-
-    django.setup()
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from games.models import Puzzle
-    from rooms import actions as A
-    from rooms.services import create_room, perform
-    from stats.models import Profile
-    from tests.conftest import cookie_for
-
-    Puzzle.objects.bulk_create([Puzzle(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=i)
-                                for i in range(count)])
-    rooms = []
-    past = timezone.now() - timedelta(seconds=10)
-    for r in range(count):
-        profiles = [Profile.objects.create(display_name=f"b{r}-{p}") for p in range(players_per_room)]
-        room = create_room(profiles[0], level="easy", preset="friendly")
-        for p in profiles[1:]:
-            perform(room.code, p, A.Join())
-        for p in profiles:
-            perform(room.code, p, A.SetReady(True))
-        perform(room.code, profiles[0], A.Start(), now=past)
-        perform(room.code, profiles[0], A.Sync())
-        rooms.append((room.code, [cookie_for(p) for p in profiles]))
-    return rooms
-
-
-def start_daphne(port):
-    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.asgi:application"],
-                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return process
-        except OSError:
-            if process.poll() is not None:
-                raise SystemExit(process.stderr.read().decode()[-3000:])
-            time.sleep(0.1)
-    raise SystemExit("daphne did not start")
 
 
 class Player:
@@ -158,11 +98,6 @@ class RoomStats:
             if worst is not None:
                 out.append((worst - t0) * 1000)
         return out
-
-
-def pct(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q / 100 * len(values)))] if values else float("nan")
 
 
 async def run_load(port, rooms, rate, duration):
