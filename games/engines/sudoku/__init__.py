@@ -1,16 +1,36 @@
-"""Sudoku engine: parsing, solving, grading and generation (standard library only)."""
+"""Sudoku engine: parsing, solving, grading, hints and generation.
 
-from .grid import Grid, PuzzleFormatError, format_grid, index, parse, rc
+Pure standard library (no Django): other code imports only from here.
+"""
+
+from .generator import GenerationFailed, Generated, generate
+from .grader import Contradiction, Grade, Hint, grade, next_hint
+from .grid import Grid, PuzzleFormatError, clue_count, format_grid, index, is_complete_solution, parse, rc
+from .levels import CLUE_BANDS, Level
 from .solver import SolverBudgetExceeded, count_solutions, has_unique_solution, solve
+from .techniques import TECHNIQUES
 
 __all__ = [
+    "CLUE_BANDS",
+    "Contradiction",
+    "GenerationFailed",
+    "Generated",
+    "Grade",
     "Grid",
+    "Hint",
+    "Level",
     "PuzzleFormatError",
     "SolverBudgetExceeded",
+    "TECHNIQUES",
+    "clue_count",
     "count_solutions",
     "format_grid",
+    "generate",
+    "grade",
     "has_unique_solution",
     "index",
+    "is_complete_solution",
+    "next_hint",
     "parse",
     "rc",
     "solve",
