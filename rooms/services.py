@@ -46,7 +46,9 @@ class Result:
 
 
 def normalize_code(code: str) -> str:
-    return (code or "").strip().upper()[:12]
+    """Codes hold ASCII letters and digits only: anything else (spaces, dashes, a NUL byte
+    PostgreSQL refuses with a 500) is dropped before any query. Case-insensitive."""
+    return "".join(ch for ch in str(code or "") if ch.isascii() and ch.isalnum()).upper()[:12]
 
 
 def create_room(player, game: str = "showdown", level: str = "medium", preset: str = "standard",

@@ -158,7 +158,7 @@ def room_leave(request, code: str):
 @require_GET
 def room_page(request, code: str):
     normalized = normalize_code(code)
-    if normalized != code:
+    if normalized and normalized != code:  # nothing left ("/r/%20/"): not found, not a 500
         return redirect("room", code=normalized)
     room = Room.objects.filter(code=normalized).select_related("puzzle", "host").first()
     if room is None:
