@@ -1,0 +1,298 @@
+"""The accessibility gate: axe-core (vendored, tests/browser/vendor/) runs on every page and
+every state a player meets, in light and dark color schemes, at phone (375 px) and desktop
+(1100 px) widths. Any violation fails the test with a readable list: rule, impact, targets.
+
+Plain pages run on pytest-django's live_server; room pages run on a real daphne process so
+their WebSocket connects (and its first push, the full state, has landed) before axe runs.
+Game states are made through each game's own write path, never by editing rows.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+SCHEMES = ("light", "dark")
+WIDTHS = (375, 1100)
+
+# Record the room socket's state, so a check waits for the first (full-state) push.
+WATCH_SOCKET = """
+window.__ws = {open: false, last: 0};
+document.addEventListener('htmx:wsOpen', () => { window.__ws.open = true; window.__ws.last = performance.now(); });
+document.addEventListener('htmx:wsAfterMessage', () => { window.__ws.last = performance.now(); });
+"""
+
+# Let finite animations (a fresh digit's pop, a sliding stone) end: axe reads computed colors.
+SETTLE = """async () => {
+  const finite = document.getAnimations().filter(a => {
+    const end = a.effect && a.effect.getComputedTiming().endTime;
+    return end !== Infinity;
+  });
+  await Promise.race([Promise.all(finite.map(a => a.finished.catch(() => null))),
+                      new Promise(r => setTimeout(r, 3000))]);
+}"""
+
+
+# The widest elements sticking out past the viewport (none: the page reflows).
+REFLOW = """() => {
+  const limit = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth <= limit) return [];
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const box = el.getBoundingClientRect();
+    if (box.right > limit + 1 && box.width > 0 && !el.closest('.visually-hidden, .ck-vh')) {
+      const parent = el.parentElement && el.parentElement.getBoundingClientRect();
+      if (!parent || parent.right <= limit + 1) {
+        out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+                 (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
+                 ' (right edge ' + Math.round(box.right) + 'px)');
+      }
+    }
+  }
+  return out.length ? out : ['html (scrollWidth ' + document.documentElement.scrollWidth + 'px)'];
+}"""
+
+
+def open_page(browser, base_url, profile, scheme, width):
+    from django.conf import settings
+
+    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900},
+                                  base_url=base_url)
+    if profile is not None:
+        host = base_url.split("//", 1)[1].split(":")[0]
+        context.add_cookies([{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile),
+                              "domain": host, "path": "/"}])
+    context.add_init_script(WATCH_SOCKET)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+class Audit:
+    """Runs axe on pages and collects every violation with where it was found."""
+
+    def __init__(self, scheme, width):
+        self.where = f"{scheme}, {width}px"
+        self.found = []
+        self.pages = 0
+
+    def check(self, page, label, url=None, socket=False):
+        if url is not None:
+            page.goto(url)
+        page.wait_for_load_state("load")
+        if socket:
+            page.wait_for_function("window.__ws && window.__ws.open && performance.now() - window.__ws.last > 400")
+        page.evaluate(SETTLE)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        self.pages += 1
+        for v in result["violations"]:
+            self.found.append((label, v))
+        # Reflow (WCAG 1.4.10), which axe does not check: nothing makes the page scroll sideways.
+        wide = page.evaluate(REFLOW)
+        if wide:
+            self.found.append((label, {"id": "reflow", "impact": "serious", "help": "The page scrolls sideways",
+                                       "nodes": [{"target": [t]} for t in wide]}))
+
+    def summary(self) -> str:
+        lines = []
+        for label, v in self.found:
+            lines.append(f"[{self.where}] {label}: {v['id']} ({v['impact']}) {v['help']}")
+            for node in v["nodes"][:8]:
+                target = " ".join(" > ".join(t) if isinstance(t, list) else t for t in node["target"])
+                detail = ""
+                for check in node.get("any", []) + node.get("all", []) + node.get("none", []):
+                    data = check.get("data")
+                    if isinstance(data, dict) and "contrastRatio" in data:
+                        detail = (f" fg {data.get('fgColor')} on bg {data.get('bgColor')}: "
+                                  f"{data.get('contrastRatio')} < {data.get('expectedContrastRatio')}")
+                        break
+                lines.append(f"      {target}{detail}")
+            if len(v["nodes"]) > 8:
+                lines.append(f"      ... and {len(v['nodes']) - 8} more")
+        return "\n".join(lines)
+
+    def assert_clean(self):
+        assert self.pages, "no page was checked"
+        if self.found:
+            print(self.summary())
+        assert not self.found, f"axe found {len(self.found)} violation(s):\n{self.summary()}"
+
+
+def off_thread(fn, *args, **kwargs):
+    """Call a room service from another thread: its pushes use async_to_sync, which refuses
+    to run in this thread (Playwright's sync API keeps an event loop here)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    def call():
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def bank(count, level="easy"):
+    from games.models import Puzzle
+
+    for seed in range(count):
+        Puzzle.objects.create(level=level, givens=PUZZLE, solution=SOLUTION, clues=30,
+                              techniques=["naked single"], seed=seed + 1)
+
+
+def solo_runs(player):
+    """A finished run (one mistake on the way), a paused one, and one in play with entries
+    and notes; the one in play is the newest, so the home page offers to continue it."""
+    from games import solo
+
+    enter = lambda run, cell, digit: solo.act(run.pk, player, solo.SoloAction("enter", cell=cell, digit=digit))
+    finished = solo.start_run(player, "easy")
+    enter(finished, EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1)
+    for cell in EMPTY:
+        enter(finished, cell, int(SOLUTION[cell]))
+    paused = solo.start_run(player, "easy")
+    solo.act(paused.pk, player, solo.SoloAction("pause"))
+    playing = solo.start_run(player, "easy")
+    for cell in EMPTY[:6]:
+        enter(playing, cell, int(SOLUTION[cell]))
+    for cell in EMPTY[6:]:  # every 1 placed: its pad button shows as done
+        if SOLUTION[cell] == "1":
+            enter(playing, cell, 1)
+    for digit in (2, 4, 7):
+        solo.act(playing.pk, player, solo.SoloAction("note", cell=EMPTY[8], digit=digit))
+    solo.act(playing.pk, player, solo.SoloAction("hint", cell=EMPTY[9]))
+    return finished, paused, playing
+
+
+def cardoku_games(player):
+    """A finished game (it fills the records) and one in play with both helpers on."""
+    from games.cardoku import play, solo
+    from tests.games.test_cardoku_views import deal, finish
+
+    finish(deal(player), player)
+    game = deal(player)
+    for _ in range(4):
+        state = game.engine_state()
+        from games.engines import cardoku as ck
+
+        legal = sorted(ck.legal_squares(state))
+        action = play.Action("place", *legal[0]) if legal else play.Action("discard")
+        game, _ = solo.act(game.pk, player, action)
+    solo.set_option(game.pk, player, "moves", True)
+    solo.set_option(game.pk, player, "restrictions", True)
+    return game
+
+
+def domino_games(player):
+    """A game lost on lives (records) and one in play after a correct push."""
+    from games.domino import play, solo
+    from tests.games.test_domino_views import entries, seed_with_both
+
+    lost = solo.start_game(player, "easy", seed=seed_with_both())
+    for _ in range(3):
+        solo.act(lost.pk, player, play.parse_action({"push": entries(lost, False)[0], "version": ""}))
+    game = solo.start_game(player, "easy", seed=seed_with_both())
+    solo.act(game.pk, player, play.parse_action({"push": entries(game, True)[0], "version": ""}))
+    return game
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_pages_have_no_axe_violations(browser, live_server, player, scheme, width):
+    bank(6)
+    audit = Audit(scheme, width)
+    page = open_page(browser, live_server.url, player, scheme, width)
+
+    audit.check(page, "home (new player)", "/")
+    audit.check(page, "leaderboards (empty)", "/leaderboards/")
+    finished, paused, playing = solo_runs(player)
+    cardoku = cardoku_games(player)
+    domino = domino_games(player)
+
+    audit.check(page, "home (runs and games in progress)", "/")
+    audit.check(page, "Solo Run: playing", f"/solo/{playing.pk}/")
+    page.get_by_role("gridcell", name="Row 1, column 3").click()  # a selection and its highlights
+    page.keyboard.press("n")  # notes mode on
+    audit.check(page, "Solo Run: playing, cell selected, notes on")
+    audit.check(page, "Solo Run: paused", f"/solo/{paused.pk}/")
+    audit.check(page, "Solo Run: finished", f"/solo/{finished.pk}/")
+    audit.check(page, "Cardoku: setup", "/cardoku/")
+    page.get_by_role("radio", name=re.compile("Custom")).check()
+    audit.check(page, "Cardoku: setup, custom layout editor")
+    audit.check(page, "Cardoku: play (both helpers on)", f"/cardoku/{cardoku.pk}/")
+    audit.check(page, "Sudoku Domino: home", "/domino/")
+    audit.check(page, "Sudoku Domino: play", f"/domino/{domino.pk}/")
+    page.keyboard.press("j")  # the gold joker: empty cells become buttons
+    page.locator("[data-pick]").first.wait_for()
+    audit.check(page, "Sudoku Domino: play, gold joker picked")
+    audit.check(page, "leaderboards (records)", "/leaderboards/")
+    audit.check(page, "How to Play", "/how-to-play/")
+    audit.check(page, "profile", "/profile/")
+    audit.check(page, "message page (unknown room)", "/r/ZZZZZZ/")
+    page.context.close()
+    audit.assert_clean()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width):
+    from django.utils import timezone
+
+    from rooms import actions as A
+    from rooms import services
+    from stats.models import Profile
+
+    def perform(*args, **kwargs):
+        return off_thread(services.perform, *args, **kwargs)
+
+    bank(1)
+    ada = Profile.objects.create(display_name="Ada")
+    grace = Profile.objects.create(display_name="Grace")
+    linus = Profile.objects.create(display_name="Linus")
+    room = services.create_room(ada, level="easy", preset="hardcore")
+    perform(room.code, grace, A.Join())
+    audit = Audit(scheme, width)
+    host = open_page(browser, daphne_server, ada, scheme, width)
+    guest = open_page(browser, daphne_server, grace, scheme, width)
+    watcher = open_page(browser, daphne_server, linus, scheme, width)
+    url = f"/r/{room.code}/"
+
+    perform(room.code, grace, A.SetReady(True))
+    audit.check(host, "showdown lobby (host)", url, socket=True)
+    audit.check(guest, "showdown lobby (guest, ready)", url, socket=True)
+    audit.check(watcher, "showdown lobby (spectator)", url, socket=True)
+
+    perform(room.code, ada, A.SetReady(True))
+    started = perform(room.code, ada, A.Start()).room
+    perform(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
+    for cell in EMPTY[:12]:
+        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])))
+    perform(room.code, grace, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1))
+    audit.check(host, "showdown race (board + standings)", url, socket=True)
+    audit.check(guest, "showdown race (after a mistake)", url, socket=True)
+    audit.check(watcher, "spectator view", url, socket=True)
+
+    for _ in range(2):  # Hardcore: the third mistake locks Grace's board
+        perform(room.code, grace, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1))
+    audit.check(guest, "showdown race (eliminated)", url, socket=True)
+    for cell in EMPTY[12:]:
+        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])))
+    audit.check(host, "showdown finished", url, socket=True)
+    audit.check(watcher, "spectator view (finished)", url, socket=True)
+    audit.check(host, "leaderboards (showdown history)", "/leaderboards/")
+
+    later = services.create_room(ada, level="hard", scheduled_for=timezone.now() + timezone.timedelta(hours=2),
+                                 host_timezone="Europe/Paris")
+    audit.check(host, "showdown lobby (scheduled)", f"/r/{later.code}/", socket=True)
+    perform(later.code, ada, A.Expire("The host closed the room."))
+    audit.check(host, "expired room", f"/r/{later.code}/")
+    for page in (host, guest, watcher):
+        page.context.close()
+    audit.assert_clean()
