@@ -32,6 +32,15 @@
     if (focus) cell.focus();
   }
 
+  // The board is one tab stop (roving tabindex): the selected cell, else the first cell.
+  function ensureTabStop() {
+    const b = board();
+    if (b && !b.querySelector('[data-cell][tabindex="0"]')) {
+      const first = b.querySelector("[data-cell]");
+      if (first) first.tabIndex = 0;
+    }
+  }
+
   function move(dr, dc) {
     const cur = selectedCell();
     let i = cur ? Number(cur.dataset.cell) : 40;
@@ -56,6 +65,12 @@
     }
   });
 
+  // Tabbing onto the board selects the cell focus lands on: digits go where the focus is.
+  document.addEventListener("focusin", function (event) {
+    const cell = event.target.closest && event.target.closest("[data-board] [data-cell]");
+    if (cell && cell.getAttribute("aria-selected") !== "true") select(cell, false);
+  });
+
   document.addEventListener("keydown", function (event) {
     if (!board() || event.ctrlKey || event.metaKey || event.altKey) return;
     const tag = (event.target.tagName || "").toLowerCase();
@@ -78,6 +93,7 @@
   document.addEventListener("htmx:afterSettle", function () {
     const cell = selectedCell();
     if (cell) select(cell, document.activeElement === document.body || !document.activeElement);
+    else ensureTabStop();
   });
 
   // The clock shows the server's play time and ticks locally between updates.
@@ -103,5 +119,5 @@
     }
   }, 250);
 
-  document.addEventListener("DOMContentLoaded", function () { highlight(selectedCell()); });
+  document.addEventListener("DOMContentLoaded", function () { highlight(selectedCell()); ensureTabStop(); });
 })();
