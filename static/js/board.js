@@ -90,11 +90,14 @@
   });
 
   // After a swap, keep the selection the server echoed back, and keyboard focus with it.
-  document.addEventListener("htmx:afterSettle", function () {
+  // Room pushes are out-of-band swaps over the socket: they fire no afterSettle.
+  function afterSwap() {
     const cell = selectedCell();
     if (cell) select(cell, document.activeElement === document.body || !document.activeElement);
     else ensureTabStop();
-  });
+  }
+  document.addEventListener("htmx:afterSettle", afterSwap);
+  document.addEventListener("htmx:wsAfterMessage", afterSwap);
 
   // The clock shows the server's play time and ticks locally between updates.
   const loadedAt = performance.now();
