@@ -90,10 +90,17 @@
   });
 
   // After a swap, keep the selection the server echoed back, and keyboard focus with it.
-  // Room pushes are out-of-band swaps over the socket: they fire no afterSettle.
-  function afterSwap() {
+  // Room pushes are out-of-band swaps over the socket: they fire no afterSettle, and they
+  // also come from other players, so focus returns only if it was on this player's game.
+  let focusInGame = false;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    const active = document.activeElement;
+    focusInGame = !!(active && active.closest && active.closest("#game"));
+  });
+  function afterSwap(event) {
     const cell = selectedCell();
-    if (cell) select(cell, document.activeElement === document.body || !document.activeElement);
+    const lost = document.activeElement === document.body || !document.activeElement;
+    if (cell) select(cell, lost && (event.type !== "htmx:wsAfterMessage" || focusInGame));
     else ensureTabStop();
   }
   document.addEventListener("htmx:afterSettle", afterSwap);
