@@ -59,6 +59,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
+# HTTP requests served at once per daphne process (each holds a database connection;
+# the rest wait their turn). Keep processes x (this + 2) under PostgreSQL's max_connections.
+HTTP_CONCURRENCY = env_int("HTTP_CONCURRENCY", 16)
 
 TEMPLATES = [
     {
@@ -81,7 +84,10 @@ TEMPLATES = [
 DATABASE_URL = env_url("DATABASE_URL", {"postgres", "postgresql", "sqlite"})
 if DATABASE_URL:
     try:
-        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+        # No persistent connections: under ASGI every HTTP request runs in a thread of its
+        # own, so a kept connection is never reused and piles up until PostgreSQL refuses
+        # more (Django's docs: disable them under ASGI). HTTP_CONCURRENCY bounds the rest.
+        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))}
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL is malformed: {error}") from None
 else:
