@@ -174,15 +174,13 @@ def solo_runs(player):
 def cardoku_games(player):
     """A finished game (it fills the records) and one in play with both helpers on."""
     from games.cardoku import play, solo
+    from games.engines import cardoku as ck
     from tests.games.test_cardoku_views import deal, finish
 
     finish(deal(player), player)
     game = deal(player)
     for _ in range(4):
-        state = game.engine_state()
-        from games.engines import cardoku as ck
-
-        legal = sorted(ck.legal_squares(state))
+        legal = sorted(ck.legal_squares(game.engine_state()))
         action = play.Action("place", *legal[0]) if legal else play.Action("discard")
         game, _ = solo.act(game.pk, player, action)
     solo.set_option(game.pk, player, "moves", True)
