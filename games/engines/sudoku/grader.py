@@ -29,6 +29,7 @@ from .solver import (
 )
 from .techniques import (
     ELIMINATORS,
+    SCANS,
     HIDDEN_SINGLE,
     LOCKED_CANDIDATES,
     NAKED_SINGLE,
@@ -39,6 +40,7 @@ from .techniques import (
     Found,
     find_hidden_single,
     find_naked_single,
+    delta,
 )
 
 STUCK = len(TECHNIQUES)  # "needs something beyond our techniques"
@@ -162,14 +164,21 @@ def singles(X: int, P: int, U: int, used: list[str] | None = None) -> tuple[int,
 
 
 def rate_state(X: int, P: int, U: int, cap: int = STUCK,
-               used: list[str] | None = None) -> tuple[int, int, int, int]:
+               used: list[str] | None = None, closed: int | None = None) -> tuple[int, int, int, int]:
     """Solve with techniques up to rank `cap`.
 
     Returns (hardest rank used, X, P, U). The rank is STUCK when the
     techniques cannot finish (U > 0 then), cap+1 when a harder technique than
     `cap` would be needed (stops early), and -1 on a contradiction.
+
+    `closed` is the candidate bitboard of an earlier state that was already
+    closed under every technique up to `cap` (the start must have evolved from
+    it by placements and eliminations only); scans then only look at patterns
+    that changed since, which makes re-closing after a new clue cheap.
     """
     hardest = RANK[NAKED_SINGLE]
+    # Per scan: the last bitboard on which it found nothing.
+    bases: list[int | None] = [closed] * len(SCANS)
     while True:
         X, P, U = singles(X, P, U, used)
         if U < 0:
@@ -187,17 +196,24 @@ def rate_state(X: int, P: int, U: int, cap: int = STUCK,
                 used.append(LOCKED_CANDIDATES)
             continue
         ctx = Ctx(X, P, U)
-        for name, finder in ELIMINATORS[1:]:
+        for i in range(1, len(SCANS)):
+            name, scan = SCANS[i]
             r = RANK[name]
             if r > cap:
                 return cap + 1, X, P, U
-            found = finder(ctx)
-            if found is not None:
-                X &= ~found.mask
+            base = bases[i]
+            if base == X:
+                continue  # nothing changed since this scan last came up empty
+            hits = scan(ctx, False, None if base is None else delta(base, X))
+            if hits:
+                # Every instance of the same technique at once: same closure, fewer rounds.
+                for mask, _ in hits:
+                    X &= ~mask
                 hardest = max(hardest, r)
                 if used is not None and name not in used:
                     used.append(name)
                 break
+            bases[i] = X
         else:
             return STUCK, X, P, U
 

@@ -1,15 +1,17 @@
 """Human solving techniques on the solver's packed candidate bitboard.
 
-Each finder looks at a candidate state (X, P, U) -- see solver.py for the
-layout -- and returns the first instance of its pattern that eliminates
-something, as a `Found` (or None). Finders never look at the solution.
-Simplest first, the order here is the grading order.
+Each technique scans a candidate state (X, P, U) -- see solver.py for the
+layout -- for instances of its pattern that eliminate something. Hints want
+the first instance with an explanation (`find_*`); grading wants every
+instance at once (`scan(..., first=False)`), which needs fewer rounds and
+reaches the same closure. Nothing here looks at the solution.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Callable
 
 from .grid import BOX_OF, CELLS, COL_OF, PEERS, ROW_OF, UNITS, cell_name, unit_name
 from .solver import (
@@ -61,9 +63,24 @@ ELIM: tuple[int, ...] = tuple(CELL3[c] << (SLOT * d) for d in range(9) for c in 
 RPOS: tuple[int, ...] = tuple(FW * ROW_OF[c] + COL_OF[c] for c in range(CELLS))
 # Shifting by multiples of SLOT-1 folds "bit 0 of slot k" down to bit k.
 _S1, _S2, _S4, _S8 = SLOT - 1, 2 * (SLOT - 1), 4 * (SLOT - 1), 8 * (SLOT - 1)
-# Position of each cell inside each of its units, and the unit's cells.
-POS_IN_UNIT: tuple[dict[int, int], ...] = tuple({c: k for k, c in enumerate(u)} for u in UNITS)
 CELL_UNITS: tuple[tuple[int, int, int], ...] = tuple((ROW_OF[c], 9 + COL_OF[c], 18 + BOX_OF[c]) for c in range(CELLS))
+UNIT_ROWBITS: tuple[int, ...] = tuple(sum(1 << RPOS[c] for c in u) for u in UNITS)
+UNIT_GUARDS: tuple[int, ...] = tuple(sum(1 << (SLOT * d + FW * u + 9) for d in range(9)) for u in range(27))
+
+Instance = tuple[int, Callable[[], str]]  # (packed eliminations, lazy explanation)
+# What changed since a state where a scan last found nothing: (row-major bits
+# of cells that lost candidates, guard bits of (digit, unit) fields that lost
+# places). A productive instance must involve a change -- unchanged patterns
+# were unproductive then, and their targets have only lost candidates since.
+Delta = tuple[int, int]
+
+
+def delta(base: int, X: int) -> Delta:
+    D = base ^ X
+    cells = 0
+    for d in range(9):
+        cells |= (D >> (SLOT * d)) & ROWPART
+    return cells, ((D | G) - L) & G
 
 
 @dataclass(frozen=True)
@@ -95,9 +112,26 @@ def digits_of(mask: int) -> list[int]:
     return [d for d in range(9) if mask >> d & 1]
 
 
-def _fmt_digits(mask: int) -> str:
+_UNIT_MASK: dict[int, int] = {}
+
+
+def unit_mask(u: int, positions: int) -> int:
+    """Packed bits (digit slot 0) of the cells at `positions` of unit u."""
+    key = u << 9 | positions
+    m = _UNIT_MASK.get(key)
+    if m is None:
+        cells = UNITS[u]
+        m = 0
+        for k in range(9):
+            if positions >> k & 1:
+                m |= CELL3[cells[k]]
+        _UNIT_MASK[key] = m
+    return m
+
+
+def _fmt_digits(mask: int, word: str = "and") -> str:
     ds = [str(d + 1) for d in digits_of(mask)]
-    return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " and " + ds[-1]
+    return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + f" {word} " + ds[-1]
 
 
 def _fmt_cells(cells) -> str:
@@ -116,46 +150,32 @@ def eliminations_of(mask: int) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _describe_elims(mask: int) -> str:
+def describe_eliminations(mask: int) -> str:
     by_digit: dict[int, list[int]] = {}
     for c, v in eliminations_of(mask):
         by_digit.setdefault(v, []).append(c)
     return "; ".join(f"{v} from {_fmt_cells(cs)}" for v, cs in sorted(by_digit.items()))
 
 
-def _found(technique: str, mask: int, why: str) -> Found:
-    return Found(technique, mask, eliminations_of(mask), f"{why} So remove {_describe_elims(mask)}.")
-
-
-def _unit_cells_mask(u: int, positions: int, d: int) -> int:
-    """Packed elimination mask for digit d at the given positions of unit u."""
-    cells = UNITS[u]
-    m = 0
-    k = 0
-    while positions:
-        if positions & 1:
-            m |= ELIM[d * 81 + cells[k]]
-        positions >>= 1
-        k += 1
-    return m
-
-
 class Ctx:
-    """One candidate state plus lazily computed views shared by the finders.
+    """One candidate state plus lazily computed views shared by the scans.
 
-    Finders run one after another on the same state until one succeeds, so
-    the cell masks and per-unit groupings are computed at most once.
+    Scans run one after another on the same state until one succeeds, so
+    each view is computed at most once per state, and only for the units a
+    scan actually visits (after a new clue, usually a handful).
     """
 
-    __slots__ = ("X", "P", "U", "_masks", "_small", "_groups")
+    __slots__ = ("X", "P", "U", "_masks", "_slots", "_counts", "_ucells", "_ufields")
 
     def __init__(self, X: int, P: int, U: int) -> None:
         self.X = X
         self.P = P
         self.U = U
         self._masks: dict[int, int] = {}
-        self._small: dict[int, int] | None = None
-        self._groups: tuple[list[list[tuple[int, int]]], list[list[tuple[int, int]]]] | None = None
+        self._slots: list[int] | None = None
+        self._counts: tuple[int, int, int] | None = None
+        self._ucells: list[list[tuple[int, int]] | None] = [None] * 27
+        self._ufields: list[list[tuple[int, int]] | None] = [None] * 27
 
     def mask(self, c: int) -> int:
         m = self._masks.get(c)
@@ -164,64 +184,69 @@ class Ctx:
         return m
 
     @property
-    def small(self) -> dict[int, int]:
-        """Unsolved cells with 2 or 3 candidates -> their masks."""
-        if self._small is None:
-            twos, _, fours = _counts(self.X, self.U)
-            x = twos & ~fours
-            out = {}
-            while x:
-                low = x & -x
-                x ^= low
-                c = POS2CELL[low.bit_length() - 1]
-                out[c] = self.mask(c)
-            self._small = out
-        return self._small
-
-    def groups(self, size: int) -> list[list[tuple[int, int]]]:
-        """Per unit, (digit, places) with exactly 2 places (size 2) or 2-3 places (size 3)."""
-        if self._groups is None:
+    def slots(self) -> list[int]:
+        """Each digit's 270-bit slot on its own (cheaper to shift than X)."""
+        if self._slots is None:
             X = self.X
-            t1 = X & ((X | G) - L)  # drop each field's lowest place
-            t2 = t1 & ((t1 | G) - L)
-            t3 = t2 & ((t2 | G) - L)
-            ge2 = ((t1 | G) - L) & G
-            ge3 = ((t2 | G) - L) & G
-            ge4 = ((t3 | G) - L) & G
-            g2: list[list[tuple[int, int]]] = [[] for _ in range(27)]
-            g3: list[list[tuple[int, int]]] = [[] for _ in range(27)]
-            sel = ge2 & ~ge4
-            exactly2 = ge2 & ~ge3
-            # Bits come out digit-major, so each unit's list is already sorted by digit.
-            while sel:
-                low = sel & -sel
-                sel ^= low
-                pos = low.bit_length() - 1
-                d, u = divmod(pos // FW, 27)
-                item = (d, (X >> (pos - 9)) & 511)
-                g3[u].append(item)
-                if exactly2 & low:
-                    g2[u].append(item)
-            self._groups = (g2, g3)
-        return self._groups[0] if size == 2 else self._groups[1]
+            self._slots = [(X >> s) & _M1 for s in _SLOT_SHIFTS]
+        return self._slots
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        """Row-major masks of unsolved cells with at least 2, 3 and 4 candidates."""
+        if self._counts is None:
+            self._counts = _counts(self.X, self.U)
+        return self._counts
+
+    def unit_cells(self, u: int) -> list[tuple[int, int]]:
+        """Unsolved cells of unit u with 2 or 3 candidates: (cell, mask), in unit order."""
+        g = self._ucells[u]
+        if g is None:
+            twos, _, fours = self.counts
+            x = twos & ~fours & UNIT_ROWBITS[u]
+            g = [(c, self.mask(c)) for c in UNITS[u] if x >> RPOS[c] & 1] if x else []
+            self._ucells[u] = g
+        return g
+
+    def unit_fields(self, u: int) -> list[tuple[int, int]]:
+        """(digit, places) for digits with 2 or 3 places left in unit u, by digit."""
+        g = self._ufields[u]
+        if g is None:
+            sh = FW * u
+            g = []
+            for d, xd in enumerate(self.slots):
+                f = (xd >> sh) & 511
+                if f & (f - 1) and f.bit_count() <= 3:
+                    g.append((d, f))
+            self._ufields[u] = g
+        return g
+
+    @property
+    def cells_by_unit(self) -> list[list[tuple[int, int]]]:
+        return [self.unit_cells(u) for u in range(27)]
+
+    @property
+    def fields_by_unit(self) -> list[list[tuple[int, int]]]:
+        return [self.unit_fields(u) for u in range(27)]
+
+
+_M1 = (1 << SLOT) - 1
+_SLOT_SHIFTS = [SLOT * d for d in range(9)]
 
 
 # ---------------------------------------------------------------- singles
 def find_naked_single(ctx: Ctx) -> Found | None:
-    X, U = ctx.X, ctx.U
-    twos, _, _ = _counts(X, U)
-    singles = U & ~twos
+    twos, _, _ = _counts(ctx.X, ctx.U)
+    singles = ctx.U & ~twos
     if not singles:
         return None
     c = POS2CELL[(singles & -singles).bit_length() - 1]
-    m = cell_mask(X, c)
+    m = ctx.mask(c)
     if not m:
         return None  # a dead cell is a contradiction, not a step
     d = m.bit_length() - 1
-    return Found(
-        NAKED_SINGLE, 0, (), f"{cell_name(c)} can only be {d + 1}: every other digit already "
-        "appears in its row, column or box.", (c, d + 1)
-    )
+    return Found(NAKED_SINGLE, 0, (), f"{cell_name(c)} can only be {d + 1}: every other digit already "
+                 "appears in its row, column or box.", (c, d + 1))
 
 
 def find_hidden_single(ctx: Ctx) -> Found | None:
@@ -230,135 +255,237 @@ def find_hidden_single(ctx: Ctx) -> Found | None:
     single = t & G & ~(((X & t) | G) - L)
     if not single:
         return None
-    # Prefer boxes, then rows, then columns: the order people scan in.
     best = None
     x = single
     while x:
         low = x & -x
         x ^= low
-        pos = low.bit_length() - 1
-        d, u = divmod(pos // FW, 27)
-        key = ((u // 9 + 1) % 3, u, d)  # boxes (2 -> 0), rows, columns
+        d, u = divmod((low.bit_length() - 1) // FW, 27)
+        key = ((u // 9 + 1) % 3, u, d)  # boxes first, then rows, then columns: how people scan
         if best is None or key < best[0]:
             best = (key, d, u)
     assert best is not None
     _, d, u = best
-    f = field(X, d, u)
-    c = UNITS[u][f.bit_length() - 1]
+    c = UNITS[u][field(X, d, u).bit_length() - 1]
     return Found(HIDDEN_SINGLE, 0, (), f"In {unit_name(u)}, {d + 1} fits only in {cell_name(c)}.", (c, d + 1))
 
 
 # ---------------------------------------------------------------- locked candidates
-def find_locked_candidates(ctx: Ctx) -> Found | None:
+def scan_locked_candidates(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
     X = ctx.X
+    out: list[Instance] = []
     pr, cr, pc, cc = locked_flags(X)
     for f, table, pointing, by_row in ((pr, POINT_R, True, True), (pc, POINT_C, True, False),
                                        (cr, CLAIM_R, False, True), (cc, CLAIM_C, False, False)):
-        if not f:
-            continue
-        pos = (f & -f).bit_length() - 1
-        d, rest = divmod(pos, SLOT)
-        b, k = divmod(rest - _BOXBASE, FW)
-        if by_row:
-            k //= 3
-            line = f"row {b // 3 * 3 + k + 1}"
-        else:
-            line = f"column {b % 3 * 3 + k + 1}"
-        mask = table[pos] & X
-        if pointing:
-            why = f"In box {b + 1}, every place for {d + 1} lies in {line} (pointing)."
-        else:
-            why = f"In {line}, every place for {d + 1} lies inside box {b + 1} (claiming)."
-        return _found(LOCKED_CANDIDATES, mask, why)
-    return None
+        while f:
+            low = f & -f
+            f ^= low
+            pos = low.bit_length() - 1
+            mask = table[pos] & X
+
+            def why(pos=pos, pointing=pointing, by_row=by_row) -> str:
+                d, rest = divmod(pos, SLOT)
+                b, k = divmod(rest - _BOXBASE, FW)
+                line = f"row {b // 3 * 3 + k // 3 + 1}" if by_row else f"column {b % 3 * 3 + k + 1}"
+                if pointing:
+                    return f"In box {b + 1}, every place for {d + 1} lies in {line} (pointing)."
+                return f"In {line}, every place for {d + 1} lies inside box {b + 1} (claiming)."
+
+            out.append((mask, why))
+            if first:
+                return out
+    return out
 
 
 # ---------------------------------------------------------------- subsets
-def _by_unit(cells: dict[int, int], size: int) -> list[list[tuple[int, int]]]:
-    groups: list[list[tuple[int, int]]] = [[] for _ in range(27)]
-    for c, m in sorted(cells.items()):
-        if m.bit_count() <= size:
-            for u in CELL_UNITS[c]:
-                groups[u].append((c, m))
-    return groups
+def _subset_elims(X: int, u: int, digits: int, inside: int) -> int:
+    """Eliminations of `digits` from unit u outside the positions `inside`."""
+    mask = 0
+    keep = ~inside
+    for d in range(9):
+        if digits >> d & 1:
+            f = (X >> (SLOT * d + FW * u)) & 511 & keep
+            if f:
+                mask |= unit_mask(u, f) << (SLOT * d)
+    return mask
 
 
-def _naked(ctx: Ctx, size: int, name: str) -> Found | None:
+def _naked_why(name: str, u: int, cells: list[int], digits: int) -> Callable[[], str]:
+    return lambda: (f"{_fmt_cells(cells)} hold only {_fmt_digits(digits)} between them "
+                    f"({name} in {unit_name(u)}), so no other cell of {unit_name(u)} can.")
+
+
+def scan_naked_pair(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
     X = ctx.X
-    for u, group in enumerate(_by_unit(ctx.small, size)):
-        if len(group) < size:
+    out: list[Instance] = []
+    dirty = since[0] if since is not None else -1
+    for u in range(27):
+        if not dirty & UNIT_ROWBITS[u]:
             continue
-        for combo in combinations(group, size):
-            digits = 0
-            for _, m in combo:
-                digits |= m
-            if digits.bit_count() != size:
-                continue
-            inside = 0
-            for c, _ in combo:
-                inside |= 1 << POS_IN_UNIT[u][c]
-            mask = 0
-            for d in digits_of(digits):
-                mask |= _unit_cells_mask(u, field(X, d, u) & ~inside, d)
-            if mask:
-                cells = [c for c, _ in combo]
-                why = (f"{_fmt_cells(cells)} hold only {_fmt_digits(digits)} between them "
-                       f"({name} in {unit_name(u)}), so no other cell of {unit_name(u)} can.")
-                return _found(name, mask, why)
-    return None
-
-
-def find_naked_pair(ctx: Ctx) -> Found | None:
-    return _naked(ctx, 2, NAKED_PAIR)
-
-
-def find_naked_triple(ctx: Ctx) -> Found | None:
-    return _naked(ctx, 3, NAKED_TRIPLE)
-
-
-def _hidden(ctx: Ctx, size: int, name: str) -> Found | None:
-    for u, group in enumerate(ctx.groups(size)):
-        if len(group) < size:
+        group = ctx.unit_cells(u)
+        if len(group) < 2:
             continue
-        for combo in combinations(group, size):
-            places = 0
-            digits = 0
-            for d, f in combo:
-                places |= f
-                digits |= 1 << d
-            if places.bit_count() != size:
+        seen: dict[int, int] = {}
+        for c, m in group:
+            if m.bit_count() != 2:
                 continue
-            cells = [UNITS[u][k] for k in range(9) if places >> k & 1]
-            mask = 0
-            for c in cells:
-                for d in digits_of(ctx.mask(c) & ~digits):
-                    mask |= ELIM[d * 81 + c]
+            o = seen.get(m)
+            if o is None:
+                seen[m] = c
+                continue
+            if not (dirty >> RPOS[c] & 1 or dirty >> RPOS[o] & 1):
+                continue
+            pos = UNITS[u].index
+            mask = _subset_elims(X, u, m, 1 << pos(o) | 1 << pos(c))
             if mask:
-                why = (f"In {unit_name(u)}, {_fmt_digits(digits)} fit only in {_fmt_cells(cells)} "
-                       f"({name}), so those cells can hold nothing else.")
-                return _found(name, mask, why)
-    return None
+                out.append((mask, _naked_why(NAKED_PAIR, u, [o, c], m)))
+                if first:
+                    return out
+    return out
 
 
-def find_hidden_pair(ctx: Ctx) -> Found | None:
-    return _hidden(ctx, 2, HIDDEN_PAIR)
+def _triples(items: list[tuple[int, int]]):
+    """Index triples whose masks cover exactly three bits (pruned as pairs)."""
+    n = len(items)
+    for i in range(n - 2):
+        mi = items[i][1]
+        for j in range(i + 1, n - 1):
+            mij = mi | items[j][1]
+            if mij.bit_count() > 3:
+                continue
+            for k in range(j + 1, n):
+                if (mij | items[k][1]).bit_count() == 3:
+                    yield i, j, k
 
 
-def find_hidden_triple(ctx: Ctx) -> Found | None:
-    return _hidden(ctx, 3, HIDDEN_TRIPLE)
+def scan_naked_triple(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+    X = ctx.X
+    out: list[Instance] = []
+    dirty = since[0] if since is not None else -1
+    for u in range(27):
+        if not dirty & UNIT_ROWBITS[u]:
+            continue
+        group = ctx.unit_cells(u)
+        if len(group) < 3:
+            continue
+        for i, j, k in _triples(group):
+            (c1, m1), (c2, m2), (c3, m3) = group[i], group[j], group[k]
+            if not (dirty >> RPOS[c1] & 1 or dirty >> RPOS[c2] & 1 or dirty >> RPOS[c3] & 1):
+                continue
+            digits = m1 | m2 | m3
+            pos = UNITS[u].index
+            mask = _subset_elims(X, u, digits, 1 << pos(c1) | 1 << pos(c2) | 1 << pos(c3))
+            if mask:
+                out.append((mask, _naked_why(NAKED_TRIPLE, u, [c1, c2, c3], digits)))
+                if first:
+                    return out
+    return out
+
+
+def _hidden_elims(ctx: Ctx, u: int, places: int, digits: int) -> tuple[int, list[int]]:
+    cells = [UNITS[u][k] for k in range(9) if places >> k & 1]
+    mask = 0
+    for c in cells:
+        other = ctx.mask(c) & ~digits
+        for d in range(9):
+            if other >> d & 1:
+                mask |= ELIM[d * 81 + c]
+    return mask, cells
+
+
+def _hidden_why(name: str, u: int, cells: list[int], digits: int) -> Callable[[], str]:
+    return lambda: (f"In {unit_name(u)}, {_fmt_digits(digits)} fit only in {_fmt_cells(cells)} "
+                    f"({name}), so those cells can hold nothing else.")
+
+
+def scan_hidden_pair(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+    out: list[Instance] = []
+    dirty = since[1] if since is not None else -1
+    for u in range(27):
+        if not dirty & UNIT_GUARDS[u]:
+            continue
+        group = ctx.unit_fields(u)
+        if len(group) < 2:
+            continue
+        g = FW * u + 9
+        seen: dict[int, int] = {}
+        for d, f in group:
+            if f.bit_count() != 2:
+                continue
+            o = seen.get(f)
+            if o is None:
+                seen[f] = d
+                continue
+            if not (dirty >> (SLOT * d + g) & 1 or dirty >> (SLOT * o + g) & 1):
+                continue
+            digits = 1 << o | 1 << d
+            mask, cells = _hidden_elims(ctx, u, f, digits)
+            if mask:
+                out.append((mask, _hidden_why(HIDDEN_PAIR, u, cells, digits)))
+                if first:
+                    return out
+    return out
+
+
+def scan_hidden_triple(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+    out: list[Instance] = []
+    dirty = since[1] if since is not None else -1
+    for u in range(27):
+        if not dirty & UNIT_GUARDS[u]:
+            continue
+        group = ctx.unit_fields(u)
+        if len(group) < 3:
+            continue
+        g = FW * u + 9
+        for i, j, k in _triples(group):
+            (d1, f1), (d2, f2), (d3, f3) = group[i], group[j], group[k]
+            if not (dirty >> (SLOT * d1 + g) & 1 or dirty >> (SLOT * d2 + g) & 1 or dirty >> (SLOT * d3 + g) & 1):
+                continue
+            places = f1 | f2 | f3
+            digits = 1 << d1 | 1 << d2 | 1 << d3
+            mask, cells = _hidden_elims(ctx, u, places, digits)
+            if mask:
+                out.append((mask, _hidden_why(HIDDEN_TRIPLE, u, cells, digits)))
+                if first:
+                    return out
+    return out
 
 
 # ---------------------------------------------------------------- fish
-def _fish(ctx: Ctx, size: int, name: str) -> Found | None:
+def _fish_why(name: str, d: int, base: int, lines: list[int], union: int) -> Callable[[], str]:
+    def why() -> str:
+        kind, other = ("rows", "columns") if base == 0 else ("columns", "rows")
+        a = " and ".join(str(i + 1) for i in lines)
+        b = " and ".join(str(j + 1) for j in range(9) if union >> j & 1)
+        title = "X-Wing" if name == X_WING else "Swordfish"
+        return (f"{title} on {d + 1}: in {kind} {a}, {d + 1} fits only in {other} {b}; those "
+                f"{kind} use up every {d + 1} of {other} {b}.")
+    return why
+
+
+def _scan_fish(ctx: Ctx, size: int, name: str, first: bool, since: Delta | None) -> list[Instance]:
     X = ctx.X
-    groups = ctx.groups(size)
-    for base in (0, 9):  # rows as base (eliminate in columns), then columns
+    out: list[Instance] = []
+    dirty = since[1] if since is not None else -1
+    for base in (0, 9):  # rows as base lines (eliminate in columns), then columns
         cover = 9 - base
+        guards = _LINE_GUARDS[base]
         for d in range(9):
-            lines = [(u - base, f) for u in range(base, base + 9) for dd, f in groups[u] if dd == d]
-            if len(lines) < size:
+            # Only a digit with a changed base line can form a new fish.
+            if not dirty & (guards << (SLOT * d)):
                 continue
-            for combo in combinations(lines, size):
+            xd = ctx.slots[d]
+            cand = []
+            for i in range(9):
+                f = (xd >> (FW * (base + i))) & 511
+                n = f.bit_count()
+                if n == 2 or (n == 3 and size == 3):
+                    cand.append((i, f))
+            if len(cand) < size:
+                continue
+            combos = combinations(cand, 2) if size == 2 else \
+                ((cand[i], cand[j], cand[k]) for i, j, k in _triples(cand))
+            for combo in combos:
                 union = 0
                 inside = 0
                 for i, f in combo:
@@ -366,38 +493,57 @@ def _fish(ctx: Ctx, size: int, name: str) -> Found | None:
                     inside |= 1 << i
                 if union.bit_count() != size:
                     continue
+                if since is not None and not any(
+                        dirty >> (SLOT * d + FW * (base + i) + 9) & 1 for i, _ in combo):
+                    continue
                 mask = 0
                 for j in range(9):
                     if union >> j & 1:
-                        mask |= _unit_cells_mask(cover + j, field(X, d, cover + j) & ~inside, d)
+                        rest = (xd >> (FW * (cover + j))) & 511 & ~inside
+                        if rest:
+                            mask |= unit_mask(cover + j, rest) << (SLOT * d)
                 if mask:
-                    kind, other = ("rows", "columns") if base == 0 else ("columns", "rows")
-                    a = " and ".join(str(i + 1) for i, _ in combo)
-                    b = " and ".join(str(j + 1) for j in range(9) if union >> j & 1)
-                    why = (f"{name.title() if name != X_WING else 'X-Wing'} on {d + 1}: in {kind} {a}, "
-                           f"{d + 1} fits only in {other} {b}, so one of those cells in each of "
-                           f"{other} {b} holds it.")
-                    return _found(name, mask, why)
-    return None
+                    out.append((mask, _fish_why(name, d, base, [i for i, _ in combo], union)))
+                    if first:
+                        return out
+    return out
 
 
-def find_x_wing(ctx: Ctx) -> Found | None:
-    return _fish(ctx, 2, X_WING)
+_LINE_GUARDS = {base: sum(1 << (FW * (base + i) + 9) for i in range(9)) for base in (0, 9)}
 
 
-def find_swordfish(ctx: Ctx) -> Found | None:
-    return _fish(ctx, 3, SWORDFISH)
+def scan_x_wing(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+    return _scan_fish(ctx, 2, X_WING, first, since)
+
+
+def scan_swordfish(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+    return _scan_fish(ctx, 3, SWORDFISH, first, since)
 
 
 # ---------------------------------------------------------------- wings
-def find_xy_wing(ctx: Ctx) -> Found | None:
+def scan_xy_wing(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
     X = ctx.X
-    bi = {c: m for c, m in ctx.small.items() if m.bit_count() == 2}
+    out: list[Instance] = []
+    twos, threes, _ = ctx.counts
+    x = twos & ~threes
+    bi: dict[int, int] = {}
+    while x:
+        low = x & -x
+        x ^= low
+        c = POS2CELL[low.bit_length() - 1]
+        bi[c] = ctx.mask(c)
     if len(bi) < 3:
-        return None
+        return out
+    dirty = since[0] if since is not None else -1
     for pivot, pm in sorted(bi.items()):
-        wings = [(c, m) for c, m in bi.items() if c in PEERS[pivot] and (m & pm).bit_count() == 1]
+        peers = PEERS[pivot]
+        wings = [(c, m) for c, m in bi.items() if c in peers and (m & pm).bit_count() == 1 and m != pm]
+        if len(wings) < 2:
+            continue
+        pivot_dirty = dirty >> RPOS[pivot] & 1
         for (a, am), (b, bm) in combinations(sorted(wings), 2):
+            if not (pivot_dirty or dirty >> RPOS[a] & 1 or dirty >> RPOS[b] & 1):
+                continue
             z = am & bm
             if am & pm == bm & pm or z.bit_count() != 1 or z & pm:
                 continue
@@ -410,16 +556,53 @@ def find_xy_wing(ctx: Ctx) -> Found | None:
                 low = seen & -seen
                 seen ^= low
                 mask |= ELIM[d * 81 + POS2CELL[low.bit_length() - 1]]
-            why = (f"XY-Wing: pivot {cell_name(pivot)} is {_fmt_digits(pm).replace(' and ', ' or ')}, "
-                   f"wings {cell_name(a)} ({_fmt_digits(am).replace(' and ', ' or ')}) and {cell_name(b)} "
-                   f"({_fmt_digits(bm).replace(' and ', ' or ')}); whichever the pivot is, one wing is "
-                   f"{d + 1}, so no cell that sees both wings can be {d + 1}.")
-            return _found(XY_WING, mask, why)
-    return None
+
+            def why(pivot=pivot, pm=pm, a=a, am=am, b=b, bm=bm, d=d) -> str:
+                return (f"XY-Wing: pivot {cell_name(pivot)} is {_fmt_digits(pm, 'or')}, wings "
+                        f"{cell_name(a)} ({_fmt_digits(am, 'or')}) and {cell_name(b)} ({_fmt_digits(bm, 'or')}); "
+                        f"whichever the pivot is, one wing is {d + 1}, so no cell that sees both wings "
+                        f"can be {d + 1}.")
+
+            out.append((mask, why))
+            if first:
+                return out
+    return out
 
 
-# Elimination finders in grading order (singles are handled by the stepper).
-ELIMINATORS = (
+# Elimination techniques in grading order (singles are handled by the stepper).
+SCANS: tuple[tuple[str, Callable[..., list[Instance]]], ...] = (
+    (LOCKED_CANDIDATES, scan_locked_candidates),
+    (NAKED_PAIR, scan_naked_pair),
+    (HIDDEN_PAIR, scan_hidden_pair),
+    (NAKED_TRIPLE, scan_naked_triple),
+    (HIDDEN_TRIPLE, scan_hidden_triple),
+    (X_WING, scan_x_wing),
+    (SWORDFISH, scan_swordfish),
+    (XY_WING, scan_xy_wing),
+)
+
+
+def _first(name: str, scan: Callable[..., list[Instance]]) -> Callable[[Ctx], Found | None]:
+    def find(ctx: Ctx) -> Found | None:
+        hits = scan(ctx, True)
+        if not hits:
+            return None
+        mask, why = hits[0]
+        return Found(name, mask, eliminations_of(mask), f"{why()} So remove {describe_eliminations(mask)}.")
+    find.__name__ = "find_" + name.replace(" ", "_").replace("-", "_")
+    return find
+
+
+find_locked_candidates = _first(LOCKED_CANDIDATES, scan_locked_candidates)
+find_naked_pair = _first(NAKED_PAIR, scan_naked_pair)
+find_hidden_pair = _first(HIDDEN_PAIR, scan_hidden_pair)
+find_naked_triple = _first(NAKED_TRIPLE, scan_naked_triple)
+find_hidden_triple = _first(HIDDEN_TRIPLE, scan_hidden_triple)
+find_x_wing = _first(X_WING, scan_x_wing)
+find_swordfish = _first(SWORDFISH, scan_swordfish)
+find_xy_wing = _first(XY_WING, scan_xy_wing)
+
+ELIMINATORS: tuple[tuple[str, Callable[[Ctx], Found | None]], ...] = (
     (LOCKED_CANDIDATES, find_locked_candidates),
     (NAKED_PAIR, find_naked_pair),
     (HIDDEN_PAIR, find_hidden_pair),
