@@ -66,6 +66,8 @@ def parse_rules(data: dict) -> SetRules:
     if level not in LEVELS:
         raise MalformedMessage("Difficulty must be easy, medium, hard or expert.")
     preset = data.get("preset") or "custom"
+    if not isinstance(preset, str):
+        raise MalformedMessage("Unknown rule preset.")
     if preset in race.PRESETS:
         return SetRules(level, race.PRESETS[preset])
     if preset != "custom":
@@ -93,6 +95,8 @@ def parse_message(data, game=None) -> tuple[object, str]:
     if not isinstance(message_id, str) or len(message_id) > MAX_ID:
         raise MalformedMessage("Bad message id.")
     action = data.get("action")
+    if action is not None and not isinstance(action, str):  # {"action": []} crashed the socket
+        raise MalformedMessage("Unknown action.")
     simple = {"join": Join, "leave": Leave, "forfeit": Forfeit, "start": Start, "sync": Sync}
     if action in simple:
         return simple[action](), message_id
