@@ -87,9 +87,14 @@ if DATABASE_URL:
         # No persistent connections: under ASGI every HTTP request runs in a thread of its
         # own, so a kept connection is never reused and piles up until PostgreSQL refuses
         # more (Django's docs: disable them under ASGI). HTTP_CONCURRENCY bounds the rest.
-        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))}
+        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL is malformed: {error}") from None
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # A psycopg connection pool per process: threads borrow a ready connection instead
+        # of opening one per request or socket message, and the pool caps what PostgreSQL sees.
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2, "max_size": env_int("DATABASE_POOL_MAX", 20), "timeout": 20}
 else:
     DATABASES = {
         "default": {
@@ -112,7 +117,10 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # A room fans out to up to 5 players plus spectators; the default capacity
             # of 100 silently drops messages under load (clients resync on reconnect).
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            # socket_timeout: redis-py 8 defaults it to 5 s, the same as the layer's blocking
+            # read (BZPOPMIN, 5 s), so every consumer that got no group message for 5 s died
+            # with "Timeout reading" and its socket closed (django/channels_redis#422).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 1500, "expiry": 30},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
