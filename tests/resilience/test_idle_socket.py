@@ -8,7 +8,6 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
@@ -19,14 +18,6 @@ from stats.models import Profile
 from tests.conftest import cookie_for, require_service
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def test_channel_layer_waits_longer_than_its_blocking_read():
-    require_service(bool(settings.REDIS_URL), "Redis (REDIS_URL)")
-    layer = get_channel_layer()
-    channel = await layer.new_channel()
-    with pytest.raises(asyncio.TimeoutError):  # nothing arrives: the wait ends by our timeout,
-        await asyncio.wait_for(layer.receive(channel), layer.brpop_timeout + 2)  # not Redis's
 
 
 async def test_a_lobby_socket_idle_for_seven_seconds_still_gets_the_next_push():

@@ -1,0 +1,362 @@
+"""Hostile input: hypothesis throws malformed, oversized, out-of-range and out-of-order
+messages at the room socket and form posts at every POST endpoint.
+
+For every input: no exception escapes (no 500, no traceback to the client), a refusal
+comes with a clear message and leaves the stored state exactly as it was, and nothing
+the client sent is echoed back unescaped.
+
+Fast by default; FUZZ_EXAMPLES=10000 (or `.venv/bin/python loadtest/fuzz.py`) runs the
+long variant. Each example runs inside a savepoint that is rolled back, so every example
+starts from the same rooms and games (lobby, countdown, race, finished, expired; own,
+someone else's, missing).
+"""
+
+import json
+import os
+import re
+from datetime import timedelta
+from urllib.parse import quote
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.db import transaction
+from django.test import Client
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
+from games.models import Puzzle
+from rooms import actions as A
+from rooms.consumers import RoomConsumer
+from rooms.gametypes import GAME_TYPES
+from rooms.models import Room, RoomEvent, Seat
+from rooms.push import group_name
+from rooms.services import create_room, perform
+from stats.models import Profile, ShowdownResult
+from tests.conftest import PUZZLE, SOLUTION, client_for
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
+FUZZ = hsettings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("FUZZ_EXAMPLES"),
+                 suppress_health_check=list(HealthCheck), database=None)
+TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+|<class '|object at 0x")
+
+pytestmark = pytest.mark.django_db
+
+
+# --- inputs ------------------------------------------------------------------------------
+
+TRICKY = ["0", "1", "9", "80", "81", "-1", "10", " 7 ", "５", "٣", "1e2", "0x10", "nan", "inf", "", "  ", "off",
+          "none", "on", "true", "3", "5", "7", "flat", "progressive", "easy", "expert", "custom", "friendly",
+          "standard", "hardcore", "enter", "note", "hint", "\x00", "a\x00b", "<script>alert(1)</script>",
+          "'; DROP TABLE rooms_room; --", "\ud7ff\ue000", "𝟘", "ABCDEF", "abcdef", "9" * 400]
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(TRICKY), st.text(max_size=40),
+    st.lists(st.integers(-3, 90), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+)
+oversized = st.integers(min_value=4000, max_value=12000).map(lambda n: "x" * n)
+ACTIONS = ["join", "leave", "forfeit", "ready", "unready", "rules", "start", "sync", "enter", "note", "hint",
+           "explode", "", "ENTER", "<b>hint</b>"]
+SOCKET_FIELDS = {
+    "action": st.one_of(st.sampled_from(ACTIONS), scalars),
+    "cell": st.one_of(st.integers(-3, 90).map(str), st.integers(-3, 90), scalars),
+    "digit": st.one_of(st.integers(-1, 11).map(str), st.integers(-1, 11), scalars),
+    "mode": st.one_of(st.sampled_from(["enter", "note", "NOTE", ""]), scalars),
+    "command": st.one_of(st.just("hint"), scalars),
+    "mid": st.one_of(st.uuids().map(str), st.just("same-id"), scalars, oversized),
+    "level": st.one_of(st.sampled_from(A.LEVELS), scalars),
+    "preset": st.one_of(st.sampled_from(["friendly", "standard", "hardcore", "custom"]), scalars),
+    "notes": scalars, "hint_limit": scalars, "penalty": scalars, "mistake_cap": scalars,
+    "HEADERS": st.one_of(st.just({"HX-Request": "true", "HX-Trigger": "move-form"}), scalars),
+}
+socket_messages = st.one_of(
+    st.fixed_dictionaries({}, optional=SOCKET_FIELDS),
+    st.dictionaries(st.text(max_size=12), st.one_of(scalars, oversized), max_size=4),
+)
+socket_frames = st.one_of(
+    socket_messages.map(lambda m: {"text_data": json.dumps(m)}),
+    st.sampled_from(["[]", "null", "1", '"x"', "{}", "[{}]", '{"a":' * 60, "{'cell': 1}", "\x00", ""]).map(
+        lambda t: {"text_data": t}),
+    st.text(max_size=80).map(lambda t: {"text_data": t}),
+    st.binary(max_size=80).map(lambda b: {"text_data": None, "bytes_data": b}),
+    oversized.map(lambda x: {"text_data": json.dumps({"cell": "2", "digit": "4", "pad": x})}),
+)
+
+
+def form_values(keys):
+    value = st.one_of(scalars.map(lambda v: v if isinstance(v, str) else json.dumps(v)), oversized,
+                      st.lists(st.sampled_from(TRICKY), min_size=2, max_size=3))
+    return st.fixed_dictionaries({}, optional={k: value for k in keys})
+
+
+# --- the stored state that a refusal must leave untouched ----------------------------------
+
+def snapshot(rooms_only=False):
+    from games.cardoku.models import CardokuGame
+    from games.domino.models import DominoGame
+    from games.models import SoloRun
+
+    models = (Room, Seat, RoomEvent, ShowdownResult)
+    if not rooms_only:
+        models += (SoloRun, CardokuGame, DominoGame, Profile, Puzzle)
+    return {m.__name__: list(m.objects.order_by("pk").values()) for m in models}
+
+
+def assert_clean(text: str, where: str):
+    assert not TRACEBACK.search(text), f"{where}: internals leaked to the client: {text[:500]}"
+    assert "<script>alert(1)" not in text, f"{where}: input echoed unescaped"
+
+
+def visible_text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+# --- rooms in every state, and a socket consumer driven directly --------------------------
+
+@pytest.fixture
+def world(db, settings, monkeypatch):
+    """Rooms in every state with their players; Solo, Cardoku and Domino games."""
+    # channels closes "old" connections around every database call; inside the test's
+    # transaction that would drop it. The consumer's own logic is what is fuzzed here.
+    monkeypatch.setattr("channels.db.close_old_connections", lambda: None)
+    Puzzle.objects.bulk_create([Puzzle(level=level, givens=PUZZLE, solution=SOLUTION, clues=30, seed=i)
+                                for i in range(8) for level in A.LEVELS])
+    ada, grace, lin, watcher = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Lin", "Watcher"))
+    past = timezone.now() - timedelta(seconds=10)
+
+    def room(preset="standard", join=(grace,), ready=False, start=None):
+        r = create_room(ada, level="easy", preset=preset)
+        for p in join:
+            perform(r.code, p, A.Join())
+        if ready or start:
+            for p in (ada, *join):
+                perform(r.code, p, A.SetReady(True))
+        if start is not None:
+            perform(r.code, ada, A.Start(), now=start)
+            perform(r.code, ada, A.Sync())
+        return r.code
+
+    codes = {
+        "lobby": room(), "ready lobby": room(ready=True), "race": room(start=past),
+        "hardcore": room("hardcore", join=(grace, lin), start=past),
+        "finished": room(start=past), "expired": room(),
+    }
+    settings.COUNTDOWN_SECONDS = 600
+    codes["countdown"] = room(start=timezone.now())
+    wrong = int(SOLUTION[2]) % 9 + 1
+    for i in range(3):  # Lin is eliminated in the hardcore race
+        perform(codes["hardcore"], lin, A.Enter(2, wrong), message_id=f"w{i}")
+    for p in (ada, grace):
+        perform(codes["finished"], p, A.Forfeit())
+    perform(codes["expired"], None, A.Expire("Fuzzed away."))
+    players = {"ada": ada, "grace": grace, "lin": lin, "watcher": watcher}
+    return {"codes": codes, "players": players}
+
+
+class Socket:
+    """RoomConsumer.receive, called as daphne would, with the frames it sends captured."""
+
+    def __init__(self, code, player):
+        consumer = RoomConsumer()
+        consumer.scope = {"type": "websocket", "player": player, "url_route": {"kwargs": {"code": code}}}
+        consumer.player, consumer.code, consumer.group = player, code, group_name(code)
+        consumer.game = GAME_TYPES[Room.objects.get(code=code).game]
+        consumer.tokens, consumer.strikes = 10**9, 0
+        consumer._allow = lambda: True  # the flood limit has its own test (tests/rooms/test_consumer.py)
+        self.sent = []
+
+        async def base_send(message):
+            self.sent.append(message)
+
+        consumer.base_send = base_send
+        self.consumer = consumer
+
+    def receive(self, text_data=None, bytes_data=None) -> list:
+        self.sent = []
+        async_to_sync(self.consumer.receive)(text_data=text_data, bytes_data=bytes_data)
+        return self.sent
+
+
+def parsed(frame, game):
+    try:
+        return A.parse_message(json.loads(frame["text_data"]), game)[0]
+    except Exception:  # noqa: BLE001 - anything unparsable must have been refused
+        return None
+
+
+# Actions that may be answered by silence when they change nothing: joining a room you sit
+# in, setting the ready flag it already has, forfeiting a game you are not running.
+IDEMPOTENT = (A.Join, A.SetReady, A.Forfeit, A.Sync)
+
+
+def check_socket_answer(frame, sent, before, after, game, applied_mids, where):
+    assert all(m["type"] == "websocket.send" for m in sent), f"{where}: socket closed: {sent}"
+    texts = [m["text"] for m in sent]
+    for text in texts:
+        assert_clean(text, where)
+    changed = before != after
+    errors = []
+    for text in texts:
+        match = re.search(r'<p id="room-message" class="message([^"]*)"[^>]*>(.*?)</p>', text, re.S)
+        if match and "is-error" in match.group(1) and not text.lstrip().startswith('<section id="game"'):
+            errors.append(visible_text(match.group(2)))
+    if errors:
+        assert not changed, f"{where}: refused ({errors}) but the stored state changed"
+        for message in errors:
+            assert len(message) >= 8 and message[0].isupper() and message[-1] in ".!?", \
+                f"{where}: unclear refusal {message!r}"
+        return
+    if changed or texts:
+        return
+    action = parsed(frame, game)
+    mid = ""
+    try:
+        mid = json.loads(frame["text_data"]).get("mid") or ""
+    except Exception:  # noqa: BLE001
+        pass
+    assert isinstance(action, IDEMPOTENT) or mid in applied_mids, \
+        f"{where}: {frame!r} got no answer and changed nothing"
+
+
+SOCKETS = [("lobby", "ada"), ("lobby", "grace"), ("lobby", "watcher"), ("ready lobby", "ada"),
+           ("ready lobby", "grace"), ("countdown", "grace"), ("race", "ada"), ("race", "watcher"),
+           ("hardcore", "grace"), ("hardcore", "lin"), ("finished", "ada"), ("expired", "grace")]
+
+
+def test_socket_messages_never_crash_and_refusals_change_nothing(world):
+    sockets = {key: Socket(world["codes"][key[0]], world["players"][key[1]]) for key in SOCKETS}
+
+    @FUZZ
+    @given(key=st.sampled_from(SOCKETS), frames=st.lists(socket_frames, min_size=1, max_size=4))
+    def fuzz(key, frames):
+        socket = sockets[key]
+        with transaction.atomic():
+            applied_mids = set()
+            before = snapshot(rooms_only=True)
+            for frame in frames:
+                sent = socket.receive(**frame)
+                after = snapshot(rooms_only=True)
+                check_socket_answer(frame, sent, before, after, socket.consumer.game, applied_mids, f"{key} {frame!r}"[:300])
+                if before != after:
+                    try:
+                        applied_mids.add(json.loads(frame["text_data"]).get("mid") or "")
+                    except Exception:  # noqa: BLE001
+                        pass
+                before = after
+            transaction.set_rollback(True)
+
+    fuzz()
+
+
+def test_socket_refusals_have_clear_messages(world):
+    """Known hostile messages, each with the message the player must read."""
+    race = Socket(world["codes"]["race"], world["players"]["ada"])
+    cases = [
+        ({"text_data": "x" * 5000}, "too large"),
+        ({"text_data": None, "bytes_data": b"\x00\x01"}, "not text"),
+        ({"text_data": "{"}, "must be JSON"),
+        ({"text_data": json.dumps({"cell": "2", "digit": "4", "mid": "m" * 65})}, "Bad message id"),
+        ({"text_data": json.dumps({"cell": "2", "digit": 10 ** 30})}, "between 1 and 9"),
+        ({"text_data": json.dumps({"cell": "0", "digit": "5"})}, "is a given"),
+        ({"text_data": json.dumps({"action": []})}, "Unknown action"),  # was a TypeError
+        ({"text_data": json.dumps({"action": "rules", "level": "easy", "preset": ["x"]})}, "Unknown rule preset"),
+        ({"text_data": json.dumps({"action": "start"})}, "only possible in the lobby"),
+        ({"text_data": json.dumps({"action": "rules", "level": "easy", "preset": "custom", "hint_limit": "2"})},
+         "Hint limit must be"),
+    ]
+    for frame, needle in cases:
+        before = snapshot()
+        texts = [m["text"] for m in race.receive(**frame)]
+        assert any(needle in text for text in texts), (frame, texts)
+        assert snapshot() == before
+
+
+# --- every POST endpoint ----------------------------------------------------------------------
+
+SPADES = [f"spade_{d}" for d in range(1, 10)]
+ENDPOINTS = [
+    ("/rooms/new/", ["level", "preset", "game", "scheduled_at", "timezone"]),
+    ("/rooms/join/", ["code"]),
+    ("/r/{code}/join/", ["code"]),
+    ("/r/{code}/leave/", []),
+    ("/solo/new/", ["level"]),
+    ("/solo/{run}/act/", ["cell", "digit", "mode", "command"]),
+    ("/cardoku/new/", ["layout", "code", *SPADES]),
+    ("/cardoku/layout/check/", SPADES),
+    ("/cardoku/{cardoku}/act/", ["action", "step", "square", "row", "col"]),
+    ("/cardoku/{cardoku}/option/", ["option", "on"]),
+    ("/domino/new/", ["level"]),
+    ("/domino/{domino}/act/", ["version", "joker", "push", "cell", "row", "col", "edge", "line"]),
+    ("/profile/", ["display_name", "next"]),
+]
+
+
+@pytest.fixture
+def games(world):
+    """A Solo Run, a Cardoku and a Domino game each for Ada (one finished Solo Run too)."""
+    ada = client_for(world["players"]["ada"])
+    ids = {}
+    for name, path, data in (("run", "/solo/new/", {"level": "easy"}), ("cardoku", "/cardoku/new/", {}),
+                             ("domino", "/domino/new/", {"level": "easy"})):
+        response = ada.post(path, data)
+        assert response.status_code == 302, (path, response.status_code)
+        ids[name] = int(re.search(r"/(\d+)/", response["Location"]).group(1))
+    from games.models import SoloRun
+
+    finished = ada.post("/solo/new/", {"level": "easy"})
+    finished_id = int(re.search(r"/(\d+)/", finished["Location"]).group(1))
+    SoloRun.objects.filter(pk=finished_id).update(state="finished")
+    ids["finished run"] = finished_id
+    return ids
+
+
+def test_every_post_endpoint_survives_hostile_forms(world, games):
+    clients = {name: client_for(p) for name, p in world["players"].items()}
+    clients["newcomer"] = Client()
+    codes = list(world["codes"].values())
+    targets = {
+        "code": st.one_of(st.sampled_from(codes), st.sampled_from(TRICKY[:-1]), st.text(min_size=1, max_size=12)),
+        "run": st.sampled_from([games["run"], games["finished run"], 999999]),
+        "cardoku": st.sampled_from([games["cardoku"], 999999]),
+        "domino": st.sampled_from([games["domino"], 999999]),
+    }
+
+    @FUZZ
+    @given(data=st.data())
+    def fuzz(data):
+        path, keys = data.draw(st.sampled_from(ENDPOINTS))
+        for name, strategy in targets.items():
+            if "{" + name + "}" in path:
+                value = str(data.draw(strategy)).replace("/", "")
+                path = path.replace("{" + name + "}", quote(value, safe="") or "X")
+        who = data.draw(st.sampled_from(sorted(clients)))
+        form = data.draw(form_values(keys))
+        headers = {"HTTP_HX_REQUEST": "true"} if data.draw(st.booleans()) else {}
+        with transaction.atomic():
+            before = snapshot()
+            response = clients[who].post(path, form, **headers)
+            after = snapshot()
+            transaction.set_rollback(True)
+        where = f"POST {path} as {who} {form!r}"[:400]
+        body = response.content.decode(errors="replace")
+        assert response.status_code < 500, where
+        assert_clean(body, where)
+        if response.status_code >= 400:
+            assert len(visible_text(body)) >= 8, f"{where}: {response.status_code} without a message"
+            if who != "newcomer":  # a first visit creates the visitor's profile, nothing else
+                assert before == after, f"{where}: refused with {response.status_code} but the state changed"
+
+    fuzz()
+
+
+@pytest.mark.parametrize("path", ["/r/AB%00CD/", "/r/%20/", "/r/%00/", "/r/AB%00CDE/calendar.ics"])
+def test_room_pages_with_unstorable_codes_are_not_found(player_client, path):
+    """Regressions: a NUL byte reached PostgreSQL (500), '/r/%20/' redirected to an empty code (500)."""
+    response = player_client.get(path)
+    assert response.status_code in (302, 404)
+
+
+@pytest.mark.parametrize("path, data", [("/rooms/join/", {"code": "AB\x00CDE"}), ("/r/AB%00CDE/join/", {}),
+                                        ("/r/AB%00CDE/leave/", {})])
+def test_room_forms_with_unstorable_codes_are_refused(player_client, path, data):
+    response = player_client.post(path, data)
+    assert response.status_code in (400, 404) and b"code" in response.content.lower()
