@@ -156,29 +156,30 @@ def propagate(X: int, P: int, U: int) -> tuple[int, int, int]:
     keep = KEEP
     place = PLACE
     move_at = MOVE_AT
+    m1, m2, m4, s1, s2, s4, s8 = M1, M2, M4, SLOT, 2 * SLOT, 4 * SLOT, 8 * SLOT
+    g, l, repl = G, L, REPL
     while True:
         # ---- naked singles (fold the nine digit slots) ----
-        a = X & M4
-        b = (X >> 4 * SLOT) & M4
+        a = X & m4
+        b = (X >> s4) & m4
         o = a | b
         t = a & b
-        a = o & M2
-        b = o >> 2 * SLOT
-        t = (t & M2) | (t >> 2 * SLOT) | (a & b)
+        a = o & m2
+        b = o >> s2
+        t = (t & m2) | (t >> s2) | (a & b)
         o = a | b
-        a = o & M1
-        b = o >> SLOT
-        t = (t & M1) | (t >> SLOT) | (a & b)
-        o |= b
-        o &= M1
-        c = X >> 8 * SLOT
+        a = o & m1
+        b = o >> s1
+        t = (t & m1) | (t >> s1) | (a & b)
+        o = (o | b) & m1
+        c = X >> s8
         ones = o | c
         if U & ~ones:
             return X, P, -1  # an unsolved cell with no candidate
         singles = ones & ~(t | (o & c)) & U
         if singles:
             U ^= singles
-            x = X & (singles * REPL)
+            x = X & (singles * repl)
             while x:
                 low = x & -x
                 x ^= low
@@ -188,11 +189,11 @@ def propagate(X: int, P: int, U: int) -> tuple[int, int, int]:
                 X &= keep[m]
                 P |= place[m]
         # ---- hidden singles, all 243 (digit, unit) pairs at once ----
-        t = (X | G) - L
-        nz = t & G
-        if (G ^ nz) & ~P:
+        t = (X | g) - l
+        nz = t & g
+        if (g ^ nz) & ~P:
             return X, P, -1  # a unit where a digit is neither placed nor possible
-        single = nz & ~(((X & t) | G) - L)
+        single = nz & ~(((X & t) | g) - l)
         if not single:
             if singles:
                 continue
@@ -284,7 +285,8 @@ def pick_cell(X: int, U: int) -> int:
 
 
 def search(X: int, P: int, U: int, limit: int, max_steps: int,
-           rng: _random.Random | None = None, prefer: Grid | None = None) -> tuple[int, int | None]:
+           rng: _random.Random | None = None, prefer: Grid | None = None,
+           use_locked: bool = True) -> tuple[int, int | None]:
     """Depth-first count of solutions up to `limit`; returns (count, P of the first).
 
     `rng` shuffles the digit order (random grids); `prefer` tries a known
@@ -300,7 +302,7 @@ def search(X: int, P: int, U: int, limit: int, max_steps: int,
         X, P, U = stack.pop()
         X, P, U = propagate(X, P, U)
         # Locked candidates when singles stall: far fewer branch points.
-        while U > 0:
+        while U > 0 and use_locked:
             X2 = locked(X)
             if X2 == X:
                 break
