@@ -95,7 +95,7 @@ def _dig_singles(sol: Grid, order: list[int], target: int) -> list[int]:
     return puz
 
 
-def _dig_minimal(sol: Grid, order: list[int]) -> list[int]:
+def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, batch: int = 16) -> list[int]:
     """One random pass that removes every clue it can while staying unique.
 
     Early removals almost always keep the puzzle singles-solvable, so cells
@@ -103,9 +103,9 @@ def _dig_minimal(sol: Grid, order: list[int]) -> list[int]:
     batch, each single removal would have passed too (fewer clues never make
     singles stronger), so the result equals the one-by-one pass.
     """
-    puz = list(sol)
+    puz = list(sol if start is None else start)
     i = 0
-    k = 16
+    k = batch
     while i < len(order):
         if k > 1:
             batch = order[i:i + k]
@@ -128,6 +128,8 @@ def _dig_minimal(sol: Grid, order: list[int]) -> list[int]:
         c = order[i]
         i += 1
         v = puz[c]
+        if not v:
+            continue
         puz[c] = 0
         # Unique iff no solution has anything but v in c. The search's own
         # propagation settles the easy cases, so no separate singles pass.
@@ -139,6 +141,26 @@ def _dig_minimal(sol: Grid, order: list[int]) -> list[int]:
         # searches (measured).
         if search(X & ~ELIM[(v - 1) * 81 + c], P, U, 1, 1_000_000, prefer=sol, use_locked=False)[0]:
             puz[c] = v
+    return puz
+
+
+def _dig_prefix(sol: Grid, order: list[int], target: int) -> list[int]:
+    """Remove cells in order, in batches, while singles still solve, down to
+    `target` clues (or until a batch fails): the cheap, shared start of digs."""
+    puz = list(sol)
+    n = CELLS
+    i = 0
+    k = 16
+    while i < len(order) and n > target:
+        batch = order[i:i + min(k, n - target)]
+        if _singles_without(puz, batch):
+            _clear(puz, batch)
+            i += len(batch)
+            n -= len(batch)
+        elif k > 1:
+            k //= 2
+        else:
+            i += 1
     return puz
 
 
@@ -254,17 +276,28 @@ def generate(level: Level | str, seed: int) -> Generated:
     lvl = Level.coerce(level)
     rng = random.Random(f"sudoku:{lvl.value}:{seed}")
     lo, hi = CLUE_BANDS[lvl]
-    for _ in range(MAX_ATTEMPTS):
-        sol = random_solution(rng)
-        order = list(range(CELLS))
-        rng.shuffle(order)
+    sol: Grid = ()
+    prefix: list[int] = []
+    for attempt in range(MAX_ATTEMPTS):
         target = rng.randint(lo, hi)
         if lvl is Level.EASY:
+            sol = random_solution(rng)
+            order = list(range(CELLS))
+            rng.shuffle(order)
             puz = _dig_singles(sol, order, target)
             if sum(1 for v in puz if v) != target:
                 continue
         else:
-            steered = _steer(_dig_minimal(sol, order), sol, lvl, rng)
+            if attempt % DIGS_PER_GRID == 0:
+                # A new grid and its cheap opening holes, shared by the next
+                # few digs; each dig finishes the job in its own random order.
+                sol = random_solution(rng)
+                order = list(range(CELLS))
+                rng.shuffle(order)
+                prefix = _dig_prefix(sol, order, PREFIX_CLUES)
+            rest = [c for c in range(CELLS) if prefix[c]]
+            rng.shuffle(rest)
+            steered = _steer(_dig_minimal(sol, rest, start=prefix, batch=1), sol, lvl, rng)
             if steered is None:
                 continue
             puz, cl = steered
@@ -278,3 +311,9 @@ def generate(level: Level | str, seed: int) -> Generated:
         return Generated(puzzle=result, solution=sol, level=lvl, grade=g,
                          clues=sum(1 for v in result if v), seed=seed)
     raise GenerationFailed(f"no {lvl.value} puzzle after {MAX_ATTEMPTS} attempts (seed {seed})")
+
+
+# Shared opening: holes that singles still fill, down to this many clues
+# (cheap batch tests), reused by this many digs before drawing a new grid.
+PREFIX_CLUES = 38
+DIGS_PER_GRID = 4
