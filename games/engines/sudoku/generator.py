@@ -3,7 +3,9 @@
 How it stays fast in pure Python:
 
 * Easy: dig holes while naked/hidden singles still finish the puzzle (that
-  also proves uniqueness) until the clue count reaches a target in the band.
+  also proves uniqueness) until the clue count reaches a target in the band;
+  holes are tried in batches (if singles cope without a whole batch, they
+  cope without each part of it).
 * Medium/Hard/Expert: dig to a *minimal* unique puzzle in one random pass
   (without a singles-first bias about 40% of these need more than our
   techniques), then steer it into the level:
@@ -20,6 +22,8 @@ How it stays fast in pure Python:
     into the band.
 * Every removal keeps the puzzle unique: singles still finish it, or a search
   for a solution that differs in that cell fails.
+* The cheap opening holes of a grid are shared by a few digs, each finishing
+  in its own random order, so a failed attempt costs less than a fresh grid.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .grader import MAX_RANK, STUCK, Grade, grade, rate_state
+from .grader import MAX_RANK, Grade, grade, rate_state
 from .grid import CELLS, Grid
 from .levels import CLUE_BANDS, Level
 from .solver import FW, KEEP, PLACE, RBIT, initial_state, propagate, random_solution, search
@@ -79,24 +83,9 @@ def _close(st: State, cap: int, closed: int | None = None) -> State:
 
 
 # ------------------------------------------------------------------ digging
-def _dig_singles(sol: Grid, order: list[int], target: int) -> list[int]:
-    """Remove cells in order while singles still solve, down to `target` clues."""
-    puz = list(sol)
-    n = CELLS
-    for c in order:
-        if n <= target:
-            break
-        v = puz[c]
-        puz[c] = 0
-        if _closure(puz)[2] == 0:
-            n -= 1
-        else:
-            puz[c] = v
-    return puz
-
-
-def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, batch: int = 16) -> list[int]:
-    """One random pass that removes every clue it can while staying unique.
+def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, first_batch: int = 16) -> list[int]:
+    """One pass over `order` that removes every clue it can while staying
+    unique, from the full grid or from `start` (a unique puzzle of `sol`).
 
     Early removals almost always keep the puzzle singles-solvable, so cells
     are tried in batches first: if singles solve the puzzle without the whole
@@ -105,7 +94,7 @@ def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, ba
     """
     puz = list(sol if start is None else start)
     i = 0
-    k = batch
+    k = first_batch
     while i < len(order):
         if k > 1:
             batch = order[i:i + k]
@@ -284,7 +273,7 @@ def generate(level: Level | str, seed: int) -> Generated:
             sol = random_solution(rng)
             order = list(range(CELLS))
             rng.shuffle(order)
-            puz = _dig_singles(sol, order, target)
+            puz = _dig_prefix(sol, order, target)
             if sum(1 for v in puz if v) != target:
                 continue
         else:
@@ -297,7 +286,7 @@ def generate(level: Level | str, seed: int) -> Generated:
                 prefix = _dig_prefix(sol, order, PREFIX_CLUES)
             rest = [c for c in range(CELLS) if prefix[c]]
             rng.shuffle(rest)
-            steered = _steer(_dig_minimal(sol, rest, start=prefix, batch=1), sol, lvl, rng)
+            steered = _steer(_dig_minimal(sol, rest, start=prefix, first_batch=1), sol, lvl, rng)
             if steered is None:
                 continue
             puz, cl = steered

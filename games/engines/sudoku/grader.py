@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .grid import Grid, cell_name, rc
+from .grid import Grid, rc
 from .levels import Level
 from .solver import (
     G,
@@ -26,21 +26,23 @@ from .solver import (
     SLOT,
     initial_state,
     locked,
+    propagate,
 )
 from .techniques import (
     ELIMINATORS,
-    SCANS,
     HIDDEN_SINGLE,
+    HIDDEN_TRIPLE,
     LOCKED_CANDIDATES,
     NAKED_SINGLE,
     RANK,
+    SCANS,
     TECHNIQUES,
     XY_WING,
     Ctx,
     Found,
+    delta,
     find_hidden_single,
     find_naked_single,
-    delta,
 )
 
 STUCK = len(TECHNIQUES)  # "needs something beyond our techniques"
@@ -50,7 +52,7 @@ def level_for_rank(rank: int) -> Level:
     """Hardest technique rank -> level (see RULES.md: Difficulty)."""
     if rank <= RANK[HIDDEN_SINGLE]:
         return Level.EASY
-    if rank <= RANK["hidden triple"]:
+    if rank <= RANK[HIDDEN_TRIPLE]:
         return Level.MEDIUM
     if rank <= RANK[XY_WING]:
         return Level.HARD
@@ -60,7 +62,7 @@ def level_for_rank(rank: int) -> Level:
 # Highest technique rank allowed for a level (used to stop grading early).
 MAX_RANK: dict[Level, int] = {
     Level.EASY: RANK[HIDDEN_SINGLE],
-    Level.MEDIUM: RANK["hidden triple"],
+    Level.MEDIUM: RANK[HIDDEN_TRIPLE],
     Level.HARD: RANK[XY_WING],
     Level.EXPERT: STUCK,
 }
@@ -258,14 +260,10 @@ def next_hint(grid: Grid) -> Hint | None:
     if st is None:
         return None
     X, P, U = st
-    if U == 0:
-        return None
+    if U == 0 or propagate(X, P, U)[2] < 0:
+        return None  # full, or singles already run into a dead cell or unit
     steps: list[Found] = []
     while True:
-        # Dead cells or units: the grid cannot be finished, nothing to hint.
-        t = (X | G) - L
-        if (G ^ (t & G)) & ~P:
-            return None
         ctx = Ctx(X, P, U)
         found = _single_found(ctx)
         if found is not None:
@@ -294,5 +292,5 @@ def next_hint(grid: Grid) -> Hint | None:
             return None
 
 
-__all__ = ["Grade", "Hint", "Contradiction", "grade", "next_hint", "rate_state", "singles", "level_for_rank",
-           "MAX_RANK", "STUCK", "cell_name"]
+__all__ = ["MAX_RANK", "STUCK", "Contradiction", "Grade", "Hint", "grade", "level_for_rank", "next_hint",
+           "rate_state", "singles"]

@@ -58,7 +58,6 @@ L = _rep(sum(1 << (FW * u) for u in range(27)))  # lowest bit of every field
 M1 = (1 << SLOT) - 1
 M2 = (1 << (2 * SLOT)) - 1
 M4 = _rep(M1) & ((1 << (4 * SLOT)) - 1)  # slots 0-3
-M2x = M2  # slots 0-1
 
 # Per (digit, cell) move, index d*81 + cell:
 # KEEP clears the cell for every digit and the cell's peers for digit d;
@@ -84,15 +83,15 @@ for _i in range(CELLS):
     POS2CELL[_pos_row(_i)] = _i
 
 # --- locked candidates: flags per (box, row-in-box) and (box, column-in-box) ---
-_BOXBASE = 18 * FW
+BOXBASE = 18 * FW
 
 
 def _fields(boxes) -> int:
-    return _rep(sum(1 << (_BOXBASE + FW * b + k) for b in boxes for k in range(9)))
+    return _rep(sum(1 << (BOXBASE + FW * b + k) for b in boxes for k in range(9)))
 
 
-SEGR = _rep(sum(1 << (_BOXBASE + FW * b + 3 * k) for b in range(9) for k in range(3)))
-SEGC = _rep(sum(1 << (_BOXBASE + FW * b + m) for b in range(9) for m in range(3)))
+SEGR = _rep(sum(1 << (BOXBASE + FW * b + 3 * k) for b in range(9) for k in range(3)))
+SEGC = _rep(sum(1 << (BOXBASE + FW * b + m) for b in range(9) for m in range(3)))
 F01, F2, F0, F12 = _fields([0, 1, 3, 4, 6, 7]), _fields([2, 5, 8]), _fields([0, 3, 6]), _fields([1, 2, 4, 5, 7, 8])
 S01, S2, S0, S12 = _fields(range(6)), _fields(range(6, 9)), _fields(range(3)), _fields(range(3, 9))
 # Flag bit position -> candidates it eliminates (pointing: line outside the
@@ -106,8 +105,8 @@ for _d in range(9):
         for _k in range(3):
             _r = _b // 3 * 3 + _k
             _c = _b % 3 * 3 + _k
-            _pr = SLOT * _d + _BOXBASE + FW * _b + 3 * _k
-            _pc = SLOT * _d + _BOXBASE + FW * _b + _k
+            _pr = SLOT * _d + BOXBASE + FW * _b + 3 * _k
+            _pc = SLOT * _d + BOXBASE + FW * _b + _k
             _sh = SLOT * _d
             POINT_R[_pr] = sum(CELL3[i] for i in range(CELLS) if ROW_OF[i] == _r and BOX_OF[i] != _b) << _sh
             CLAIM_R[_pr] = sum(CELL3[i] for i in range(CELLS) if ROW_OF[i] != _r and BOX_OF[i] == _b) << _sh
@@ -244,7 +243,7 @@ def locked(X: int) -> int:
     return X & ~e
 
 
-def _counts(X: int, U: int) -> tuple[int, int, int]:
+def candidate_counts(X: int, U: int) -> tuple[int, int, int]:
     """Row-major masks of unsolved cells with at least 2, 3 and 4 candidates."""
     ones = twos = threes = fours = 0
     for d in range(9):
@@ -264,7 +263,7 @@ def pick_cell(X: int, U: int) -> int:
     """The branch cell: a bivalue cell if any, preferring one with many
     unsolved and bivalue peers (its choice propagates furthest; this halves
     the branch count on hard sets compared to the first bivalue cell)."""
-    twos, threes, fours = _counts(X, U)
+    twos, threes, fours = candidate_counts(X, U)
     pick = twos & ~threes or threes & ~fours
     best = -1
     cell = -1
@@ -279,8 +278,16 @@ def pick_cell(X: int, U: int) -> int:
         if sc > best:
             best = sc
             cell = c
-    if cell < 0:  # every unsolved cell has 4+ candidates: take the first
-        cell = POS2CELL[(U & -U).bit_length() - 1]
+    if cell < 0:  # every unsolved cell has 4+ candidates: plain fewest-first
+        best = 99
+        x = U
+        while x:
+            low = x & -x
+            x ^= low
+            n = (X & (low * REPL)).bit_count()
+            if n < best:
+                best = n
+                cell = POS2CELL[low.bit_length() - 1]
     return cell
 
 
@@ -288,6 +295,10 @@ def search(X: int, P: int, U: int, limit: int, max_steps: int,
            rng: _random.Random | None = None, prefer: Grid | None = None,
            use_locked: bool = True) -> tuple[int, int | None]:
     """Depth-first count of solutions up to `limit`; returns (count, P of the first).
+
+    `max_steps` bounds the number of branch points (guesses); past it the
+    search raises SolverBudgetExceeded. All state lives in local ints, so an
+    abandoned search leaves nothing behind.
 
     `rng` shuffles the digit order (random grids); `prefer` tries a known
     grid's digit first, which finds a *second* solution near a known one fast.

@@ -15,7 +15,7 @@ from typing import Callable
 
 from .grid import BOX_OF, CELLS, COL_OF, PEERS, ROW_OF, UNITS, cell_name, unit_name
 from .solver import (
-    _BOXBASE,
+    BOXBASE,
     CELL3,
     CLAIM_C,
     CLAIM_R,
@@ -29,7 +29,7 @@ from .solver import (
     REPL,
     ROWPART,
     SLOT,
-    _counts,
+    candidate_counts,
     locked_flags,
 )
 
@@ -165,7 +165,7 @@ class Ctx:
     scan actually visits (after a new clue, usually a handful).
     """
 
-    __slots__ = ("X", "P", "U", "_masks", "_slots", "_counts", "_ucells", "_ufields")
+    __slots__ = ("X", "P", "U", "_masks", "_slots", "candidate_counts", "_ucells", "_ufields")
 
     def __init__(self, X: int, P: int, U: int) -> None:
         self.X = X
@@ -173,7 +173,7 @@ class Ctx:
         self.U = U
         self._masks: dict[int, int] = {}
         self._slots: list[int] | None = None
-        self._counts: tuple[int, int, int] | None = None
+        self.candidate_counts: tuple[int, int, int] | None = None
         self._ucells: list[list[tuple[int, int]] | None] = [None] * 27
         self._ufields: list[list[tuple[int, int]] | None] = [None] * 27
 
@@ -194,9 +194,9 @@ class Ctx:
     @property
     def counts(self) -> tuple[int, int, int]:
         """Row-major masks of unsolved cells with at least 2, 3 and 4 candidates."""
-        if self._counts is None:
-            self._counts = _counts(self.X, self.U)
-        return self._counts
+        if self.candidate_counts is None:
+            self.candidate_counts = candidate_counts(self.X, self.U)
+        return self.candidate_counts
 
     def unit_cells(self, u: int) -> list[tuple[int, int]]:
         """Unsolved cells of unit u with 2 or 3 candidates: (cell, mask), in unit order."""
@@ -236,7 +236,7 @@ _SLOT_SHIFTS = [SLOT * d for d in range(9)]
 
 # ---------------------------------------------------------------- singles
 def find_naked_single(ctx: Ctx) -> Found | None:
-    twos, _, _ = _counts(ctx.X, ctx.U)
+    twos, _, _ = candidate_counts(ctx.X, ctx.U)
     singles = ctx.U & ~twos
     if not singles:
         return None
@@ -285,7 +285,7 @@ def scan_locked_candidates(ctx: Ctx, first: bool = True, since: Delta | None = N
 
             def why(pos=pos, pointing=pointing, by_row=by_row) -> str:
                 d, rest = divmod(pos, SLOT)
-                b, k = divmod(rest - _BOXBASE, FW)
+                b, k = divmod(rest - BOXBASE, FW)
                 line = f"row {b // 3 * 3 + k // 3 + 1}" if by_row else f"column {b % 3 * 3 + k + 1}"
                 if pointing:
                     return f"In box {b + 1}, every place for {d + 1} lies in {line} (pointing)."
