@@ -291,3 +291,21 @@ def test_generate_is_deterministic(level, seed):
 def test_generate_rejects_unknown_levels():
     with pytest.raises(ValueError):
         generate("nightmare", 1)
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.sampled_from([Level.MEDIUM, Level.HARD]), SEEDS)
+def test_hints_alone_solve_generated_puzzles_and_never_lie(level, seed):
+    made = generate(level, seed)
+    grid = list(made.puzzle)
+    used = set()
+    while 0 in grid:
+        hint = next_hint(tuple(grid))
+        assert hint is not None and hint.digit is not None
+        i = index(*hint.cell)
+        assert grid[i] == 0 and made.solution[i] == hint.digit
+        grid[i] = hint.digit
+        used.add(hint.technique)
+    assert tuple(grid) == made.solution
+    # The hardest technique the hints needed matches the grade.
+    assert max(used, key=sudoku.TECHNIQUES.index) in made.grade.techniques
