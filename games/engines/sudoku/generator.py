@@ -83,9 +83,35 @@ def _close(st: State, cap: int, closed: int | None = None) -> State:
 
 
 # ------------------------------------------------------------------ digging
-def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, first_batch: int = 16) -> list[int]:
+def _rectangles(sol: Grid) -> list[list[tuple[int, int, int]]]:
+    """Per cell, the other three cells of each deadly rectangle through it.
+
+    Four cells on two rows and two columns, spanning two boxes, holding a b /
+    b a: with all four empty the puzzle has a second solution (swap a and b),
+    so such a removal is refused without a search (about a quarter of the
+    refusals while digging).
+    """
+    out: list[list[tuple[int, int, int]]] = [[] for _ in range(CELLS)]
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            same_band = r1 // 3 == r2 // 3
+            row1, row2 = sol[r1 * 9:r1 * 9 + 9], sol[r2 * 9:r2 * 9 + 9]
+            for c1 in range(9):
+                a = row1[c1]
+                b = row2[c1]
+                for c2 in range(c1 + 1, 9):
+                    if row1[c2] == b and row2[c2] == a and same_band != (c1 // 3 == c2 // 3):
+                        cells = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+                        for x in cells:
+                            out[x].append(tuple(y for y in cells if y != x))  # type: ignore[arg-type]
+    return out
+
+
+def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, first_batch: int = 16,
+                 rects: list[list[tuple[int, int, int]]] | None = None) -> list[int]:
     """One pass over `order` that removes every clue it can while staying
     unique, from the full grid or from `start` (a unique puzzle of `sol`).
+    `rects` (from _rectangles) refuses some removals without a search.
 
     Early removals almost always keep the puzzle singles-solvable, so cells
     are tried in batches first: if singles solve the puzzle without the whole
@@ -119,6 +145,8 @@ def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, fi
         v = puz[c]
         if not v:
             continue
+        if rects is not None and any(not (puz[x] or puz[y] or puz[z]) for x, y, z in rects[c]):
+            continue  # would empty a deadly rectangle: keep the clue
         puz[c] = 0
         # Unique iff no solution has anything but v in c. The search's own
         # propagation settles the easy cases, so no separate singles pass.
@@ -267,6 +295,7 @@ def generate(level: Level | str, seed: int) -> Generated:
     lo, hi = CLUE_BANDS[lvl]
     sol: Grid = ()
     prefix: list[int] = []
+    rects: list[list[tuple[int, int, int]]] = []
     for attempt in range(MAX_ATTEMPTS):
         target = rng.randint(lo, hi)
         if lvl is Level.EASY:
@@ -284,9 +313,10 @@ def generate(level: Level | str, seed: int) -> Generated:
                 order = list(range(CELLS))
                 rng.shuffle(order)
                 prefix = _dig_prefix(sol, order, PREFIX_CLUES)
+                rects = _rectangles(sol)
             rest = [c for c in range(CELLS) if prefix[c]]
             rng.shuffle(rest)
-            steered = _steer(_dig_minimal(sol, rest, start=prefix, first_batch=1), sol, lvl, rng)
+            steered = _steer(_dig_minimal(sol, rest, start=prefix, first_batch=1, rects=rects), sol, lvl, rng)
             if steered is None:
                 continue
             puz, cl = steered
