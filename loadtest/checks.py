@@ -304,6 +304,11 @@ def figures(run, report: Report) -> Report:
     report.figures["moves answered"] = (f"{answered} ({stats.replies['applied']} applied, "
                                         f"{stats.replies['refused']} refused) = {answered / seconds:.1f}/s")
     lat = stats.latencies
+    waits = stats.resync_waits
+    report.figures["socket open -> full state (resync)"] = (
+        f"p50 {pct(waits, 50) * 1000:.0f} ms, p99 {pct(waits, 99) * 1000:.0f} ms, max {max(waits, default=0):.1f} s "
+        f"over {len(waits)} connects")
+    report.figures["answers slower than 5 s"] = sum(1 for x in lat if x > 5000)
     report.figures["move -> own answer"] = f"p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat, default=float('nan')):.0f} ms"
     fan = fanout_latencies(run)
     report.figures["move -> every other client updated"] = (

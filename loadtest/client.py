@@ -135,6 +135,7 @@ class RunStats:
         self.error_closes = []  # (wall time, code, reason)
         self.connect_failures = []  # (wall time, what)
         self.latencies = []  # ms, send -> own reply
+        self.resync_waits = []  # s, socket open -> first (full state) frame
         self.replies = Counter()  # applied / refused / error
         self.tracebacks = []
         self.unexpected = []
@@ -234,14 +235,17 @@ class Player:
             self.conn = conn
             self.connections.append(conn)
             asyncio.create_task(self.reader(conn))
-            try:
-                await asyncio.wait_for(self.first_or_close(conn), 60)
+            started = time.monotonic()
+            try:  # a browser waits as long as the socket is open; so do we (up to 5 minutes)
+                await asyncio.wait_for(self.first_or_close(conn), 300)
             except asyncio.TimeoutError:
-                self.stats.timeouts.append((time.time(), self.name, "no resync after connect"))
+                self.stats.timeouts.append((time.time(), self.name, "no resync within 300 s of connecting"))
+            self.stats.resync_waits.append(time.monotonic() - started)
             if conn.first.is_set():
                 if len(self.connections) > 1:
                     self.stats.reconnects["total"] += 1
                 return conn
+            await self.close(abort=True)  # a browser gives up on a socket that never answers
             await asyncio.sleep(delay * (0.5 + self.rng.random()))
             delay = min(2.0, delay * 2)
 
@@ -377,7 +381,7 @@ class Player:
                 self.stats.reconnects["dropped in flight"] += 1
                 await self.close(abort=True)
             try:
-                answer = await asyncio.wait_for(asyncio.shield(future), 5 if resent else 60) if sent else ("closed",)
+                answer = await asyncio.wait_for(asyncio.shield(future), 10 if resent else 300) if sent else ("closed",)
             except asyncio.TimeoutError:
                 answer = ("timeout",)
             finally:

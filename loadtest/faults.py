@@ -1,8 +1,8 @@
 """Fault runs: the soak's players and checks, with something breaking mid-race.
 
-    .venv/bin/python loadtest/faults.py kill-daphne    [--rooms 10] [--after 15] [--down 1]
-    .venv/bin/python loadtest/faults.py restart-redis  [--rooms 10] [--after 15] [--down 3]
-    .venv/bin/python loadtest/faults.py two-daphne     [--rooms 10]
+    .venv/bin/python loadtest/faults.py kill-daphne    [--rooms 6] [--rate 0.15] [--after 60] [--down 1]
+    .venv/bin/python loadtest/faults.py restart-redis  [--rooms 6] [--rate 0.15] [--after 60] [--down 3]
+    .venv/bin/python loadtest/faults.py two-daphne     [--rooms 6] [--rate 0.15]
 
 kill-daphne    SIGKILL the daphne process `--after` seconds into the race, start a new
                one on the same port `--down` seconds later. Every client reconnects,
@@ -177,9 +177,9 @@ def main():
 
     p = parser(__doc__)
     p.add_argument("kind", choices=["kill-daphne", "restart-redis", "two-daphne"])
-    p.add_argument("--after", type=float, default=15.0, help="seconds into the race before the fault")
+    p.add_argument("--after", type=float, default=60.0, help="seconds into the race before the fault")
     p.add_argument("--down", type=float, default=None, help="seconds the killed server stays down")
-    p.set_defaults(rooms=10, rate=1.0, countdown=1.0)
+    p.set_defaults(rooms=6, rate=0.15, countdown=1.0, ramp=5.0)
     args = p.parse_args()
     ensure_database(args.database_url)
     setup_django(args.database_url, args.redis_url)

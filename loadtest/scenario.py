@@ -15,7 +15,7 @@ class Config:
     rooms: int = 50
     players: int = 5
     rounds: int = 1  # showdowns played one after another by the same group ("Play again")
-    rate: float = 0.5  # moves per second per player (think time 0.5-1.5 x 1/rate)
+    rate: float = 0.1  # moves per second per player (think time 0.5-1.5 x 1/rate)
     p_hint: float = 0.03
     p_note: float = 0.06
     p_wrong: float = 0.06
@@ -25,6 +25,8 @@ class Config:
     p_drop: float = 0.01  # the connection dies right after a move is sent
     leave_fraction: float = 0.08  # players who forfeit mid-game (HTTP POST, then leave the page)
     watchers_every: int = 5  # one spectator in every n-th room
+    ramp: float = 0.0  # seconds over which the rooms' groups arrive (room r at r/rooms x ramp)
+    progress: float = 0.0  # print a progress line every n seconds (0: quiet)
     presets: tuple = ("standard", "friendly", "hardcore")
     seed: int = 1
     max_seconds: float = 900.0
@@ -69,6 +71,8 @@ async def run_clients(config: Config, ports: list, solutions: dict, fault=None) 
 
     async def one(player):
         rooms = [rnd[player.room.index] for rnd in run.plans]
+        if config.ramp:
+            await asyncio.sleep(config.ramp * player.room.index / config.rooms + player.rng.random())
         try:
             await player.run_all(rooms)
         except Deadline:
@@ -84,7 +88,10 @@ async def run_clients(config: Config, ports: list, solutions: dict, fault=None) 
 
     tasks = [asyncio.create_task(one(p)) for p in run.players]
     fault_task = asyncio.create_task(fault(run)) if fault else None
+    reporter = asyncio.create_task(report_progress(run, tasks)) if config.progress else None
     await asyncio.gather(*tasks)
+    if reporter:
+        reporter.cancel()
     if fault_task:
         try:
             await fault_task
@@ -92,3 +99,20 @@ async def run_clients(config: Config, ports: list, solutions: dict, fault=None) 
             run.failures.append(f"fault injector: {error!r}")
     run.stats.ended = time.monotonic()
     return run
+
+
+async def report_progress(run, tasks):
+    stats = run.stats
+    while True:
+        await asyncio.sleep(run.config.progress)
+        states = {}
+        for p in run.players:
+            key = p.view.state or "connecting"
+            states[key] = states.get(key, 0) + 1
+        open_sockets = sum(1 for p in run.players if p.conn is not None and not p.conn.done.is_set())
+        lat = sorted(stats.latencies[-500:])
+        p50 = lat[len(lat) // 2] if lat else float("nan")
+        print(f"[{time.monotonic() - stats.started:6.0f}s] clients {states} sockets {open_sockets} "
+              f"answers {dict(stats.replies)} recent p50 {p50:.0f} ms connects failed "
+              f"{len(stats.connect_failures)} timeouts {len(stats.timeouts)} reconnects {stats.reconnects['total']} "
+              f"done {sum(t.done() for t in tasks)}/{len(tasks)}", flush=True)

@@ -1,6 +1,6 @@
 """Load and soak: R rooms x 5 players through complete showdowns on daphne + PostgreSQL + Redis.
 
-    .venv/bin/python loadtest/soak.py [--rooms 50] [--players 5] [--rounds 1] [--rate 0.5]
+    .venv/bin/python loadtest/soak.py [--rooms 50] [--players 5] [--rounds 1] [--rate 0.1]
 
 Every player is a real HTTP + WebSocket client (loadtest/client.py): it opens the home
 page, sets its name, creates or joins the room over HTTP, plays over the socket with
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loadtest.common import PRODUCTION_ENV, daphne_env, ensure_database, free_port, start_daphne, stop  # noqa: E402
+from loadtest.common import PRODUCTION_ENV, daphne_env, ensure_database  # noqa: E402
 from loadtest.scenario import Config, run_clients  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/showdown_load"
@@ -61,10 +61,16 @@ def parser(description=__doc__):
     p.add_argument("--rooms", type=int, default=50)
     p.add_argument("--players", type=int, default=5)
     p.add_argument("--rounds", type=int, default=1, help="showdowns per room, one after another")
-    p.add_argument("--rate", type=float, default=0.5, help="moves per second per player")
+    p.add_argument("--rate", type=float, default=0.1,
+                   help="moves per second per player (0.1: a move every 5-15 s, a human pace)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ramp", type=float, default=60.0,
+                   help="seconds over which the groups arrive (0: everyone at once)")
     p.add_argument("--countdown", type=float, default=3.0, help="COUNTDOWN_SECONDS for the server")
     p.add_argument("--max-seconds", type=float, default=1800)
+    p.add_argument("--progress", type=float, default=15.0, help="seconds between progress lines (0: quiet)")
+    p.add_argument("--servers", type=int, default=1,
+                   help="daphne processes sharing PostgreSQL and Redis (each room's players alternate)")
     p.add_argument("--database-url", default=os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DB))
     p.add_argument("--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS))
     return p
@@ -72,7 +78,8 @@ def parser(description=__doc__):
 
 def config_from(args, **overrides) -> Config:
     return Config(rooms=args.rooms, players=args.players, rounds=args.rounds, rate=args.rate, seed=args.seed,
-                  max_seconds=args.max_seconds, **overrides)
+                  max_seconds=args.max_seconds, ramp=args.ramp,
+                  progress=args.progress, **overrides)
 
 
 def print_report(title, config, report):
@@ -90,17 +97,18 @@ def main():
 
     config = config_from(args)
     solutions = stock_puzzles(config.rooms * config.rounds + 5, args.seed)
-    port = free_port()
-    log = tempfile.NamedTemporaryFile(prefix="soak-daphne-", suffix=".log", delete=False).name
-    daphne = start_daphne(port, "config.asgi:application",
-                          daphne_env(args.database_url, args.redis_url, COUNTDOWN_SECONDS=args.countdown), log)
+    from loadtest.faults import Servers
+
+    servers = Servers(daphne_env(args.database_url, args.redis_url, COUNTDOWN_SECONDS=args.countdown),
+                      count=args.servers, log_dir=tempfile.mkdtemp(prefix="soak-"))
     try:
-        run = asyncio.run(run_clients(config, [port], solutions))
+        servers.start()
+        run = asyncio.run(run_clients(config, servers.ports, solutions))
     finally:
-        stop(daphne)
-    report = figures(run, verify(run, logs=[log]))
-    print_report("soak", config, report)
-    print(f"daphne log: {log}")
+        servers.stop()
+    report = figures(run, verify(run, logs=servers.logs))
+    print_report(f"soak on {args.servers} daphne process{'es' if args.servers > 1 else ''}", config, report)
+    print("daphne logs:", " ".join(servers.logs))
     sys.exit(0 if report.ok else 1)
 
 
