@@ -74,28 +74,39 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(message)
             return
         mode = "note" if isinstance(data, dict) and data.get("mode") == "note" else "enter"
-        try:
-            result = await database_sync_to_async(perform)(self.code, self.player, action, message_id=message_id)
-        except race.MoveError as error:
-            await self.send_full(error=str(error), mode=mode, selected=_cell(data))
-            return
-        if isinstance(action, A.Sync) and not result.changed:
-            await self.send_full(mode=mode)
-        elif result.outcome is not None:
-            await self.send_full(outcome=result.outcome, mode=mode, only_game=True, version=result.room.version)
+        # One trip to a worker thread applies the move and renders the reply. Not
+        # thread-sensitive: moves of different rooms (and their DB round trips) run side by
+        # side in the thread pool; the write path's row lock keeps each room serial.
+        html = await database_sync_to_async(self._act, thread_sensitive=False)(
+            action, message_id, mode, _cell(data))
+        if html:
+            await self.send(text_data=html)
         # Other changes reach this socket through the group refresh.
+
+    def _act(self, action, message_id, mode, cell) -> str:
+        try:
+            result = perform(self.code, self.player, action, message_id=message_id)
+        except race.MoveError as error:
+            return self._render(False, None, {"error": str(error), "mode": mode, "selected": cell})
+        if isinstance(action, A.Sync) and not result.changed:
+            return self._render(False, None, {"mode": mode})
+        if result.outcome is not None:
+            return self._render(True, result.room.version, {"outcome": result.outcome, "mode": mode},
+                                room=result.room)
+        return ""
 
     async def send_error(self, message: str):
         html = await database_sync_to_async(render_to_string)("rooms/room.html#message", {"error": message})
         await self.send(text_data=html)
 
     async def send_full(self, only_game=False, version=None, **kwargs):
-        html = await database_sync_to_async(self._render)(only_game, version, kwargs)
+        html = await database_sync_to_async(self._render, thread_sensitive=False)(only_game, version, kwargs)
         if html:
             await self.send(text_data=html)
 
-    def _render(self, only_game, version, kwargs):
-        room = Room.objects.filter(code=self.code).select_related("puzzle", "host").first()
+    def _render(self, only_game, version, kwargs, room=None):
+        if room is None:
+            room = Room.objects.filter(code=self.code).select_related("puzzle", "host").first()
         if room is None:
             return ""
         context = room_context(room, self.player, **kwargs)

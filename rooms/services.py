@@ -97,7 +97,8 @@ def overdue_state(room: Room, now) -> str | None:
 def perform(code: str, player, action, now=None, message_id: str = "") -> Result:
     now = now or timezone.now()
     with transaction.atomic():
-        room = Room.objects.select_for_update().filter(code=normalize_code(code)).first()
+        room = (Room.objects.select_for_update(of=("self",)).select_related("puzzle")
+                .filter(code=normalize_code(code)).first())
         if room is None:
             raise RoomNotFound("No room has that code. Check the code and try again.")
         if message_id and RoomEvent.objects.filter(room=room, message_id=message_id,
