@@ -6,6 +6,7 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 
 from games.engines import race
@@ -17,6 +18,9 @@ from .presenters import room_context
 from .push import group_name
 from .services import normalize_code, perform
 
+# PostgreSQL takes moves of different rooms side by side (row locks keep each room serial);
+# SQLite has one writer at a time, so there the moves stay on Django's single sync thread.
+SIDE_BY_SIDE = not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  # sustained messages per second per socket
 BURST = 20
@@ -74,10 +78,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(message)
             return
         mode = "note" if isinstance(data, dict) and data.get("mode") == "note" else "enter"
-        # One trip to a worker thread applies the move and renders the reply. Not
-        # thread-sensitive: moves of different rooms (and their DB round trips) run side by
-        # side in the thread pool; the write path's row lock keeps each room serial.
-        html = await database_sync_to_async(self._act, thread_sensitive=False)(
+        # One trip to a worker thread applies the move and renders the reply.
+        html = await database_sync_to_async(self._act, thread_sensitive=not SIDE_BY_SIDE)(
             action, message_id, mode, _cell(data))
         if html:
             await self.send(text_data=html)
@@ -100,7 +102,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def send_full(self, only_game=False, version=None, **kwargs):
-        html = await database_sync_to_async(self._render, thread_sensitive=False)(only_game, version, kwargs)
+        html = await database_sync_to_async(self._render, thread_sensitive=not SIDE_BY_SIDE)(only_game, version, kwargs)
         if html:
             await self.send(text_data=html)
 
