@@ -6,7 +6,6 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.template.loader import render_to_string
 
 from games.engines import race
@@ -18,9 +17,6 @@ from .presenters import room_context
 from .push import group_name
 from .services import normalize_code, perform
 
-# PostgreSQL takes moves of different rooms side by side (row locks keep each room serial);
-# SQLite has one writer at a time, so there the moves stay on Django's single sync thread.
-SIDE_BY_SIDE = not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  # sustained messages per second per socket
 BURST = 20
@@ -78,37 +74,28 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(message)
             return
         mode = "note" if isinstance(data, dict) and data.get("mode") == "note" else "enter"
-        # One trip to a worker thread applies the move and renders the reply.
-        html = await database_sync_to_async(self._act, thread_sensitive=not SIDE_BY_SIDE)(
-            action, message_id, mode, _cell(data))
-        if html:
-            await self.send(text_data=html)
-        # Other changes reach this socket through the group refresh.
-
-    def _act(self, action, message_id, mode, cell) -> str:
         try:
-            result = perform(self.code, self.player, action, message_id=message_id)
+            result = await database_sync_to_async(perform)(self.code, self.player, action, message_id=message_id)
         except race.MoveError as error:
-            return self._render(False, None, {"error": str(error), "mode": mode, "selected": cell})
+            await self.send_full(error=str(error), mode=mode, selected=_cell(data))
+            return
         if isinstance(action, A.Sync) and not result.changed:
-            return self._render(False, None, {"mode": mode})
-        if result.outcome is not None:
-            return self._render(True, result.room.version, {"outcome": result.outcome, "mode": mode},
-                                room=result.room)
-        return ""
+            await self.send_full(mode=mode)
+        elif result.outcome is not None:
+            await self.send_full(outcome=result.outcome, mode=mode, only_game=True, version=result.room.version)
+        # Other changes reach this socket through the group refresh.
 
     async def send_error(self, message: str):
         html = await database_sync_to_async(render_to_string)("rooms/room.html#message", {"error": message})
         await self.send(text_data=html)
 
     async def send_full(self, only_game=False, version=None, **kwargs):
-        html = await database_sync_to_async(self._render, thread_sensitive=not SIDE_BY_SIDE)(only_game, version, kwargs)
+        html = await database_sync_to_async(self._render)(only_game, version, kwargs)
         if html:
             await self.send(text_data=html)
 
-    def _render(self, only_game, version, kwargs, room=None):
-        if room is None:
-            room = Room.objects.filter(code=self.code).select_related("puzzle", "host").first()
+    def _render(self, only_game, version, kwargs):
+        room = Room.objects.filter(code=self.code).select_related("puzzle", "host").first()
         if room is None:
             return ""
         context = room_context(room, self.player, **kwargs)
