@@ -13,15 +13,16 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-# Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
-# still synchronous, so tell Django that is fine (browser tests run in their own process).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
+    # still synchronous, so tell Django that is fine. Set only once a browser test runs, so
+    # it never leaks into other tests (check --deploy refuses it).
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run scripts/install-chromium.sh (make test does)")
     with sync_playwright() as playwright:
