@@ -163,6 +163,7 @@ class Player:
         self.connections: list[Connection] = []
         self.conn: Connection | None = None
         self.pending = None  # (mid, future)
+        self.lobby_pending = None  # the host's Start click awaiting a refusal (or the countdown)
         self.sent = {}  # mid -> action dict
         self.outcomes = {}  # mid -> ("applied", version, kind) | ("refused", message) | ("error", message)
         self.unknown = set()  # mids whose fate the client never learned (no answer)
@@ -335,6 +336,8 @@ class Player:
     def _answer(self, answer, unexpected_ok=True):
         if self.pending and not self.pending[1].done():
             self.pending[1].set_result(answer)
+        elif self.lobby_pending is not None and not self.lobby_pending.done() and answer[0] != "applied":
+            self.lobby_pending.set_result(answer)
         elif answer[0] != "refused" or not unexpected_ok:
             self.stats.unexpected.append(f"{self.name}: answer with nothing pending: {answer!r}"[:300])
 
@@ -507,13 +510,25 @@ class Player:
                                    "finished_sent_at": self.finished_sent_at}
 
     async def start_showdown(self):
-        for _ in range(200):
+        """Click Start until it works: a start shows up as the countdown, a refusal (someone's
+        ready flag has not landed yet) as an error. Only after a refusal is Start clicked again,
+        so no late refusal can be mistaken for the answer to a move."""
+        def started():
+            return self.view.state in ("countdown", "playing", "finished")
+
+        async def click():
             await self.lobby_message({"action": "start"})
-            try:
-                await self.wait_for(lambda: self.view.state in ("countdown", "playing"), timeout=1.5)
+
+        for _ in range(200):
+            self.lobby_pending = asyncio.get_running_loop().create_future()
+            await click()
+            try:  # after a reconnect the resync shows the lobby again: click again
+                await self.wait_for(lambda: started() or self.lobby_pending.done(), timeout=300, poke=click)
+            finally:
+                self.lobby_pending = None
+            if started():
                 return
-            except asyncio.TimeoutError:
-                continue  # someone's ready flag had not landed yet: a host clicks again
+            await asyncio.sleep(0.3)
 
     async def watch_to_end(self, room):
         try:

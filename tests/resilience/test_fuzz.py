@@ -225,9 +225,13 @@ SOCKETS = [("lobby", "ada"), ("lobby", "grace"), ("lobby", "watcher"), ("ready l
 def test_socket_messages_never_crash_and_refusals_change_nothing(world):
     sockets = {key: Socket(world["codes"][key[0]], world["players"][key[1]]) for key in SOCKETS}
 
+    ran = {"examples": 0, "frames": 0}
+
     @FUZZ
     @given(key=st.sampled_from(SOCKETS), frames=st.lists(socket_frames, min_size=1, max_size=4))
     def fuzz(key, frames):
+        ran["examples"] += 1
+        ran["frames"] += len(frames)
         socket = sockets[key]
         with transaction.atomic():
             applied_mids = set()
@@ -245,6 +249,8 @@ def test_socket_messages_never_crash_and_refusals_change_nothing(world):
             transaction.set_rollback(True)
 
     fuzz()
+    print(f"\nsocket fuzz: {ran['examples']} examples, {ran['frames']} frames")
+    assert ran["examples"] >= EXAMPLES
 
 
 def test_socket_refusals_have_clear_messages(world):
@@ -320,9 +326,12 @@ def test_every_post_endpoint_survives_hostile_forms(world, games):
         "domino": st.sampled_from([games["domino"], 999999]),
     }
 
+    ran = {"examples": 0}
+
     @FUZZ
     @given(data=st.data())
     def fuzz(data):
+        ran["examples"] += 1
         path, keys = data.draw(st.sampled_from(ENDPOINTS))
         for name, strategy in targets.items():
             if "{" + name + "}" in path:
@@ -346,6 +355,8 @@ def test_every_post_endpoint_survives_hostile_forms(world, games):
                 assert before == after, f"{where}: refused with {response.status_code} but the state changed"
 
     fuzz()
+    print(f"\nPOST fuzz: {ran['examples']} requests")
+    assert ran["examples"] >= EXAMPLES
 
 
 @pytest.mark.parametrize("path", ["/r/AB%00CD/", "/r/%20/", "/r/%00/", "/r/AB%00CDE/calendar.ics"])
