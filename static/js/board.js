@@ -100,8 +100,12 @@
   function afterSwap(event) {
     const cell = selectedCell();
     const lost = document.activeElement === document.body || !document.activeElement;
-    if (cell) select(cell, lost && (event.type !== "htmx:wsAfterMessage" || focusInGame));
-    else ensureTabStop();
+    const refocus = lost && (event.type !== "htmx:wsAfterMessage" || focusInGame);
+    if (cell) { select(cell, refocus); return; }
+    ensureTabStop();
+    // A board replaced by final results: focus moves to their next step, not to the page top.
+    const landing = document.querySelector("[data-focus-landing]");
+    if (refocus && landing) landing.focus();
   }
   document.addEventListener("htmx:afterSettle", afterSwap);
   document.addEventListener("htmx:wsAfterMessage", afterSwap);

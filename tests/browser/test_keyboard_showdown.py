@@ -46,11 +46,16 @@ def enter_board(page):
     assert focused_cell(page) >= 0
 
 
-def solve(page, solution: str, empty: list[int]):
+def solve(page, solution: str, empty: list[int], ends_showdown: bool = False):
     for index in empty:
         walk_to(page, index)
         page.keyboard.press(solution[index])
         expect(page.locator(f'[data-cell="{index}"]')).to_have_attribute("data-value", solution[index])
+        if ends_showdown and index == empty[-1]:
+            # The last entry ends the race: the final standings replace the board and
+            # keyboard focus moves on to their next step.
+            expect(page.get_by_role("link", name="Play again")).to_be_focused()
+            return
         # Focus comes back to the board after the live update, on the same cell.
         page.wait_for_function(f"{FOCUSED}.dataset.cell === '{index}'")
 
@@ -121,7 +126,7 @@ def test_a_showdown_played_by_keyboard_alone(browser, daphne_server):
     solve(host, solution, empty)
     host.locator(".standing", has_text="Ada").get_by_text("finished").wait_for()
     enter_board(guest)
-    solve(guest, solution, empty)
+    solve(guest, solution, empty, ends_showdown=True)
 
     for page in (host, guest):
         page.wait_for_selector("#room-body[data-state=finished]", timeout=15_000)
