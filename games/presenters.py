@@ -3,28 +3,37 @@
 from games.engines.race import Board, Outcome
 
 
-def board_rows(board: Board, selected: int | None = None, flash: Outcome | None = None,
-               show_digits: bool = True) -> list[list[dict]]:
-    """Rows of cell dicts for the ARIA grid. `show_digits=False` gives a silhouette
-    (filled or not) for opponents and spectators."""
+def board_rows(board: Board, selected: int | None = None, flash: Outcome | None = None) -> list[list[dict]]:
+    """Rows of cell dicts for the ARIA grid. Each cell carries its finished class list
+    and label: the grid is re-rendered on every move, and per-cell template logic over
+    81 cells was most of a move's cost."""
+    wrong = flash.cell if flash is not None and flash.kind == "wrong" else None
+    fresh = flash.cell if flash is not None and flash.kind in ("correct", "hint") else None
     rows = []
     for r in range(9):
         row = []
         for c in range(9):
             i = r * 9 + c
-            value = board.cells[i] if show_digits else 0
-            filled = bool(board.cells[i])
+            value = board.cells[i]
+            css = ["cell"]
+            if board.givens[i]:
+                css.append("given")
+            elif i in board.hinted:
+                css.append("hinted")
+            elif value:
+                css.append("entered")
+            css += [name for name, on in (("selected", i == selected), ("wrong", i == wrong), ("fresh", i == fresh),
+                                          ("box-right", c in (2, 5)), ("box-bottom", r in (2, 5))) if on]
             label = f"Row {r + 1}, column {c + 1}"
+            notes = [] if value else board.notes_at(i)
             if value:
                 label += f", {value}"
-            notes = board.notes_at(i) if show_digits and not filled else []
+            elif notes:
+                label += ", notes " + " ".join(map(str, notes))
             row.append({
                 "index": i, "row": r + 1, "col": c + 1, "box": (r // 3) * 3 + c // 3 + 1,
-                "value": value, "filled": filled, "given": bool(board.givens[i]),
-                "hinted": i in board.hinted, "notes": [d if d in notes else "" for d in range(1, 10)] if notes else [],
-                "label": label, "selected": i == selected,
-                "wrong": flash is not None and flash.kind == "wrong" and flash.cell == i,
-                "fresh": flash is not None and flash.kind in ("correct", "hint") and flash.cell == i,
+                "value": value or "", "css": " ".join(css), "label": label, "selected": i == selected,
+                "notes": [d if d in notes else "" for d in range(1, 10)] if notes else [],
             })
         rows.append(row)
     return rows

@@ -74,16 +74,24 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(message)
             return
         mode = "note" if isinstance(data, dict) and data.get("mode") == "note" else "enter"
-        try:
-            result = await database_sync_to_async(perform)(self.code, self.player, action, message_id=message_id)
-        except race.MoveError as error:
-            await self.send_full(error=str(error), mode=mode, selected=_cell(data))
-            return
-        if isinstance(action, A.Sync) and not result.changed:
-            await self.send_full(mode=mode)
-        elif result.outcome is not None:
-            await self.send_full(outcome=result.outcome, mode=mode, only_game=True, version=result.room.version)
+        html = await database_sync_to_async(self._act)(action, message_id, mode, _cell(data))
+        if html:
+            await self.send(text_data=html)
         # Other changes reach this socket through the group refresh.
+
+    def _act(self, action, message_id, mode, cell) -> str:
+        """Apply through the write path and render this socket's answer in one trip to
+        the sync thread; a board move's answer reuses the room and seats just saved."""
+        try:
+            result = perform(self.code, self.player, action, message_id=message_id)
+        except race.MoveError as error:
+            return self._render(False, None, {"error": str(error), "mode": mode, "selected": cell})
+        if isinstance(action, A.Sync) and not result.changed:
+            return self._render(False, None, {"mode": mode})
+        if result.outcome is not None:
+            return self._render(True, result.room.version, {"outcome": result.outcome, "mode": mode},
+                                room=result.room, seats=result.seats)
+        return ""
 
     async def send_error(self, message: str):
         html = await database_sync_to_async(render_to_string)("rooms/room.html#message", {"error": message})
@@ -94,11 +102,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    def _render(self, only_game, version, kwargs):
-        room = Room.objects.filter(code=self.code).select_related("puzzle", "host").first()
+    def _render(self, only_game, version, kwargs, room=None, seats=None):
+        if room is None:
+            room = Room.objects.filter(code=self.code).select_related("puzzle", "host").first()
         if room is None:
             return ""
-        context = room_context(room, self.player, **kwargs)
+        context = room_context(room, self.player, seats=seats, with_standings=not only_game, **kwargs)
         if version is not None:
             context["version"] = version  # the version this reply answers (for resync checks)
         if only_game:

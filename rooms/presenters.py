@@ -16,13 +16,26 @@ def standings_context(room, seats) -> dict:
     game = game_for(room)
     rows = []
     for place, seat in ranked:
-        rows.append({"place": place, "seat": seat, "silhouette": game.silhouette(seat), "line": game.standing_line(seat),
+        rows.append({"place": place, "seat": seat, **silhouette_paths(game.silhouette(seat)), "line": game.standing_line(seat),
                      "note": game.status_note(seat) if hasattr(game, "status_note") else None,
                      "percent": round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0})
     return {"standing_rows": rows, "progress_unit": getattr(game, "progress_unit", "cells filled")}
 
 
-def room_context(room, player, outcome=None, error=None, selected=None, mode="enter", now=None) -> dict:
+def silhouette_paths(classes: list[str]) -> dict:
+    """SVG path data for a silhouette's start squares ('g') and filled squares ('f'): two
+    attributes instead of 81 elements, in every standings push to every socket."""
+    paths = {"g": [], "f": []}
+    for i, kind in enumerate(classes):
+        if kind in paths:
+            paths[kind].append(f"M{i % 9} {i // 9}h1v1h-1z")
+    return {"given_path": "".join(paths["g"]), "filled_path": "".join(paths["f"])}
+
+
+def room_context(room, player, outcome=None, error=None, selected=None, mode="enter", now=None,
+                 seats=None, with_standings=True) -> dict:
+    """`seats` may come from the write path that just saved them (saves a query); a reply
+    that only swaps the player's own board skips the standings (they arrive by push)."""
     now = now or timezone.now()
     due = overdue_state(room, now)
     state = room.state
@@ -30,7 +43,8 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         state = Room.State.EXPIRED  # a late worker never shows a stale room as live
     elif due == "play":
         state = Room.State.PLAYING
-    seats = list(room.seats.select_related("player"))
+    if seats is None:
+        seats = list(room.seats.select_related("player"))
     me = next((s for s in seats if player is not None and s.player_id == player.pk), None)
     game = game_for(room)
     rules = game.rules(room)
@@ -50,7 +64,8 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "settings_template": getattr(game, "settings_template", None),
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
-    context.update(standings_context(room, seats))
+    if with_standings:
+        context.update(standings_context(room, seats))
     if room.scheduled_for:
         zone = _zone(room.host_timezone)
         opens = ready_room_opens(room)

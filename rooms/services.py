@@ -43,6 +43,7 @@ class Result:
     outcome: race.Outcome | None = None
     changed: bool = True
     duplicate: bool = False
+    seats: list | None = None  # every seat as saved, for rendering the answer without a query
 
 
 def normalize_code(code: str) -> str:
@@ -110,6 +111,7 @@ def perform(code: str, player, action, now=None, message_id: str = "") -> Result
         handler = _HANDLERS[type(action)]
         result = handler(room, seats, seat, player, action, now)
         result.changed = result.changed or advanced
+        result.seats = seats
         if result.changed:
             if room.state == Room.State.PLAYING and all(s.status != Seat.Status.PLAYING for s in seats):
                 _finish(room, seats, now)

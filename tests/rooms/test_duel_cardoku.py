@@ -198,7 +198,7 @@ def test_nobody_sees_the_deck_and_the_deal_code_only_after_the_end(room, players
     assert f'data-card="{upcoming.code}"' not in own and state.deal_code not in own
     watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
     assert "data-card" not in watcher and "ck-board" not in watcher
-    assert 'class="g"' in watcher  # the silhouettes show the spades' squares, never the cards
+    assert 'class="g" d="M' in watcher  # the silhouettes show the spades' squares, never the cards
     for p in players[:2]:
         discard_all(room, p)
     room = Room.objects.get(pk=room.pk)

@@ -250,7 +250,7 @@ def test_nobody_else_sees_upcoming_stones_or_the_solution(room, players):
     watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
     assert "data-current-stone" not in watcher and "Next stone" not in watcher
     assert SOLUTION not in watcher and "data-value" not in watcher
-    assert 'class="f"' in watcher  # the silhouette shows Ada's stone as a filled square
+    assert 'class="f" d="M' in watcher  # the silhouette shows Ada's stone as a filled square
     own = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
     assert f'aria-label="Current stone: {state.current_stone}"' in own
     assert "Next stone" in own and own.count("data-next-stone") == 1  # one preview, no more

@@ -123,3 +123,15 @@ def test_admin_pages_for_games_and_profiles(client, bank_puzzle, player):
     for name in ("admin:games_puzzle_changelist", "admin:games_solorun_changelist", "admin:stats_profile_changelist"):
         assert client.get(reverse(name)).status_code == 200
     assert client.get(reverse("admin:games_puzzle_changelist") + "?level=easy&q=530070").status_code == 200
+
+
+def test_silhouette_paths_draw_start_and_filled_squares_only():
+    from rooms.presenters import silhouette_paths
+
+    classes = [""] * 81
+    classes[0] = "g"  # row 1, column 1: a given
+    classes[10] = "f"  # row 2, column 2: filled by the player
+    classes[80] = "f"  # row 9, column 9
+    assert silhouette_paths(classes) == {"given_path": "M0 0h1v1h-1z",
+                                         "filled_path": "M1 1h1v1h-1zM8 8h1v1h-1z"}
+    assert silhouette_paths([]) == {"given_path": "", "filled_path": ""}
