@@ -120,7 +120,11 @@ if REDIS_URL:
             # socket_timeout: redis-py 8 defaults it to 5 s, the same as the layer's blocking
             # read (BZPOPMIN, 5 s), so every consumer that got no group message for 5 s died
             # with "Timeout reading" and its socket closed (django/channels_redis#422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 1500, "expiry": 30},
+            # max_connections: redis-py 8's pool holds 100 and then raises, so a burst of
+            # sockets connecting at once (each group_add takes a connection) got HTTP 500s.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15,
+                                  "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000)}],
+                       "capacity": 1500, "expiry": 30},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
