@@ -86,11 +86,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
             result = perform(self.code, self.player, action, message_id=message_id)
         except race.MoveError as error:
             return self._render(False, None, {"error": str(error), "mode": mode, "selected": cell})
-        if isinstance(action, A.Sync) and not result.changed:
-            return self._render(False, None, {"mode": mode})
         if result.outcome is not None:
             return self._render(True, result.room.version, {"outcome": result.outcome, "mode": mode},
                                 room=result.room, seats=result.seats)
+        if not result.changed and not result.duplicate:
+            # A sync, or nothing to do (leaving after being eliminated, readying twice): the
+            # answer is the state as it stands, so every message gets one.
+            return self._render(False, None, {"mode": mode})
         return ""
 
     async def send_error(self, message: str):

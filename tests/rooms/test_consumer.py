@@ -149,6 +149,12 @@ async def test_non_host_start_and_eliminated_entries_are_refused():
     assert "locked" in await receive_until(g, 'id="room-message"')
     seat = await sync_to_async(Seat.objects.get)(room=room, player=grace)
     assert seat.status == "eliminated" and seat.progress == 0
+    # Leaving once eliminated changes nothing, and still gets an answer: the state as it stands.
+    await g.send_to(text_data=json.dumps({"action": "leave", "mid": "bye"}))
+    answer = await g.receive_from(timeout=5)
+    assert 'id="room-body"' in answer and "mistake cap" in answer
+    seat = await sync_to_async(Seat.objects.get)(room=room, player=grace)
+    assert seat.status == "eliminated"
     await g.disconnect()
 
 
