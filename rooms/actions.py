@@ -92,7 +92,9 @@ def parse_message(data, game=None) -> tuple[object, str]:
     if not isinstance(data, dict):
         raise MalformedMessage("Messages must be JSON objects.")
     message_id = data.get("mid") or ""
-    if not isinstance(message_id, str) or len(message_id) > MAX_ID:
+    # Printable ASCII only: a NUL byte reached PostgreSQL (DataError) and broke the socket.
+    if not isinstance(message_id, str) or len(message_id) > MAX_ID or not (
+            message_id.isascii() and message_id.isprintable()):
         raise MalformedMessage("Bad message id.")
     action = data.get("action")
     if action is not None and not isinstance(action, str):  # {"action": []} crashed the socket

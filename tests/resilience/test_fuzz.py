@@ -253,6 +253,8 @@ def test_socket_refusals_have_clear_messages(world):
         ({"text_data": None, "bytes_data": b"\x00\x01"}, "not text"),
         ({"text_data": "{"}, "must be JSON"),
         ({"text_data": json.dumps({"cell": "2", "digit": "4", "mid": "m" * 65})}, "Bad message id"),
+        ({"text_data": json.dumps({"action": "join", "mid": "\u0000"})}, "Bad message id"),
+        ({"text_data": json.dumps({"cell": "2", "digit": "4", "mid": "é"})}, "Bad message id"),
         ({"text_data": json.dumps({"cell": "2", "digit": 10 ** 30})}, "between 1 and 9"),
         ({"text_data": json.dumps({"cell": "0", "digit": "5"})}, "is a given"),
         ({"text_data": json.dumps({"action": []})}, "Unknown action"),  # was a TypeError
