@@ -13,8 +13,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-
-
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
