@@ -49,7 +49,7 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
         "run": run, "board": board, "rows": board_rows(board, selected, outcome),
         "outcome": outcome, "error": error, "selected": selected, "mode": mode,
         "rules": run.rules, "hints_left": run.rules.hint_limit - board.hints,
-        "pad": digit_pad(board),
+        "pad": digit_pad(board), "version": run.moves,
     }
 
 

@@ -1,5 +1,6 @@
 from django import template
 
+from games import fragments
 from games.presenters import format_seconds
 
 register = template.Library()
@@ -9,3 +10,13 @@ register = template.Library()
 def clock(seconds):
     """Seconds as m:ss (or h:mm:ss)."""
     return format_seconds(seconds)
+
+
+# The Sudoku fragments (games/fragments.py) for pages: a move's answer swaps the same
+# markup by id, so a page and an answer cannot drift apart.
+register.simple_tag(fragments.hint_button, name="hint_button")
+register.simple_tag(fragments.score_stat, name="score_stat")
+register.simple_tag(fragments.mistakes_stat, name="mistakes_stat")
+register.simple_tag(fragments.hints_stat, name="hints_stat")
+register.simple_tag(fragments.version_input, name="version_input")
+register.simple_tag(fragments.outcome_message, name="outcome_message")

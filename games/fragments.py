@@ -1,0 +1,182 @@
+"""Sudoku board fragments: one cell, the counters, the digit pad, the message line.
+
+The same functions build the page (templates/games/board.html renders the cells and pad
+buttons these return) and a move's answer (only the fragments that changed, swapped by id
+as htmx out-of-band swaps), for Solo Run and for the Showdown room alike, so the page and
+an answer cannot drift apart.
+
+Built with format strings and `html.escape`, not the template engine: a move's answer is
+a handful of these, and rendering them through templates was most of a move's cost. Every
+value that reaches the markup goes through `_e` (numbers included, for uniformity); the
+results are marked safe for templates.
+
+Every element has a stable id. `oob=True` (or `oob(fragment)`) adds
+`hx-swap-oob="true"`: an htmx HTTP answer then swaps the element by id wherever it is,
+and the htmx ws extension swaps every top-level element of a socket message by id anyway.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+
+from games.engines.race import Board, Outcome
+
+OOB = ' hx-swap-oob="true"'
+
+
+def _e(value) -> str:
+    return escape(str(value), quote=True)
+
+
+def oob(fragment: str) -> SafeString:
+    """`fragment` with `hx-swap-oob="true"` on its first (top-level) element, right after
+    the tag name."""
+    end = fragment.index("<") + 1
+    while end < len(fragment) and fragment[end] not in " />\t\n":
+        end += 1
+    return mark_safe(fragment[:end] + OOB + fragment[end:])
+
+
+def _done(html: str, out_of_band: bool) -> SafeString:
+    return oob(html) if out_of_band else mark_safe(html)
+
+
+def cell_id(index: int) -> str:
+    return f"cell-{index}"
+
+
+# --- the board --------------------------------------------------------------------------
+
+def sudoku_cell(board: Board, index: int, *, selected: bool = False, flash: Outcome | None = None,
+                oob: bool = False) -> SafeString:
+    """One gridcell of the ARIA grid. `flash` is the move that just happened: its cell
+    gets `fresh` (correct entry or hint) or `wrong` plus `data-wrong` (the refused digit,
+    which the page's script shows briefly before the empty cell settles)."""
+    r, c = divmod(index, 9)
+    value = board.cells[index]
+    css = "cell"
+    if board.givens[index]:
+        css += " given"
+    elif index in board.hinted:
+        css += " hinted"
+    elif value:
+        css += " entered"
+    if selected:
+        css += " selected"
+    wrong = ""
+    if flash is not None and flash.cell == index:
+        if flash.kind == "wrong":
+            css += " wrong"
+            wrong = f' data-wrong="{_e(flash.digit)}"'
+        elif flash.kind in ("correct", "hint"):
+            css += " fresh"
+    if c in (2, 5):
+        css += " box-right"
+    if r in (2, 5):
+        css += " box-bottom"
+    label = f"Row {r + 1}, column {c + 1}"
+    inner = ""
+    if value:
+        label += f", {value}"
+        inner = f'<span class="value">{_e(value)}</span>'
+    elif board.notes[index]:
+        notes = board.notes_at(index)
+        label += ", notes " + " ".join(map(str, notes))
+        inner = '<span class="notes" aria-hidden="true">' + "".join(
+            f"<span>{d if d in notes else ''}</span> " for d in range(1, 10)) + "</span>"
+    focus = 'tabindex="0" aria-selected="true"' if selected else 'tabindex="-1" aria-selected="false"'
+    return _done(
+        f'<div id="{cell_id(index)}" role="gridcell" class="{css}" aria-label="{_e(label)}" '
+        f'data-cell="{index}" data-row="{r + 1}" data-col="{c + 1}" data-box="{(r // 3) * 3 + c // 3 + 1}" '
+        f'data-value="{_e(value or "")}"{wrong} {focus}>{inner}</div>', oob)
+
+
+def sudoku_rows(board: Board, selected: int | None = None, flash: Outcome | None = None) -> list[list[SafeString]]:
+    """The 81 cells, row by row, for templates/games/board.html#grid."""
+    return [[sudoku_cell(board, r * 9 + c, selected=r * 9 + c == selected, flash=flash) for c in range(9)]
+            for r in range(9)]
+
+
+def changed_cells(before: Board, after: Board) -> list[int]:
+    """Cells whose value, hint mark or notes differ: what a move's answer must carry
+    (an entry also clears its digit from the notes of its peers)."""
+    return [i for i in range(81)
+            if before.cells[i] != after.cells[i] or before.notes[i] != after.notes[i]
+            or (i in before.hinted) != (i in after.hinted)]
+
+
+# --- the digit pad and tools --------------------------------------------------------------
+
+def pad_left(board: Board) -> list[tuple[int, int]]:
+    """(digit, how many of it are still to place)."""
+    return [(d, 9 - board.cells.count(d)) for d in range(1, 10)]
+
+
+def pad_button(digit: int, left: int, *, oob: bool = False) -> SafeString:
+    """One digit of the pad, with its "left to place" count (drawn by CSS from data-left)."""
+    done = "" if left else " done"
+    return _done(
+        f'<button id="digit-{_e(digit)}" type="submit" name="digit" value="{_e(digit)}" '
+        f'class="digit{done}" aria-label="{_e(digit)}" data-digit="{_e(digit)}">{_e(digit)}'
+        f'<small aria-hidden="true" data-left="{_e(left)}"></small></button>', oob)
+
+
+def pad_buttons(board: Board) -> list[SafeString]:
+    return [pad_button(d, left) for d, left in pad_left(board)]
+
+
+def hint_button(hints_left: int, *, oob: bool = False) -> SafeString:
+    disabled = " disabled" if hints_left <= 0 else ""
+    return _done(f'<button id="hint-button" type="submit" class="tool" name="command" value="hint"{disabled}>Hint</button>',
+                 oob)
+
+
+# --- counters ------------------------------------------------------------------------------
+# data-* last: load clients read them with `data-score>\s*(\d+)`.
+
+def score_stat(score: int, *, oob: bool = False) -> SafeString:
+    return _done(f'<dd id="stat-score" data-score>{_e(score)}</dd>', oob)
+
+
+def mistakes_stat(mistakes: int, cap: int | None = None, *, oob: bool = False) -> SafeString:
+    of = f" / {_e(cap)}" if cap else ""
+    return _done(f'<dd id="stat-mistakes" data-mistakes>{_e(mistakes)}{of}</dd>', oob)
+
+
+def hints_stat(hints: int, limit: int, *, oob: bool = False) -> SafeString:
+    return _done(f'<dd id="stat-hints" data-hints>{_e(hints)} / {_e(limit)}</dd>', oob)
+
+
+def version_input(version: int, *, element_id: str = "game-version", oob: bool = False) -> SafeString:
+    """The board version the page shows, sent back with every move: a move from a page that
+    missed an answer (a second tab, a lost response) gets the whole board back."""
+    return _done(f'<input id="{_e(element_id)}" type="hidden" name="version" value="{_e(version)}">', oob)
+
+
+# --- the message line ----------------------------------------------------------------------
+
+def message_kind(outcome: Outcome | None = None, error: str | None = None) -> str | None:
+    """"error" for a refusal or a wrong entry, "good" for a correct entry or a finish."""
+    if error or (outcome and outcome.kind == "wrong"):
+        return "error"
+    if outcome and (outcome.kind == "correct" or outcome.finished):
+        return "good"
+    return None
+
+
+def message(text: str | None = None, *, kind: str | None = None, element_id: str = "game-message",
+            oob: bool = False) -> SafeString:
+    """The status line (`game-message` on Solo Run, `room-message` in a room). `kind` is
+    "error", "good" or None; an empty line keeps its height with a no-break space."""
+    css = {"error": " is-error", "good": " is-good"}.get(kind or "", "")
+    body = _e(text) if text else "&nbsp;"
+    return _done(f'<p id="{_e(element_id)}" class="message{css}" role="status">{body}</p>', oob)
+
+
+def outcome_message(outcome: Outcome | None = None, error: str | None = None, *,
+                    element_id: str = "game-message", oob: bool = False) -> SafeString:
+    """The message line for a Sudoku move's outcome or a refusal."""
+    text = error or (outcome.message if outcome else None)
+    return message(text, kind=message_kind(outcome, error), element_id=element_id, oob=oob)
