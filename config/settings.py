@@ -152,7 +152,7 @@ NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
 
 # --- Player cookie (anonymous Local stats profile) ---
 PLAYER_COOKIE_NAME = "showdown_player"
-PLAYER_COOKIE_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+PLAYER_COOKIE_AGE = 365 * 24 * 3600  # a year, renewed on use (stats.middleware)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -13,6 +13,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from django.views.decorators.http import require_GET, require_POST
 
 from games.engines import race
+from stats.middleware import ensure_player
 
 from . import actions as A
 from .gametypes import GAME_TYPES
@@ -163,6 +164,7 @@ def room_page(request, code: str):
     room = Room.objects.filter(code=normalized).select_related("puzzle", "host").first()
     if room is None:
         return _message(request, "Room not found", "No room has that code. Check the code and try again.", 404)
-    context = room_context(room, request.player)
+    # Watching live needs the room socket, which refuses a browser without a profile.
+    context = room_context(room, ensure_player(request))
     context["share_url"] = request.build_absolute_uri(reverse("room", args=[room.code]))
     return render(request, "rooms/room.html", context)

@@ -1,2 +1,6 @@
+from .middleware import known_player
+
+
 def player(request):
-    return {"player": getattr(request, "player", None)}
+    # Never creates a profile: a page only shows the name of a player who has one.
+    return {"player": known_player(request)}

@@ -1,27 +1,55 @@
 """Binds each browser to its anonymous Profile through the player cookie.
 
-HTTP: the first visit creates the profile and sets a long-lived HttpOnly, SameSite=Lax
-cookie. WebSockets: the cookie identifies the player; a socket without a valid cookie
-gets scope["player"] = None and consumers refuse it.
+HTTP: request.player is resolved lazily. A valid cookie gives its profile; without one, a
+request that writes (POST and other unsafe methods) gets a new profile and the cookie, while
+a page that only displays gets a guest that matches no row and is never saved, so crawlers
+and `HEAD` floods create nothing. ensure_player() creates the profile on a GET that needs
+one (a room page, whose live socket is refused without a cookie). The cookie lasts a year
+and is renewed when used.
+
+WebSockets: the cookie identifies the player; a socket without a valid cookie gets
+scope["player"] = None and consumers refuse it.
 """
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core import signing
+from django.utils.functional import SimpleLazyObject
 
-from .models import Profile
+from .models import GUEST_PK, Profile
 
 _SALT = "stats.player"
+RENEW_AFTER = 24 * 3600  # re-issue the cookie at most once a day, not on every response
+
+
+def _token(raw: str | None) -> tuple[str | None, bool]:
+    """(token, needs renewal) from a cookie value; (None, False) when missing, forged or expired."""
+    if not raw:
+        return None, False
+    try:
+        return signing.loads(raw, salt=_SALT, max_age=RENEW_AFTER), False
+    except signing.SignatureExpired:
+        pass
+    except signing.BadSignature:
+        return None, False
+    try:
+        return signing.loads(raw, salt=_SALT, max_age=settings.PLAYER_COOKIE_AGE), True
+    except signing.BadSignature:
+        return None, False
 
 
 def _load(raw: str | None) -> Profile | None:
-    if not raw:
-        return None
-    try:
-        token = signing.loads(raw, salt=_SALT)
-    except signing.BadSignature:
-        return None
-    return Profile.objects.filter(token=token).first()
+    token, _ = _token(raw)
+    return Profile.objects.filter(token=token).first() if token else None
+
+
+def guest() -> Profile:
+    """A visitor without a profile who only looks: reads of their games find nothing."""
+    return Profile(pk=GUEST_PK, token="", display_name="")
+
+
+def is_guest(profile) -> bool:
+    return profile is None or profile.pk in (None, GUEST_PK)
 
 
 def set_player_cookie(response, profile: Profile) -> None:
@@ -35,6 +63,48 @@ def set_player_cookie(response, profile: Profile) -> None:
     )
 
 
+class _Binding:
+    """One request's player: loaded from the cookie at most once, created at most once."""
+
+    def __init__(self, request):
+        self.request = request
+        self.token, self.renew = _token(request.COOKIES.get(settings.PLAYER_COOKIE_NAME))
+        self.profile: Profile | None = None
+        self.loaded = False
+        self.created = False
+
+    def known(self) -> Profile | None:
+        """The cookie's profile (or one this request created), never creating one."""
+        if not self.loaded:
+            self.profile = Profile.objects.filter(token=self.token).first() if self.token else None
+            self.loaded = True
+        return self.profile
+
+    def ensure(self) -> Profile:
+        if self.known() is None:
+            self.profile, self.created = Profile.objects.create(), True
+        return self.profile
+
+    def resolve(self) -> Profile:
+        if self.known() is not None or self.request.method not in ("GET", "HEAD", "OPTIONS", "TRACE"):
+            return self.ensure()
+        return guest()
+
+
+def ensure_player(request) -> Profile:
+    """The request's real profile, created now if it has none (a page that needs one)."""
+    binding = request._player_binding
+    profile = binding.ensure()
+    request.player = profile
+    return profile
+
+
+def known_player(request) -> Profile | None:
+    """The request's profile if it has one; None for a visitor who has not done anything yet."""
+    binding = getattr(request, "_player_binding", None)
+    return binding.known() if binding is not None else None
+
+
 class PlayerMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -42,14 +112,11 @@ class PlayerMiddleware:
     def __call__(self, request):
         if request.path.startswith(("/static/", "/admin/")):
             return self.get_response(request)
-        profile = _load(request.COOKIES.get(settings.PLAYER_COOKIE_NAME))
-        created = profile is None
-        if created:
-            profile = Profile.objects.create()
-        request.player = profile
+        binding = request._player_binding = _Binding(request)
+        request.player = SimpleLazyObject(binding.resolve)
         response = self.get_response(request)
-        if created:
-            set_player_cookie(response, profile)
+        if binding.created or (binding.renew and binding.known() is not None):
+            set_player_cookie(response, binding.profile)
         return response
 
 

@@ -3,6 +3,7 @@ import secrets
 from django.db import models
 
 NAME_MAX_LENGTH = 24
+GUEST_PK = 0  # stats.middleware.guest(): ids start at 1, so this matches no row
 
 
 def new_token() -> str:
@@ -26,6 +27,11 @@ class Profile(models.Model):
 
     def __str__(self):
         return self.display_name
+
+    def save(self, *args, **kwargs):
+        if self.pk == GUEST_PK:  # a guest only reads; a write must create a real profile first
+            raise ValueError("A guest profile cannot be saved; use stats.middleware.ensure_player().")
+        super().save(*args, **kwargs)
 
 
 class ShowdownResult(models.Model):

@@ -25,14 +25,6 @@ def wrong(cell):
     return int(SOLUTION[cell]) % 9 + 1
 
 
-def test_first_visit_creates_a_profile_with_a_long_lived_httponly_cookie(client, db):
-    response = client.get("/")
-    cookie = response.cookies["showdown_player"]
-    assert response.status_code == 200
-    assert cookie["httponly"] and cookie["samesite"] == "Lax" and int(cookie["max-age"]) > 300 * 86400
-    assert client.get("/").cookies.get("showdown_player") is None  # known browser: same profile
-
-
 def test_new_run_takes_the_banked_puzzle(player_client, player, bank_puzzle):
     response = player_client.post(reverse("solo_new"), {"level": "easy"})
     run = SoloRun.objects.get(player=player)
