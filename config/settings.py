@@ -5,6 +5,7 @@ layer, so a fresh clone runs at once. DATABASE_URL and REDIS_URL switch on Postg
 channels-redis and the Redis Celery broker. DJANGO_DEBUG=false is production mode.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -149,6 +150,22 @@ CELERY_BEAT_SCHEDULE = {
 PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per level
 COUNTDOWN_SECONDS = env_float("COUNTDOWN_SECONDS", 3.0)
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
+
+# --- Limits per client (rooms/limits.py) ---
+# Proxies whose X-Forwarded-For is believed (IPs or CIDRs, e.g. "127.0.0.1,10.0.0.0/8"). Empty:
+# REMOTE_ADDR is the client (direct, or daphne --proxy-headers already put the client there).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+try:
+    [ipaddress.ip_network(entry, strict=False) for entry in TRUSTED_PROXIES]
+except ValueError:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES must be IP addresses or networks, got {TRUSTED_PROXIES!r}") from None
+ROOM_MISS_LIMIT = env_int("ROOM_MISS_LIMIT", 10)  # unknown-code joins, room 404s, refused sockets per IP
+ROOM_MISS_WINDOW = env_int("ROOM_MISS_WINDOW", 600)  # seconds
+CREATION_WINDOW = env_int("CREATION_WINDOW", 600)  # seconds
+CREATION_LIMITS = {  # (per profile, per client IP) in each window
+    "room": (env_int("ROOM_CREATE_LIMIT", 10), env_int("ROOM_CREATE_LIMIT_IP", 60)),
+    "game": (env_int("GAME_CREATE_LIMIT", 30), env_int("GAME_CREATE_LIMIT_IP", 150)),
+}
 
 # --- Player cookie (anonymous Local stats profile) ---
 PLAYER_COOKIE_NAME = "showdown_player"

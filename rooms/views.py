@@ -1,9 +1,7 @@
 import datetime as dt
-import logging
 import zoneinfo
 from functools import lru_cache
 
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils import timezone
 from icalendar import Calendar, Event
@@ -13,41 +11,14 @@ from django_htmx.http import HttpResponseClientRedirect
 from django.views.decorators.http import require_GET, require_POST
 
 from games.engines import race
-from stats.middleware import ensure_player
+from stats.middleware import ensure_player, known_player
 
 from . import actions as A
+from . import limits
 from .gametypes import GAME_TYPES
 from .models import Room
 from .presenters import room_context
 from .services import RoomError, RoomNotFound, create_room, normalize_code, perform
-
-FAILED_JOIN_LIMIT = 10  # failed joins per client per window
-FAILED_JOIN_WINDOW = 600  # seconds
-logger = logging.getLogger(__name__)
-
-
-def _client_key(request) -> str:
-    return f"joinfail:{request.META.get('REMOTE_ADDR', '')}:{request.player.pk}"
-
-
-def _too_many_failures(request) -> bool:
-    try:
-        return cache.get(_client_key(request), 0) >= FAILED_JOIN_LIMIT
-    except Exception:  # the cache (Redis) is down: let joins through rather than fail with a 500
-        logger.warning("join rate limit unavailable", exc_info=True)
-        return False
-
-
-def _count_failure(request) -> None:
-    key = _client_key(request)
-    try:
-        cache.add(key, 0, FAILED_JOIN_WINDOW)
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, FAILED_JOIN_WINDOW)
-    except Exception:  # the cache (Redis) is down: the refusal itself still reaches the player
-        logger.warning("join rate limit unavailable", exc_info=True)
 
 
 def _message(request, title, message, status):
@@ -92,6 +63,9 @@ def room_new(request):
         return _message(request, "Cannot create room", "Pick Sudoku Showdown, a Sudoku Domino duel or a Cardoku duel.", 400)
     if level not in A.LEVELS or preset not in race.PRESETS:
         return _message(request, "Cannot create room", "Pick a difficulty and a rule preset.", 400)
+    if limits.creation_limited(request, "room"):
+        return _message(request, "Slow down", "You have created too many rooms in a short time. "
+                        "Wait a few minutes and try again.", 429)
     scheduled_for, zone = None, ""
     try:
         if request.POST.get("scheduled_at"):
@@ -129,16 +103,17 @@ def room_calendar(request, code: str):
 @require_POST
 def room_join(request, code: str | None = None):
     """Join by code (home form) or from the room link's Join button."""
-    if _too_many_failures(request):
-        return _message(request, "Too many attempts", "Too many failed join attempts. Wait a few minutes and try again.", 429)
+    ip = limits.client_ip(request)
+    if limits.limited(ip):
+        return _message(request, "Too many attempts", limits.TOO_MANY_MISSES, 429)
     code = normalize_code(code or request.POST.get("code", ""))
     if len(code) != 6:
-        _count_failure(request)
+        limits.count_miss(ip)
         return _message(request, "Cannot join", "Room codes have 6 characters.", 400)
     try:
         perform(code, request.player, A.Join())
     except RoomNotFound as error:
-        _count_failure(request)
+        limits.count_miss(ip)
         return _message(request, "Room not found", str(error), 404)
     except RoomError as error:
         return _message(request, "Cannot join", str(error), 409)
@@ -161,8 +136,12 @@ def room_page(request, code: str):
     normalized = normalize_code(code)
     if normalized and normalized != code:  # nothing left ("/r/%20/"): not found, not a 500
         return redirect("room", code=normalized)
+    ip = limits.client_ip(request)
+    if not limits.lookup_allowed(ip, known_player(request), normalized):
+        return limits.too_many_misses(request)
     room = Room.objects.filter(code=normalized).select_related("puzzle", "host").first()
     if room is None:
+        limits.count_miss(ip)
         return _message(request, "Room not found", "No room has that code. Check the code and try again.", 404)
     # Watching live needs the room socket, which refuses a browser without a profile.
     context = room_context(room, ensure_player(request))

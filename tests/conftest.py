@@ -39,6 +39,18 @@ def player_client(player):
     return client_for(player)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(request):
+    """Every test starts with empty per-client counters (all tests share 127.0.0.1)."""
+    import sys
+    import uuid
+
+    limits = sys.modules.get("rooms.limits")  # never import Django here: engine tests run without it
+    if limits is not None:
+        limits.prefix = f"limit-{uuid.uuid4().hex}"
+    yield
+
+
 @pytest.fixture
 def htmx_headers():
     return {"HTTP_HX_REQUEST": "true"}
