@@ -53,7 +53,8 @@ class Player:
         self.arrivals = []  # (version, time) of standings pushes received
 
     async def connect(self):
-        headers = {"Origin": "http://127.0.0.1", "Cookie": f"showdown_player={self.cookie}"}
+        # The socket's own origin: the Origin check compares scheme, host and port.
+        headers = {"Origin": "http://" + self.url.split("/")[2], "Cookie": f"showdown_player={self.cookie}"}
         try:
             self.ws = await websockets.connect(self.url, additional_headers=headers, max_size=2**22, open_timeout=30)
             await asyncio.wait_for(self.ws.recv(), 30)  # resync push

@@ -10,9 +10,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import WebsocketDenier  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.http.request import split_domain_port, validate_host  # noqa: E402
 
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 from stats.middleware import PlayerSocketMiddleware  # noqa: E402
@@ -36,10 +37,45 @@ class ConcurrencyLimit:
             return await self.app(scope, receive, send)
 
 
+def same_origin(scope) -> bool:
+    """Is the socket opened by one of this site's own pages? The Origin must equal the socket's
+    own origin in scheme, host and port (AllowedHostsOriginValidator compared the host only, so a
+    page on another port or plain http of the same host passed), and the host must be allowed;
+    an origin listed in CSRF_TRUSTED_ORIGINS is also accepted, as for forms."""
+    headers = {name: value.decode("latin1") for name, value in scope.get("headers", [])}
+    origin = headers.get(b"origin", "").lower().rstrip("/")
+    if not origin:
+        return False
+    if origin in {o.lower().rstrip("/") for o in settings.CSRF_TRUSTED_ORIGINS}:
+        return True
+    secure = scope.get("scheme") in ("wss", "https")
+    if settings.SECURE_PROXY_SSL_HEADER:  # production mode: the proxy says whether it was https
+        header, value = settings.SECURE_PROXY_SSL_HEADER
+        forwarded = headers.get(header.removeprefix("HTTP_").replace("_", "-").lower().encode(), "")
+        secure = secure or forwarded.split(",")[0].strip() == value
+    scheme = "https" if secure else "http"
+    domain, port = split_domain_port(headers.get(b"host", "").lower())
+    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+        return False
+    default_port = "443" if secure else "80"
+    own = f"{scheme}://{domain}" + ("" if port in ("", default_port) else f":{port}")
+    return origin == own or origin == f"{own}:{default_port}"
+
+
+class SameOriginValidator:
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket" and not same_origin(scope):
+            return await WebsocketDenier()(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
 application = ProtocolTypeRouter(
     {
         "http": ConcurrencyLimit(django_asgi_app, settings.HTTP_CONCURRENCY),
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SameOriginValidator(
             SessionMiddlewareStack(PlayerSocketMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
