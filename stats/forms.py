@@ -1,15 +1,26 @@
+import unicodedata
+
 from django import forms
 
 from .models import NAME_MAX_LENGTH
+
+# Zero-width joiners stay (emoji sequences and some scripts need them) but never count as
+# visible; every other format character (bidi overrides, isolates and marks, zero-width space,
+# word joiner, BOM, soft hyphen) is removed, so a name cannot reorder the text around it in a
+# standings row or look empty. Hangul fillers and the braille blank render as nothing too.
+JOINERS = {"\u200c", "\u200d"}
+BLANK_LOOKING = set("\u115f\u1160\u3164\uffa0\u2800")
 
 
 class DisplayNameForm(forms.Form):
     display_name = forms.CharField(label="Display name", max_length=NAME_MAX_LENGTH, strip=True)
 
     def clean_display_name(self):
-        name = " ".join(self.cleaned_data["display_name"].split())
-        if not name:
+        kept = "".join(ch for ch in self.cleaned_data["display_name"]
+                       if unicodedata.category(ch) != "Cf" or ch in JOINERS)
+        name = " ".join(kept.split())
+        if not any(not ch.isspace() and ch not in JOINERS and ch not in BLANK_LOOKING for ch in name):
             raise forms.ValidationError("Pick a name with at least one visible character.")
-        if any(ord(ch) < 32 for ch in name):
+        if any(unicodedata.category(ch) == "Cc" for ch in name):
             raise forms.ValidationError("Names cannot contain control characters.")
         return name

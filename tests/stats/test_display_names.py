@@ -1,0 +1,46 @@
+"""Display names cannot be invisible or reorder the text around them (issue 12, section 7)."""
+
+import pytest
+from django.urls import reverse
+
+from stats.forms import DisplayNameForm
+
+
+def clean(name):
+    form = DisplayNameForm({"display_name": name})
+    return form.cleaned_data["display_name"] if form.is_valid() else None
+
+
+@pytest.mark.parametrize("name", [
+    "\u200b", "\u200b\u200b\u200b", "\u202e", "\u2066\u2069", "\ufeff", "\u200d", "\u200c\u200d",
+    " \u200b \u2060 ", "\u3164", "\u2800\u2800", "\u00ad", "\u200e\u200f",
+])
+def test_names_empty_after_removing_invisible_characters_are_refused(name):
+    assert clean(name) is None
+
+
+@pytest.mark.parametrize("name, stored", [
+    ("\u202eAda", "Ada"),  # right-to-left override stripped
+    ("Ada\u202e\u2066 lol", "Ada lol"),
+    ("A\u200bd\u200ba", "Ada"),
+    ("\u200fGrace\u200e", "Grace"),
+    ("\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F468\u200d\U0001F469\u200d\U0001F467"),  # emoji family
+    ("Zoë  Smith", "Zoë Smith"),
+    ("שרה", "שרה"),
+])
+def test_bidi_controls_and_zero_width_characters_are_stripped(name, stored):
+    assert clean(name) == stored
+
+
+def test_control_characters_are_still_refused():
+    assert clean("Ada\x07") is None and clean("Ada\x7fx") is None
+
+
+def test_an_invisible_name_is_refused_by_the_page_and_changes_nothing(player_client, player):
+    response = player_client.post(reverse("profile"), {"display_name": "\u200b\u202e"})
+    assert response.status_code == 400 and b"at least one visible character" in response.content
+    player.refresh_from_db()
+    assert player.display_name == "Ada"
+    assert player_client.post(reverse("profile"), {"display_name": "\u202eEve"}).status_code == 302
+    player.refresh_from_db()
+    assert player.display_name == "Eve"
