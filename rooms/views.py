@@ -36,9 +36,14 @@ def _go(request, name, **kwargs):
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
+# Not places: "localtime" is whatever the server's clock is set to, "Factory" is tzdata's "-00".
+NOT_ZONES = {"Factory", "localtime", "posixrules"}
+
+
 @lru_cache(maxsize=1)
 def time_zones() -> list[str]:
-    return sorted(zoneinfo.available_timezones())
+    return sorted(name for name in zoneinfo.available_timezones()
+                  if name not in NOT_ZONES and not name.startswith(("posix/", "right/")))
 
 
 def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:

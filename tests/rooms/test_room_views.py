@@ -135,3 +135,14 @@ def test_silhouette_paths_draw_start_and_filled_squares_only():
     assert silhouette_paths(classes) == {"given_path": "M0 0h1v1h-1z",
                                          "filled_path": "M1 1h1v1h-1zM8 8h1v1h-1z"}
     assert silhouette_paths([]) == {"given_path": "", "filled_path": ""}
+
+
+@pytest.mark.parametrize("zone", ["Factory", "localtime", "posixrules", "Mars/Olympus"])
+def test_schedule_time_zone_must_be_an_iana_place(player_client, bank_puzzle, zone):
+    from rooms.views import time_zones
+
+    assert zone not in time_zones() and "Europe/Paris" in time_zones() and "UTC" in time_zones()
+    response = player_client.post(reverse("room_new"), {"level": "easy", "scheduled_at": "2030-01-01T10:00",
+                                                        "timezone": zone})
+    assert response.status_code == 400 and b"Pick a time zone from the list" in response.content
+    assert not Room.objects.exists()
