@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "stats.middleware.PlayerMiddleware",
+    "stats.middleware.NoStoreBoardsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -14,6 +14,7 @@ scope["player"] = None and consumers refuse it.
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core import signing
+from django.utils.cache import add_never_cache_headers
 from django.utils.functional import SimpleLazyObject
 
 from .models import GUEST_PK, Profile
@@ -117,6 +118,24 @@ class PlayerMiddleware:
         response = self.get_response(request)
         if binding.created or (binding.renew and binding.known() is not None):
             set_player_cookie(response, binding.profile)
+        return response
+
+
+# A player's boards and their moves: Back after a pause (or another user of the browser) must
+# not get a board from the cache that the server would hide now.
+BOARD_PAGES = {"solo_run", "solo_act", "cardoku_game", "cardoku_act", "cardoku_option",
+               "domino_game", "domino_act", "room"}
+
+
+class NoStoreBoardsMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        match = getattr(request, "resolver_match", None)
+        if match is not None and match.url_name in BOARD_PAGES:
+            add_never_cache_headers(response)
         return response
 
 
