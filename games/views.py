@@ -5,6 +5,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import race
+from rooms.limits import creation_limit
 
 from . import solo
 from .models import Level, SoloRun
@@ -30,6 +31,7 @@ def how_to_play(request):
 
 
 @require_POST
+@creation_limit("game")  # rooms/limits.py: per profile and per IP
 def solo_new(request):
     try:
         run = solo.start_run(request.player, request.POST.get("level", ""))

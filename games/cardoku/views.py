@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import cardoku as ck
+from rooms.limits import creation_limit
 
 from . import play, records, solo
 from .models import CardokuGame
@@ -97,6 +98,7 @@ def setup(request):
 
 
 @require_POST
+@creation_limit("game")  # rooms/limits.py: per profile and per IP
 def new_game(request):
     """"Shuffle & Deal": start a game from the setup form."""
     try:

@@ -11,6 +11,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import domino as engine
 from games.models import Level
+from rooms.limits import creation_limit
 
 from . import play, solo
 from .models import DominoGame
@@ -33,6 +34,7 @@ def domino_home(request):
 
 
 @require_POST
+@creation_limit("game")  # rooms/limits.py: per profile and per IP
 def domino_new(request):
     try:
         game = solo.start_game(request.player, request.POST.get("level", ""))

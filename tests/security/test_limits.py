@@ -122,3 +122,18 @@ def test_creation_limit_decorator_refuses_with_429_and_calls_nothing(rf, player)
     assert refused.status_code == 429 and b"too many new games" in refused.content and len(calls) == 2
     htmx_refused = post(htmx=True)
     assert htmx_refused.status_code == 429 and htmx_refused["HX-Retarget"] == "#flash"
+
+
+@override_settings(CREATION_LIMITS={"room": (100, 100), "game": (3, 100)})
+def test_new_solo_cardoku_and_domino_games_share_one_limit_per_profile(player_client, player, bank_puzzle):
+    from games.models import SoloRun
+
+    assert player_client.post(reverse("solo_new"), {"level": "easy"}).status_code == 302
+    assert player_client.post(reverse("cardoku_new"), {}).status_code == 302
+    assert player_client.post(reverse("domino_new"), {"level": "nope"}).status_code == 400
+    for name, data in (("solo_new", {"level": "easy"}), ("cardoku_new", {}), ("domino_new", {"level": "easy"})):
+        response = player_client.post(reverse(name), data)
+        assert response.status_code == 429 and b"too many new games" in response.content, name
+    htmx = player_client.post(reverse("solo_new"), {"level": "easy"}, HTTP_HX_REQUEST="true")
+    assert htmx.status_code == 429 and htmx["HX-Retarget"] == "#flash"
+    assert SoloRun.objects.count() == 1
