@@ -60,7 +60,7 @@ def open_page(browser, base_url, profile, scheme, width):
     from django.conf import settings
 
     context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900},
-                                  base_url=base_url)
+                                  base_url=base_url, bypass_csp=True)  # axe is injected inline
     if profile is not None:
         host = base_url.split("//", 1)[1].split(":")[0]
         context.add_cookies([{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile),

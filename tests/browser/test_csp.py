@@ -1,0 +1,135 @@
+"""Content-Security-Policy in a real browser (issue 12, section 7): every page is served with
+the policy and runs without a single violation (no inline script, no eval, no style element
+inserted by htmx), including htmx swaps, live room pushes and the games' own scripts."""
+
+import re
+
+from tests.browser.conftest import new_page
+from tests.browser.test_accessibility import bank, cardoku_games, domino_games, off_thread, solo_runs
+from tests.conftest import EMPTY, SOLUTION
+
+WATCH = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation', e => window.__csp.push(
+  `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile || '?'}:${e.lineNumber} ${e.sample || ''}`));
+"""
+
+
+class Watch:
+    """Collects violations (the page's securitypolicyviolation events and Chromium's console)."""
+
+    def __init__(self, page):
+        self.page, self.found, self.pages = page, [], 0
+        page.context.add_init_script(WATCH)
+        page.on("console", lambda m: "Content Security Policy" in m.text and self.found.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: self.found.append(f"page error: {e}"))
+
+    def visit(self, label, url=None, ready=None):
+        if url is not None:
+            response = self.page.goto(url)
+            policy = response.headers.get("content-security-policy", "")
+            assert "script-src 'self'" in policy, f"{label}: no Content-Security-Policy ({url})"
+            self.pages += 1
+        self.page.wait_for_load_state("load")
+        if ready:
+            self.page.wait_for_selector(ready, timeout=15_000)
+        self.page.wait_for_timeout(300)  # let deferred scripts, htmx and the socket settle
+        self.found += [f"{label}: {v}" for v in self.page.evaluate("window.__csp.splice(0)")]
+        styles = self.page.evaluate("document.querySelectorAll('style').length")
+        if styles:
+            self.found.append(f"{label}: {styles} style element(s) in the page")
+
+    def assert_clean(self):
+        assert self.pages
+        assert not self.found, "\n".join(self.found)
+
+
+def test_pages_and_their_scripts_raise_no_csp_violation(browser, live_server, player):
+    bank(6)
+    page = new_page(browser, live_server.url, player)
+    watch = Watch(page)
+    newcomer = new_page(browser, live_server.url)  # no cookie: the guest view
+    fresh = Watch(newcomer)
+    fresh.visit("home (no cookie)", "/")
+    fresh.visit("how to play (no cookie)", "/how-to-play/")
+
+    watch.visit("home (new player)", "/")
+    finished, paused, playing = solo_runs(player)
+    cardoku = cardoku_games(player)
+    domino = domino_games(player)
+    watch.visit("home (games in progress)", "/")
+    watch.visit("Solo Run", f"/solo/{playing.pk}/")
+    cell = next(c for c in EMPTY[12:] if SOLUTION[c] != "1")
+    page.get_by_role("gridcell", name=f"Row {cell // 9 + 1}, column {cell % 9 + 1}").click()
+    page.keyboard.press(SOLUTION[cell])  # an htmx post and swap
+    page.wait_for_timeout(500)
+    page.keyboard.press("n")
+    watch.visit("Solo Run after an entry (htmx swap)")
+    watch.visit("Solo Run paused", f"/solo/{paused.pk}/")
+    watch.visit("Solo Run finished", f"/solo/{finished.pk}/")
+    watch.visit("Cardoku setup", "/cardoku/")
+    page.get_by_role("radio", name=re.compile("Custom")).check()
+    watch.visit("Cardoku custom layout editor")
+    watch.visit("Cardoku play", f"/cardoku/{cardoku.pk}/")
+    page.locator("[data-toggle=moves]").click()  # an htmx post and swap
+    page.wait_for_timeout(500)
+    watch.visit("Cardoku after a toggle")
+    watch.visit("Domino home", "/domino/")
+    watch.visit("Domino play", f"/domino/{domino.pk}/")
+    page.locator("#game [data-marker]").first.click()  # a sliding stone: per-cell CSS variables
+    page.wait_for_timeout(700)
+    watch.visit("Domino after a push")
+    watch.visit("leaderboards", "/leaderboards/")
+    watch.visit("How to Play", "/how-to-play/")
+    watch.visit("profile", "/profile/")
+    page.get_by_label("Display name").fill("Ada L")
+    page.get_by_role("button", name="Save").click()
+    watch.visit("profile saved")
+    watch.visit("unknown room", "/r/ZZZZZZ/")
+    watch.visit("admin login", "/admin/login/")
+    for w in (watch, fresh):
+        w.page.context.close()
+        w.assert_clean()
+
+
+def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_server):
+    from django.utils import timezone
+
+    from rooms import actions as A
+    from rooms import services
+    from stats.models import Profile
+
+    def perform(*args, **kwargs):
+        return off_thread(services.perform, *args, **kwargs)
+
+    bank(3)
+    ada = Profile.objects.create(display_name="Ada")
+    grace = Profile.objects.create(display_name="Grace")
+    host, guest = new_page(browser, daphne_server, ada), new_page(browser, daphne_server, grace)
+    watches = [Watch(host), Watch(guest)]
+    for game in ("showdown", "domino", "cardoku"):
+        room = services.create_room(ada, game=game, level="easy")
+        perform(room.code, grace, A.Join())
+        url = f"/r/{room.code}/"
+        watches[0].visit(f"{game} lobby (host)", url, ready="#room-body[data-state=lobby]")
+        watches[1].visit(f"{game} lobby (guest)", url, ready="#room-body[data-state=lobby]")
+        guest.get_by_role("button", name="I'm ready").click()  # an htmx post, pushed to both
+        host.locator(".player.is-ready", has_text="Grace").wait_for()
+        perform(room.code, ada, A.SetReady(True))
+        started = perform(room.code, ada, A.Start()).room
+        perform(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
+        for label, page, watch in (("host", host, watches[0]), ("guest", guest, watches[1])):
+            watch.visit(f"{game} playing ({label})", url, ready="#room-body[data-state=playing]")
+        if game == "showdown":
+            cell = EMPTY[0]
+            host.get_by_role("gridcell", name=f"Row {cell // 9 + 1}, column {cell % 9 + 1}").click()
+            host.keyboard.press(SOLUTION[cell])  # over the socket; Grace gets the standings push
+            guest.wait_for_timeout(700)
+        elif game == "domino":
+            host.locator("#game [data-marker]").first.click()
+            host.wait_for_timeout(700)
+        for label, watch in (("host", watches[0]), ("guest", watches[1])):
+            watch.visit(f"{game} after a move ({label})")
+    for watch in watches:
+        watch.page.context.close()
+        watch.assert_clean()
