@@ -14,15 +14,16 @@ from .presenters import board_rows, digit_pad
 LEVELS = [(value, label) for value, label in Level.choices]
 
 
+def _home_context(player, **extra):
+    from rooms.views import time_zones
+    from stats.panels import home_panels
+
+    return {"levels": LEVELS, "time_zones": time_zones(), **home_panels(player), **extra}
+
+
 @require_GET
 def home(request):
-    from rooms.views import time_zones
-
-    return render(request, "home.html", {
-        "levels": LEVELS,
-        "current_run": solo.current_run(request.player),
-        "time_zones": time_zones(),
-    })
+    return render(request, "home.html", _home_context(request.player))
 
 
 @require_GET
@@ -36,8 +37,7 @@ def solo_new(request):
     try:
         run = solo.start_run(request.player, request.POST.get("level", ""))
     except race.MalformedMove as error:
-        return render(request, "home.html", {"levels": LEVELS, "error": str(error),
-                                             "current_run": solo.current_run(request.player)}, status=400)
+        return render(request, "home.html", _home_context(request.player, error=str(error)), status=400)
     if request.htmx:
         return HttpResponseClientRedirect(reverse("solo_run", args=[run.pk]))
     return redirect("solo_run", run_id=run.pk)

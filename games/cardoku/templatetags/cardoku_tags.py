@@ -3,7 +3,7 @@ and How to Play (their views know nothing about Cardoku)."""
 
 from django import template
 
-from games.cardoku import records, solo
+from games.cardoku import records
 from games.cardoku.presenters import card_view
 from games.engines import cardoku as ck
 
@@ -20,12 +20,6 @@ def cardoku_card(code: str, start: bool = False) -> dict:
 def cardoku_cards(codes: str) -> list[dict]:
     """Several cards from space-separated codes: ``{% cardoku_cards "AH 2H 3H" as row %}``."""
     return [card_view(ck.parse_card(code)) for code in codes.split()]
-
-
-@register.simple_tag
-def cardoku_current(player):
-    """The player's latest Cardoku game in progress, or None."""
-    return solo.current_game(player)
 
 
 @register.inclusion_tag("cardoku/stats_panel.html")
