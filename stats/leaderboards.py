@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.db.models import F
+from django.db.models import Count, F
 
 from games.models import Level, SoloRun
 
@@ -49,3 +49,25 @@ def solo_board(player, level: str, assisted: bool) -> SoloBoard:
 def solo_boards(player) -> list[tuple[str, list[SoloBoard]]]:
     return [(label, [solo_board(player, level, False), solo_board(player, level, True)])
             for level, label in Level.choices]
+
+
+CHART_RUNS = 20
+
+
+def board_counts(player) -> dict[tuple[str, bool], int]:
+    """Finished runs per (level, assisted), for the level and board filters."""
+    rows = (SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED)
+            .values("level", "assisted").annotate(n=Count("id")))
+    return {(row["level"], row["assisted"]): row["n"] for row in rows}
+
+
+def recent_times(player, level: str, assisted: bool, count=CHART_RUNS) -> list[float]:
+    """The latest finishes' times on one board, oldest first (for the chart)."""
+    times = (SoloRun.objects.filter(player=player, level=level, state=SoloRun.State.FINISHED, assisted=assisted)
+             .order_by("-finished_at").values_list("elapsed", flat=True)[:count])
+    return list(reversed(times))
+
+
+def latest_solo(player) -> SoloRun | None:
+    return (SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED, finished_at__isnull=False)
+            .order_by("-finished_at").only("level", "assisted", "finished_at").first())

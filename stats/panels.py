@@ -27,10 +27,23 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+# Finished games with a finish time (every list here is ordered by it).
+def _solo_done(player):
+    return SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED, finished_at__isnull=False)
+
+
+def _cardoku_done(player):
+    return CardokuGame.objects.filter(player=player, status=CardokuGame.Status.FINISHED, finished_at__isnull=False)
+
+
+def _domino_done(player):
+    return DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED, finished_at__isnull=False)
+
+
 def recent_results(player, limit=RECENT_RESULTS) -> list[dict]:
     """The player's latest finishes across every game, newest first, as short lines."""
     lines = []
-    for run in SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED).order_by("-finished_at")[:limit]:
+    for run in _solo_done(player).order_by("-finished_at")[:limit]:
         lines.append({"game": "solo", "title": f"Solo Run · {run.get_level_display()}",
                       "result": format_seconds(run.elapsed), "detail": f"{run.score} points",
                       "when": run.finished_at})
@@ -39,10 +52,10 @@ def recent_results(player, limit=RECENT_RESULTS) -> list[dict]:
                       "result": f"{_ordinal(r.placement)} of {r.player_count}",
                       "detail": format_seconds(r.seconds) if r.seconds else f"{r.score} points",
                       "when": r.finished_at, "win": r.placement == 1})
-    for game in CardokuGame.objects.filter(player=player, status=CardokuGame.Status.FINISHED).order_by("-finished_at")[:limit]:
+    for game in _cardoku_done(player).order_by("-finished_at")[:limit]:
         lines.append({"game": "cardoku", "title": "Cardoku", "result": f"{game.score} points",
                       "detail": f"{game.units} units", "when": game.finished_at})
-    for game in DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED).order_by("-finished_at")[:limit]:
+    for game in _domino_done(player).order_by("-finished_at")[:limit]:
         lines.append({"game": "domino", "title": f"Domino · {game.get_level_display()}",
                       "result": f"{game.score} points", "detail": game.get_end_reason_display(),
                       "when": game.finished_at})
@@ -69,3 +82,17 @@ def game_records(player) -> dict:
     domino_solo.settle_overdue(player=player)
     return {"cardoku_records": cardoku_records.records_for(player),
             "domino_records": domino_records.player_records(player)}
+
+
+def latest_game(player) -> str | None:
+    """Which leaderboard the player last added to: solo, rooms, cardoku or domino."""
+    finishes = {"solo": _solo_done(player), "rooms": ShowdownResult.objects.filter(player=player),
+                "cardoku": _cardoku_done(player), "domino": _domino_done(player)}
+    latest = {game: rows.order_by("-finished_at").values_list("finished_at", flat=True).first()
+              for game, rows in finishes.items()}
+    played = [(when, game) for game, when in latest.items() if when is not None]
+    return max(played)[1] if played else None
+
+
+def room_count(player) -> int:
+    return ShowdownResult.objects.filter(player=player).count()
