@@ -180,3 +180,38 @@ def outcome_message(outcome: Outcome | None = None, error: str | None = None, *,
     """The message line for a Sudoku move's outcome or a refusal."""
     text = error or (outcome.message if outcome else None)
     return message(text, kind=message_kind(outcome, error), element_id=element_id, oob=oob)
+
+
+def run_badge(assisted: bool, *, oob: bool = False) -> SafeString:
+    """Solo Run's Classic / Assisted badge (the first hint makes a run Assisted for good)."""
+    kind, text = ("assisted", "Assisted") if assisted else ("classic", "Classic")
+    return _done(f'<span id="run-kind" class="badge {kind}">{text}</span>', oob)
+
+
+# --- a move's answer -------------------------------------------------------------------------
+
+def move_answer(before: Board, after: Board, outcome: Outcome, *, selected: int | None = None,
+                hint_limit: int, mistake_cap: int | None = None, message_id: str = "game-message",
+                version: int | None = None, version_id: str = "game-version") -> SafeString:
+    """Only what one Sudoku move changed, as out-of-band swaps: the changed cells (the
+    moved cell, and peers whose notes lost the placed digit), the counters and pad digits
+    that changed, the hint button when a hint was used, the message and the version."""
+    cells = changed_cells(before, after)
+    if outcome.cell not in cells:
+        cells.append(outcome.cell)  # a wrong entry changes no cell, but its cell flashes
+        cells.sort()
+    parts = [sudoku_cell(after, i, selected=i == selected, flash=outcome, oob=True) for i in cells]
+    if after.score != before.score:
+        parts.append(score_stat(after.score, oob=True))
+    if after.mistakes != before.mistakes:
+        parts.append(mistakes_stat(after.mistakes, mistake_cap, oob=True))
+    if after.hints != before.hints:
+        parts.append(hints_stat(after.hints, hint_limit, oob=True))
+        parts.append(hint_button(hint_limit - after.hints, oob=True))
+    if after.cells != before.cells:
+        parts += [pad_button(d, left, oob=True)
+                  for (d, left), (_, was) in zip(pad_left(after), pad_left(before)) if left != was]
+    parts.append(outcome_message(outcome, element_id=message_id, oob=True))
+    if version is not None:
+        parts.append(version_input(version, element_id=version_id, oob=True))
+    return mark_safe("".join(parts))

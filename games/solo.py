@@ -10,6 +10,7 @@ from games.engines import race
 
 from .bank import take_puzzle
 from .models import Level, SoloRun
+from .numbers import ascii_int
 
 
 class NotYourRun(race.MoveError):
@@ -21,6 +22,19 @@ class SoloAction:
     kind: str  # enter, note, hint, pause, resume
     cell: int | None = None
     digit: int | None = None
+    version: int | None = None  # the run's version the page showed (its move count); None: unknown
+
+
+@dataclass(frozen=True)
+class Played:
+    """What `act` did: the saved run, the board before and after, the engine's outcome
+    (None for pause and resume) and whether the page that sent it was behind."""
+
+    run: SoloRun
+    before: race.Board | None
+    board: race.Board | None
+    outcome: race.Outcome | None
+    stale: bool
 
 
 COMMANDS = {"hint", "pause", "resume"}
@@ -29,22 +43,29 @@ COMMANDS = {"hint", "pause", "resume"}
 def _int_or_none(value: str | None, name: str) -> int | None:
     if value in (None, ""):
         return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise race.MalformedMove(f"The {name} must be a number.") from None
+    number = ascii_int(value)
+    if number is None:
+        raise race.MalformedMove(f"The {name} must be a number.")
+    return number
+
+
+def selected_cell(data) -> int | None:
+    """The cell the page had selected, for redrawing it: None unless a number 0-80."""
+    number = ascii_int(data.get("cell"))
+    return number if number is not None and 0 <= number < 81 else None
 
 
 def parse_action(data) -> SoloAction:
     """Turn POST data into a typed action, or raise MalformedMove with a clear message."""
     command = data.get("command")
     cell = _int_or_none(data.get("cell"), "cell")
+    version = _int_or_none(data.get("version"), "version")
     if command:
         if command not in COMMANDS:
             raise race.MalformedMove(f"Unknown command {command[:20]!r}.")
         if cell is not None and not 0 <= cell < 81:
             raise race.MalformedMove("Pick a cell on the board first.")
-        return SoloAction(command, cell=cell)
+        return SoloAction(command, cell=cell, version=version)
     digit = _int_or_none(data.get("digit"), "digit")
     if digit is None:
         raise race.MalformedMove("Choose a digit from 1 to 9.")
@@ -53,7 +74,7 @@ def parse_action(data) -> SoloAction:
     mode = data.get("mode", "enter")
     if mode not in ("enter", "note"):
         raise race.MalformedMove("Mode must be enter or note.")
-    return SoloAction("note" if mode == "note" else "enter", cell=cell, digit=digit)
+    return SoloAction("note" if mode == "note" else "enter", cell=cell, digit=digit, version=version)
 
 
 def start_run(player, level: str) -> SoloRun:
@@ -66,7 +87,8 @@ def start_run(player, level: str) -> SoloRun:
                                   started_at=now, active_since=now)
 
 
-def act(run_id: int, player, action: SoloAction, now=None) -> tuple[SoloRun, race.Outcome | None]:
+def act(run_id: int, player, action: SoloAction, now=None) -> Played:
+    """Apply one action under a row lock: one read (the run with its puzzle) and one write."""
     now = now or timezone.now()
     with transaction.atomic():
         run = SoloRun.objects.select_for_update().select_related("puzzle").filter(pk=run_id).first()
@@ -74,29 +96,30 @@ def act(run_id: int, player, action: SoloAction, now=None) -> tuple[SoloRun, rac
             raise NotYourRun("That run is not yours.")
         if run.state == SoloRun.State.FINISHED:
             raise race.IllegalMove("This run is finished. Start a new one from the home page.")
+        stale = action.version is not None and action.version != run.moves
         if action.kind == "pause":
             if run.state == SoloRun.State.PLAYING:
                 run.elapsed_before = run.play_seconds(now)
                 run.active_since = None
                 run.state = SoloRun.State.PAUSED
-                run.save()
-            return run, None
+                run.save(update_fields=["elapsed_before", "active_since", "state"])
+            return Played(run, None, None, None, stale)
         if action.kind == "resume":
             if run.state == SoloRun.State.PAUSED:
                 run.active_since = now
                 run.state = SoloRun.State.PLAYING
-                run.save()
-            return run, None
+                run.save(update_fields=["active_since", "state"])
+            return Played(run, None, None, None, stale)
         if run.state == SoloRun.State.PAUSED:
             raise race.IllegalMove("The run is paused: resume to play.")
 
-        board, solution = run.get_board(), run.puzzle.solution_tuple
+        before, solution = run.get_board(), run.puzzle.solution_tuple
         if action.kind == "enter":
-            board, outcome = race.enter(board, run.rules, solution, action.cell, action.digit)
+            board, outcome = race.enter(before, run.rules, solution, action.cell, action.digit)
         elif action.kind == "note":
-            board, outcome = race.toggle_note(board, run.rules, action.cell, action.digit)
+            board, outcome = race.toggle_note(before, run.rules, action.cell, action.digit)
         else:
-            board, outcome = race.hint(board, run.rules, solution, action.cell)
+            board, outcome = race.hint(before, run.rules, solution, action.cell)
             run.assisted = True
         run.board = board.to_dict()
         run.score, run.mistakes, run.hints = board.score, board.mistakes, board.hints
@@ -106,8 +129,12 @@ def act(run_id: int, player, action: SoloAction, now=None) -> tuple[SoloRun, rac
             run.state = SoloRun.State.FINISHED
             run.finished_at = now
             run.active_since = None
-        run.save()
-        return run, outcome
+        run.save(update_fields=MOVE_FIELDS)
+        return Played(run, before, board, outcome, stale)
+
+
+MOVE_FIELDS = ["board", "score", "mistakes", "hints", "moves", "assisted", "elapsed", "state", "finished_at",
+               "active_since"]
 
 
 def current_run(player) -> SoloRun | None:

@@ -2,14 +2,18 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from games.engines import race
 from rooms.limits import creation_limit
 
-from . import solo
+from . import fragments, solo
 from .models import Level, SoloRun
 from .presenters import board_rows, digit_pad
+
+# A move's answer is out-of-band swaps only; settle at once (htmx's default 20 ms settle
+# delay would show the new cell's attributes that much later).
+ANSWER_SWAP = "none settle:0ms"
 
 LEVELS = [(value, label) for value, label in Level.choices]
 
@@ -43,8 +47,8 @@ def solo_new(request):
     return redirect("solo_run", run_id=run.pk)
 
 
-def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error=None):
-    board = run.get_board()
+def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error=None, board=None):
+    board = board or run.get_board()
     if selected is None and outcome is not None:
         selected = outcome.cell
     return {
@@ -66,23 +70,36 @@ def solo_run(request, run_id: int):
 
 @require_POST
 def solo_act(request, run_id: int):
-    """Every move on a run comes here: digits, notes, hints, pause and resume."""
+    """Every move on a run comes here: digits, notes, hints, pause and resume.
+
+    An htmx move answers with only what changed (games/fragments.move_answer, swapped out
+    of band; the form's own target is left alone). The whole game comes back on pause,
+    resume and the finish, after a refusal the rules made, and when the page was behind
+    (its version is not the run's: another tab moved, or an answer was lost)."""
     mode = "note" if request.POST.get("mode") == "note" else "enter"
-    selected = request.POST.get("cell")
-    selected = int(selected) if selected and selected.isdigit() and int(selected) < 81 else None
+    selected = solo.selected_cell(request.POST)
     try:
         action = solo.parse_action(request.POST)
-        run, outcome = solo.act(run_id, request.player, action)
+        played = solo.act(run_id, request.player, action)
     except solo.NotYourRun as error:
         return _refusal(request, str(error), 403)
     except race.MalformedMove as error:
+        if request.htmx:  # nothing changed: the message alone
+            return reswap(HttpResponse(fragments.outcome_message(error=str(error), oob=True), status=400), ANSWER_SWAP)
         return _refused_game(request, run_id, str(error), 400, selected, mode)
     except race.IllegalMove as error:
         return _refused_game(request, run_id, str(error), 409, selected, mode)
+    run, outcome = played.run, played.outcome
     if not request.htmx:
         return redirect("solo_run", run_id=run.pk)
-    context = _game_context(run, outcome, selected if outcome is None else None, mode)
-    return render(request, "games/solo.html#game", context)
+    if outcome is None or played.stale or run.state != SoloRun.State.PLAYING:
+        context = _game_context(run, outcome, selected if outcome is None else None, mode, board=played.board)
+        return render(request, "games/solo.html#game", context)
+    answer = fragments.move_answer(played.before, played.board, outcome, selected=selected,
+                                   hint_limit=run.rules.hint_limit, version=run.moves)
+    if outcome.kind == "hint" and played.before.hints == 0:
+        answer += fragments.run_badge(True, oob=True)
+    return reswap(HttpResponse(answer), ANSWER_SWAP)
 
 
 def _refusal(request, message: str, status: int) -> HttpResponse:

@@ -89,15 +89,91 @@
     else if (key === "p") press('button[name="command"][value="pause"]');
   });
 
-  // After a swap, keep the selection the server echoed back, and keyboard focus with it.
-  // Room pushes are out-of-band swaps over the socket: they fire no afterSettle, and they
-  // also come from other players, so focus returns only if it was on this player's game.
+  // ------------------------------------------------------------------ instant feedback
+  // A typed digit shows at once in the selected cell with a pending style; the server's
+  // answer replaces the cell (confirmed: the digit; refused: the empty cell, which then
+  // shows the refused digit in red with a short shake before it goes). Only the answer
+  // changes the cell's name for screen readers: the pending digit is aria-hidden.
+  const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  let pendingTimer = 0;
+
+  function overlay(cell, digit) {
+    const span = document.createElement("span");
+    span.className = "value";
+    span.setAttribute("aria-hidden", "true");
+    span.textContent = digit;
+    Object.assign(span.style, { position: "absolute", inset: "0", display: "flex", alignItems: "center",
+                                justifyContent: "center" });
+    for (const child of cell.children) child.style.visibility = "hidden";
+    cell.appendChild(span);
+    return span;
+  }
+
+  function clearPending() {
+    clearTimeout(pendingTimer);
+    for (const span of document.querySelectorAll("[data-board] [data-pending]")) {
+      const cell = span.parentElement;
+      span.remove();
+      for (const child of cell.children) child.style.visibility = "";
+      cell.classList.remove("pending");
+    }
+  }
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    const button = event.submitter;
+    if (!form.matches || !form.matches("#move-form") || !button || button.name !== "digit") return;
+    const mode = form.querySelector("[data-mode-input]");
+    const cell = selectedCell();
+    if ((mode && mode.value === "note") || !cell || cell.dataset.value || cell.querySelector("[data-pending]")) return;
+    clearPending();
+    const span = overlay(cell, button.value);
+    span.dataset.pending = "";
+    span.style.opacity = "0.5";
+    cell.classList.add("pending");
+    pendingTimer = setTimeout(clearPending, 8000);  // no answer (a lost socket): the resync redraws
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.target.closest && event.target.closest("#move-form")) clearPending();
+  });
+
+  function showRefused(cell) {
+    cell.dataset.wrongShown = "";
+    const span = overlay(cell, cell.dataset.wrong);
+    span.style.color = "var(--bad, #c62828)";
+    const still = reducedMotion && reducedMotion.matches;
+    if (!still && span.animate) {
+      span.animate([{ transform: "translateX(0)" }, { transform: "translateX(-5px)" }, { transform: "translateX(5px)" },
+                    { transform: "translateX(-4px)" }, { transform: "translateX(3px)" }, { transform: "translateX(0)" }],
+                   { duration: 320, easing: "ease-in-out" });
+    }
+    setTimeout(function () {
+      const done = function () { span.remove(); for (const child of cell.children) child.style.visibility = ""; };
+      if (still || !span.animate) { done(); return; }
+      span.animate([{ opacity: 1 }, { opacity: 0 }], { duration: 200 }).onfinish = done;
+    }, 650);
+  }
+
+  // After a swap (a whole game, or a move's out-of-band cells and counters), keep the
+  // selection and keyboard focus. Room pushes are out-of-band swaps over the socket: they
+  // fire no afterSettle, and they also come from other players, so focus returns only if
+  // it was on this player's game.
   let focusInGame = false;
   document.addEventListener("htmx:wsBeforeMessage", function () {
     const active = document.activeElement;
     focusInGame = !!(active && active.closest && active.closest("#game"));
   });
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (/id="(game|room)-message"/.test(String(event.detail && event.detail.message))) clearPending();
+  });
+  let settling = null;  // one answer settles several elements: run once for all of them
   function afterSwap(event) {
+    if (settling) return;
+    settling = event;
+    queueMicrotask(function () { settling = null; settled(event); });
+  }
+  function settled(event) {
+    for (const cell of document.querySelectorAll("[data-board] [data-wrong]:not([data-wrong-shown])")) showRefused(cell);
     const cell = selectedCell();
     const lost = document.activeElement === document.body || !document.activeElement;
     const refocus = lost && (event.type !== "htmx:wsAfterMessage" || focusInGame);

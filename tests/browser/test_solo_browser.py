@@ -63,3 +63,82 @@ def test_hint_makes_the_run_assisted_and_the_finish_lands_on_the_assisted_board(
     assisted = page.locator('[data-board-kind="easy-assisted"]').inner_text()
     classic = page.locator('[data-board-kind="easy-classic"]').inner_text()
     assert "Completed 1" in assisted.replace("\n", " ") and "No classic finishes yet" in classic
+
+
+# Records, in the page, every overlay digit the board script draws (pending or refused)
+# and when each tapped cell comes back from the server with its digit.
+RECORDER = """() => {
+  window.__overlays = []; window.__taps = []; window.__swapped = {};
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest(".pad [data-digit]");
+    const cell = document.querySelector("[data-board] [aria-selected=true]");
+    if (b && cell) window.__taps.push({cell: cell.dataset.cell, digit: b.dataset.digit, t: performance.now()});
+  }, true);
+  new MutationObserver((records) => {
+    const now = performance.now();
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeType !== 1) continue;
+      if (n.matches("[data-cell]") && n.dataset.value && !(n.dataset.cell in window.__swapped)) window.__swapped[n.dataset.cell] = now;
+      if (n.matches("span[aria-hidden=true].value") && n.parentElement && n.parentElement.matches("[data-cell]")) {
+        window.__overlays.push({cell: n.parentElement.dataset.cell, text: n.textContent, pending: "pending" in n.dataset,
+                                color: n.style.color, moving: n.getAnimations().length > 0,
+                                label: n.parentElement.getAttribute("aria-label")});
+      }
+    }
+  }).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+def test_a_typed_digit_is_pending_at_once_and_a_wrong_one_shakes_red_before_it_goes(page, bank_puzzle):
+    start_easy(page)
+    page.evaluate(RECORDER)
+    wrong = str(int(SOLUTION[2]) % 9 + 1)
+    page.get_by_role("gridcell", name="Row 1, column 3").click()
+    page.keyboard.press(wrong)
+    page.wait_for_selector("#game-message.is-error")
+    page.wait_for_function("window.__overlays.length >= 2")
+    pending, refused = page.evaluate("window.__overlays")[:2]
+    assert pending == {"cell": "2", "text": wrong, "pending": True, "color": "", "moving": False,
+                       "label": "Row 1, column 3"}
+    assert refused["cell"] == "2" and refused["text"] == wrong and not refused["pending"]
+    assert "bad" in refused["color"] and refused["moving"]  # red, and it shakes
+    assert refused["label"] == "Row 1, column 3"  # never named with the refused digit
+    page.wait_for_function("!document.querySelector('#cell-2 span[aria-hidden=true].value')")  # then it goes
+    assert page.locator("#cell-2").get_attribute("data-value") == ""
+    page.keyboard.press(SOLUTION[2])
+    page.get_by_role("gridcell", name=f"Row 1, column 3, {SOLUTION[2]}").wait_for()
+    assert page.evaluate("window.__overlays")[2] == {"cell": "2", "text": SOLUTION[2], "pending": True, "color": "",
+                                                     "moving": False, "label": "Row 1, column 3"}
+    assert page.locator("#cell-2 [data-pending]").count() == 0  # the answer replaced it
+
+
+def test_reduced_motion_shows_a_wrong_digit_without_the_shake(page, bank_puzzle):
+    page.emulate_media(reduced_motion="reduce")
+    start_easy(page)
+    page.evaluate(RECORDER)
+    page.get_by_role("gridcell", name="Row 1, column 3").click()
+    page.keyboard.press(str(int(SOLUTION[2]) % 9 + 1))
+    page.wait_for_function("window.__overlays.length >= 2")
+    refused = page.evaluate("window.__overlays")[1]
+    assert "bad" in refused["color"] and not refused["moving"]
+
+
+def test_tap_to_swapped_cell_latency(page, bank_puzzle):
+    """Measures (does not time-box) tap -> the server's cell in the page, over a whole
+    Easy puzzle played with the pad. Issue 15's target is p95 <= 50 ms on a quiet
+    machine; the bound asserted here is generous, the figure is printed for the README."""
+    start_easy(page)
+    page.evaluate(RECORDER)
+    for index in EMPTY:
+        page.get_by_role("gridcell", name=f"Row {index // 9 + 1}, column {index % 9 + 1}", exact=True).click()
+        page.get_by_role("button", name=SOLUTION[index], exact=True).click()
+        page.wait_for_function(f"document.querySelector('#cell-{index}:not(.pending)')?.dataset.value === '{SOLUTION[index]}'")
+    page.get_by_role("heading", name="Solved!").wait_for()
+    taps, swapped = page.evaluate("[window.__taps, window.__swapped]")
+    delays = sorted(swapped[t["cell"]] - t["t"] for t in taps if t["cell"] in swapped)
+    # the last entry answers with the whole finish screen: every other one is a fragment
+    assert len(delays) >= len(EMPTY) - 1
+    p50, p95 = delays[len(delays) // 2], delays[int(len(delays) * 0.95) - 1]
+    print(f"\nSolo Run tap -> swapped cell in Chromium: n={len(delays)} p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
+          f"max {delays[-1]:.1f} ms")
+    assert p95 < 500

@@ -1,0 +1,28 @@
+"""Numbers in form fields and socket messages: ASCII digits only, in one place.
+
+`str.isdigit()` is true for "²", "٣" and full-width "３", and `int()` accepts some of them
+("٣" is 3, "３" is 3) and raises on others ("²"): a check with one and a conversion with
+the other turned hostile input into 500s. Every game's parser reads numbers through here
+and turns `None` into its own "malformed" error (a 400 with a clear message).
+"""
+
+import re
+
+_ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def ascii_int(value: object) -> int | None:
+    """The whole number `value` spells in ASCII digits (spaces around it allowed), else
+    None. An int passes through (socket messages are JSON); a bool is not a number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip(" \t")
+    return int(text) if _ASCII_NUMBER.fullmatch(text) else None
+
+
+def ascii_int_in(value: object, low: int, high: int) -> int | None:
+    """`ascii_int(value)` if it lies in low..high, else None."""
+    number = ascii_int(value)
+    return number if number is not None and low <= number <= high else None
