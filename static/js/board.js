@@ -122,14 +122,16 @@
   document.addEventListener("submit", function (event) {
     const form = event.target;
     const button = event.submitter;
-    if (!form.matches || !form.matches("#move-form") || !button || button.name !== "digit") return;
+    if (!form.matches || !form.matches("#move-form")) return;
+    // The last move's marks go: answers swap single cells, so only the newest one flashes.
+    for (const c of cells()) c.classList.remove("wrong", "fresh");
+    if (!button || button.name !== "digit") return;
     const mode = form.querySelector("[data-mode-input]");
     const cell = selectedCell();
     if ((mode && mode.value === "note") || !cell || cell.dataset.value || cell.querySelector("[data-pending]")) return;
     clearPending();
     const span = overlay(cell, button.value);
     span.dataset.pending = "";
-    span.style.opacity = "0.5";
     cell.classList.add("pending");
     pendingTimer = setTimeout(clearPending, 8000);  // no answer (a lost socket): the resync redraws
   });
@@ -137,21 +139,16 @@
     if (event.target.closest && event.target.closest("#move-form")) clearPending();
   });
 
+  // The refused digit stays in red for a moment (the stylesheet shakes the cell, or not
+  // when the player asked for reduced motion), then fades.
   function showRefused(cell) {
     cell.dataset.wrongShown = "";
     const span = overlay(cell, cell.dataset.wrong);
-    span.style.color = "var(--bad, #c62828)";
-    const still = reducedMotion && reducedMotion.matches;
-    if (!still && span.animate) {
-      span.animate([{ transform: "translateX(0)" }, { transform: "translateX(-5px)" }, { transform: "translateX(5px)" },
-                    { transform: "translateX(-4px)" }, { transform: "translateX(3px)" }, { transform: "translateX(0)" }],
-                   { duration: 320, easing: "ease-in-out" });
-    }
     setTimeout(function () {
       const done = function () { span.remove(); for (const child of cell.children) child.style.visibility = ""; };
-      if (still || !span.animate) { done(); return; }
+      if ((reducedMotion && reducedMotion.matches) || !span.animate) { done(); return; }
       span.animate([{ opacity: 1 }, { opacity: 0 }], { duration: 200 }).onfinish = done;
-    }, 650);
+    }, 700);
   }
 
   // After a swap (a whole game, or a move's out-of-band cells and counters), keep the

@@ -57,7 +57,7 @@ def test_hint_makes_the_run_assisted_and_the_finish_lands_on_the_assisted_board(
     for index in EMPTY[1:]:
         page.get_by_role("gridcell", name=f"Row {index // 9 + 1}, column {index % 9 + 1}", exact=True).click()
         page.keyboard.press(SOLUTION[index])
-        page.wait_for_function(f"document.querySelector('[data-cell=\"{index}\"]')?.dataset.value === '{SOLUTION[index]}'")
+        page.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
     page.get_by_role("heading", name="Solved!").wait_for()
     page.goto("/leaderboards/")
     assisted = page.locator('[data-board-kind="easy-assisted"]').inner_text()
@@ -69,6 +69,14 @@ def test_hint_makes_the_run_assisted_and_the_finish_lands_on_the_assisted_board(
 # and when each tapped cell comes back from the server with its digit.
 RECORDER = """() => {
   window.__overlays = []; window.__taps = []; window.__swapped = {};
+  const bad = () => {  // the stylesheet's "bad" colour, resolved
+    const probe = document.createElement("span");
+    probe.style.color = "var(--bad)";
+    document.body.appendChild(probe);
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  };
   document.addEventListener("click", (e) => {
     const b = e.target.closest(".pad [data-digit]");
     const cell = document.querySelector("[data-board] [aria-selected=true]");
@@ -81,7 +89,8 @@ RECORDER = """() => {
       if (n.matches("[data-cell]") && n.dataset.value && !(n.dataset.cell in window.__swapped)) window.__swapped[n.dataset.cell] = now;
       if (n.matches("span[aria-hidden=true].value") && n.parentElement && n.parentElement.matches("[data-cell]")) {
         window.__overlays.push({cell: n.parentElement.dataset.cell, text: n.textContent, pending: "pending" in n.dataset,
-                                color: n.style.color, moving: n.getAnimations().length > 0,
+                                red: getComputedStyle(n).color === bad(),
+                                moving: n.parentElement.getAnimations().some((a) => a instanceof CSSAnimation && a.effect.getTiming().duration > 50),
                                 label: n.parentElement.getAttribute("aria-label")});
       }
     }
@@ -96,18 +105,18 @@ def test_a_typed_digit_is_pending_at_once_and_a_wrong_one_shakes_red_before_it_g
     page.get_by_role("gridcell", name="Row 1, column 3").click()
     page.keyboard.press(wrong)
     page.wait_for_selector("#game-message.is-error")
-    page.wait_for_function("window.__overlays.length >= 2")
+    page.locator("#cell-2[data-wrong-shown]").wait_for()
     pending, refused = page.evaluate("window.__overlays")[:2]
-    assert pending == {"cell": "2", "text": wrong, "pending": True, "color": "", "moving": False,
+    assert pending == {"cell": "2", "text": wrong, "pending": True, "red": False, "moving": False,
                        "label": "Row 1, column 3"}
     assert refused["cell"] == "2" and refused["text"] == wrong and not refused["pending"]
-    assert "bad" in refused["color"] and refused["moving"]  # red, and it shakes
+    assert refused["red"] and refused["moving"]  # red, and the cell shakes
     assert refused["label"] == "Row 1, column 3"  # never named with the refused digit
-    page.wait_for_function("!document.querySelector('#cell-2 span[aria-hidden=true].value')")  # then it goes
+    page.locator("#cell-2 span[aria-hidden=true].value").wait_for(state="detached")  # then it goes
     assert page.locator("#cell-2").get_attribute("data-value") == ""
     page.keyboard.press(SOLUTION[2])
     page.get_by_role("gridcell", name=f"Row 1, column 3, {SOLUTION[2]}").wait_for()
-    assert page.evaluate("window.__overlays")[2] == {"cell": "2", "text": SOLUTION[2], "pending": True, "color": "",
+    assert page.evaluate("window.__overlays")[2] == {"cell": "2", "text": SOLUTION[2], "pending": True, "red": False,
                                                      "moving": False, "label": "Row 1, column 3"}
     assert page.locator("#cell-2 [data-pending]").count() == 0  # the answer replaced it
 
@@ -118,9 +127,9 @@ def test_reduced_motion_shows_a_wrong_digit_without_the_shake(page, bank_puzzle)
     page.evaluate(RECORDER)
     page.get_by_role("gridcell", name="Row 1, column 3").click()
     page.keyboard.press(str(int(SOLUTION[2]) % 9 + 1))
-    page.wait_for_function("window.__overlays.length >= 2")
+    page.locator("#cell-2[data-wrong-shown]").wait_for()
     refused = page.evaluate("window.__overlays")[1]
-    assert "bad" in refused["color"] and not refused["moving"]
+    assert refused["red"] and not refused["moving"]
 
 
 def test_tap_to_swapped_cell_latency(page, bank_puzzle):
@@ -132,7 +141,7 @@ def test_tap_to_swapped_cell_latency(page, bank_puzzle):
     for index in EMPTY:
         page.get_by_role("gridcell", name=f"Row {index // 9 + 1}, column {index % 9 + 1}", exact=True).click()
         page.get_by_role("button", name=SOLUTION[index], exact=True).click()
-        page.wait_for_function(f"document.querySelector('#cell-{index}:not(.pending)')?.dataset.value === '{SOLUTION[index]}'")
+        page.locator(f'#cell-{index}:not(.pending)[data-value="{SOLUTION[index]}"]').wait_for()
     page.get_by_role("heading", name="Solved!").wait_for()
     taps, swapped = page.evaluate("[window.__taps, window.__swapped]")
     delays = sorted(swapped[t["cell"]] - t["t"] for t in taps if t["cell"] in swapped)
