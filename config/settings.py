@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "stats.middleware.PlayerMiddleware",
     "stats.middleware.NoStoreBoardsMiddleware",
+    "config.notfound.StyledNotFoundMiddleware",  # the styled 404 page with DEBUG on too
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -1,8 +1,17 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
+
+
+def favicon(request):
+    """Browsers and tools that ask for /favicon.ico get the SVG icon base.html links."""
+    return redirect(static("favicon.svg"), permanent=True)
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("favicon.ico", favicon),
     path("", include("games.urls")),
     path("cardoku/", include("games.cardoku.urls")),
     path("domino/", include("games.domino.urls")),

@@ -234,6 +234,7 @@ def test_pages_have_no_axe_violations(browser, live_server, player, scheme, widt
     audit.check(page, "How to Play", "/how-to-play/")
     audit.check(page, "profile", "/profile/")
     audit.check(page, "message page (unknown room)", "/r/ZZZZZZ/")
+    audit.check(page, "404 page", "/no/such/page/")
     page.context.close()
     audit.assert_clean()
 

@@ -1,0 +1,49 @@
+"""The site's own 404 and 500 pages, with DEBUG on (make run) as in production."""
+
+import pytest
+from django.test import RequestFactory
+from django.views.defaults import server_error
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_unknown_urls_get_the_styled_404(player_client, settings, debug):
+    settings.DEBUG = debug
+    response = player_client.get("/no/such/<page>/")
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert "This cell is empty" in html and 'href="/"' in html and "/no/such/%3Cpage%3E/" in html and "<page>" not in html
+    assert "URLconf" not in html and "admin/" not in html  # not Django's technical page listing every URL
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_missing_object_gets_the_styled_404(player_client, settings, debug):
+    settings.DEBUG = debug
+    response = player_client.get("/solo/987654/")  # get_object_or_404 raises Http404
+    assert response.status_code == 404 and b"This cell is empty" in response.content
+    assert b"Raised by" not in response.content
+
+
+def test_a_views_own_404_message_is_kept(player_client, settings):
+    settings.DEBUG = True
+    response = player_client.get("/r/ZZZZZZ/")  # the room view answers with its own message page
+    assert response.status_code == 404 and b"This cell is empty" not in response.content
+
+
+def test_missing_slash_still_redirects_in_debug(player_client, settings):
+    settings.DEBUG = True
+    response = player_client.get("/leaderboards")
+    assert response.status_code == 301 and response["Location"] == "/leaderboards/"
+
+
+def test_500_page_renders_without_a_request_context(db):
+    response = server_error(RequestFactory().get("/"))
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in html and "site.css" in html and 'href="/"' in html
+
+
+def test_favicon(client, db):
+    html = client.get("/").content.decode()
+    assert 'rel="icon" href="/static/favicon.svg"' in html
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
