@@ -46,9 +46,9 @@ class Watch:
 
 def test_pages_and_their_scripts_raise_no_csp_violation(browser, live_server, player):
     bank(6)
-    page = new_page(browser, live_server.url, player)
+    page = new_page(browser, live_server.url, player, csp=True)
     watch = Watch(page)
-    newcomer = new_page(browser, live_server.url)  # no cookie: the guest view
+    newcomer = new_page(browser, live_server.url, csp=True)  # no cookie: the guest view
     fresh = Watch(newcomer)
     fresh.visit("home (no cookie)", "/")
     fresh.visit("how to play (no cookie)", "/how-to-play/")
@@ -105,7 +105,7 @@ def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_serve
     bank(3)
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
-    host, guest = new_page(browser, daphne_server, ada), new_page(browser, daphne_server, grace)
+    host, guest = new_page(browser, daphne_server, ada, csp=True), new_page(browser, daphne_server, grace, csp=True)
     watches = [Watch(host), Watch(guest)]
     for game in ("showdown", "domino", "cardoku"):
         room = services.create_room(ada, game=game, level="easy")
