@@ -121,3 +121,10 @@ def test_templates_only_present_what_the_views_loaded(player_client, player, ban
     context = response.context[0].flatten()
     with django_assert_num_queries(0):
         render_to_string(template, context)
+
+
+def test_rooms_tab_without_rooms_invites_instead_of_zero_totals(player_client, player, bank_puzzle):
+    finished(player, bank_puzzle, 125)
+    html = player_client.get(reverse("leaderboards"), {"game": "rooms"}).content.decode()
+    assert "No showdowns or duels yet." in html and "Create a room" in html
+    assert "data-showdown-totals" not in html and "data-duel-totals" not in html
