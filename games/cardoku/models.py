@@ -48,18 +48,30 @@ class CardokuGame(models.Model):
         return self.status == self.Status.FINISHED
 
     def engine_state(self):
-        return play.load(self.state)
+        """The engine's state of ``state`` (loaded once per instance: the write path keeps
+        the state it just computed, so a move never loads what it saved)."""
+        loaded = self.__dict__.get("_engine")
+        if loaded is None or loaded[0] is not self.state:
+            loaded = self._engine = (self.state, play.load(self.state))
+        return loaded[1]
 
-    def store(self, data: dict, now) -> None:
-        """Keep ``data`` and copy its numbers into the columns; record the finish once."""
-        numbers = play.summary(data)
+    def store_state(self, state, step: int, now) -> None:
+        """``store`` for an engine state at board version ``step``, kept loaded."""
+        self.store(play.dump(state, step), now, state)
+
+    def store(self, data: dict, now, state=None) -> None:
+        """Keep ``data`` and copy its numbers into the columns; record the finish once.
+        ``state`` is ``data``'s engine state when the caller has it (saves a load)."""
+        numbers = play.summary(state if state is not None else data)
+        if state is not None:
+            self._engine = (data, state)
         self.state = data
         self.score = numbers["score"]
         self.units = numbers["units"]
         self.discards = numbers["discards"]
         self.cards_placed = numbers["cards_placed"]
         self.cards_left = numbers["cards_left"]
-        self.step = numbers["step"]
+        self.step = play.step_of(data)
         if numbers["finished"] and not self.finished:
             self.status = self.Status.FINISHED
             self.finished_at = now

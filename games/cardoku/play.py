@@ -30,6 +30,7 @@ from typing import Any
 
 from games.engines import cardoku as ck
 from games.engines.cardoku import BadMove, GameOver, IllegalMove, InvalidInput, LayoutError
+from games.numbers import ascii_int_in
 
 LAYOUT_CHOICES = (
     ("default", "Default staircase"),
@@ -42,7 +43,7 @@ STEP_LIMIT = 100_000
 
 __all__ = [
     "Action", "BadMove", "GameOver", "IllegalMove", "InvalidInput", "LayoutError", "Outcome",
-    "StaleBoard", "apply_action", "custom_incomplete", "custom_overflow", "custom_problem", "load", "parse_action", "parse_deal",
+    "StaleBoard", "apply", "apply_action", "dump", "step_of", "custom_incomplete", "custom_overflow", "custom_problem", "load", "parse_action", "parse_deal",
     "parse_layout", "parse_spades", "start_state", "summary",
 ]  # fmt: skip
 
@@ -99,10 +100,10 @@ def unit_title(unit: ck.UnitScore) -> str:
 
 
 def _number(value: Any, name: str, low: int, high: int) -> int:
-    text = str(value).strip() if value is not None else ""
-    if not text.isdigit() or not low <= int(text) <= high:
+    number = ascii_int_in(value, low, high)
+    if number is None:
         raise BadMove(f"The {name} must be a whole number from {low} to {high}.")
-    return int(text)
+    return number
 
 
 def parse_square(raw: Any, name: str = "square") -> tuple[int, int]:
@@ -239,7 +240,8 @@ def load(data: Mapping) -> ck.GameState:
     return ck.from_dict(data)
 
 
-def _step(data: Mapping) -> int:
+def step_of(data: Mapping) -> int:
+    """The board version of a stored dict."""
     step = data.get("step", 0)
     return step if isinstance(step, int) and step >= 0 else 0
 
@@ -250,11 +252,23 @@ def apply_action(data: Mapping, action: Action) -> tuple[dict, Outcome]:
     Raises ``BadMove`` (malformed), ``StaleBoard``, ``GameOver`` (the deck is done: moves
     and undo alike), ``NothingToUndo`` or ``IllegalSquare``; then nothing changed.
     """
-    state = load(data)
+    step = step_of(data)
+    state, outcome = apply(load(data), step, action)
+    return dump(state, step + 1), outcome
+
+
+def dump(state: ck.GameState, step: int) -> dict:
+    """The stored dict of ``state`` at board version ``step``."""
+    return dict(ck.to_dict(state), step=step)
+
+
+def apply(state: ck.GameState, step: int, action: Action) -> tuple[ck.GameState, Outcome]:
+    """``apply_action`` on a loaded state at board version ``step`` (the write path loads
+    a game once per move). Returns the new state and what happened; raises as
+    ``apply_action`` does."""
     if state.finished:
         raise GameOver("The game is over: the deck has run out, and a finished game is final. "
                        "Deal again to play another.")
-    step = _step(data)
     if action.step is not None and action.step != step:
         raise StaleBoard("The board changed before that move arrived; here is the latest one. "
                          "Nothing was played.")
@@ -274,7 +288,7 @@ def apply_action(data: Mapping, action: Action) -> tuple[dict, Outcome]:
         outcome = Outcome("undone", last.card, last.row, last.col)
     else:
         raise BadMove(f"Unknown move {action.kind!r}: use place, discard or undo.")
-    return dict(ck.to_dict(state), step=step + 1), outcome
+    return state, outcome
 
 
 def summary(data: Mapping | ck.GameState) -> dict:
@@ -288,5 +302,5 @@ def summary(data: Mapping | ck.GameState) -> dict:
         "cards_left": state.cards_left,
         "cards_placed": sum(1 for m in state.history if m.kind == "place"),
         "finished": state.finished,
-        "step": _step(data) if isinstance(data, Mapping) else None,
+        "step": step_of(data) if isinstance(data, Mapping) else None,
     }

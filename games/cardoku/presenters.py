@@ -6,8 +6,11 @@ reach a template: never the deck, the seed or anything derived from upcoming car
 
 from __future__ import annotations
 
+from django.utils.safestring import SafeString, mark_safe
+
 from games.engines import cardoku as ck
 
+from . import fragments
 from .play import unit_title
 
 BONUS_HELP = {
@@ -43,8 +46,8 @@ def unit_view(unit: ck.UnitScore) -> dict:
     }
 
 
-def score_view(state: ck.GameState) -> dict:
-    breakdown = ck.score(state)
+def score_view(state: ck.GameState, breakdown: ck.ScoreBreakdown | None = None) -> dict:
+    breakdown = breakdown or ck.score(state)
     return {
         "total": breakdown.total,
         "units": [unit_view(u) for u in breakdown.units],
@@ -58,11 +61,12 @@ def score_view(state: ck.GameState) -> dict:
 
 
 def board_rows(state: ck.GameState, *, legal=frozenset(), blocking=frozenset(), fresh=None,
-               tried=None, hits=frozenset(), scored_now=()) -> list[list[dict]]:
+               tried=None, hits=frozenset(), scored_now=(), breakdown: ck.ScoreBreakdown | None = None
+               ) -> list[list[dict]]:
     """Rows of square dicts for the ARIA grid."""
     start = set(state.layout.as_mapping())
     scored = set()
-    for unit in ck.score(state).units:
+    for unit in (breakdown or ck.score(state)).units:
         scored.update(ck.unit_squares(unit.kind, unit.number))
     flashing = set()
     for unit in scored_now:
@@ -99,29 +103,71 @@ def game_context(game, state: ck.GameState | None = None, outcome=None, error=No
     """Everything the play page and its partial need for one game."""
     state = state or game.engine_state()
     playing = not state.finished
-    legal = ck.legal_squares(state) if playing and game.show_moves else frozenset()
+    all_legal = ck.legal_squares(state) if playing else frozenset()
+    legal = all_legal if game.show_moves else frozenset()
     blocking = ck.blocking_cards(state) if playing and game.show_restrictions else frozenset()
     fresh = outcome.square if outcome is not None and outcome.kind == "placed" else None
     scored_now = outcome.completed if outcome is not None else ()
     tried = refusal.square if refusal is not None else None
     hits = refusal.blockers if refusal is not None else frozenset()
     current = state.current_card
-    no_moves = playing and (not legal if game.show_moves else not ck.legal_squares(state))
+    breakdown = ck.score(state)
+    rows = board_rows(state, legal=legal, blocking=blocking, fresh=fresh, tried=tried, hits=hits,
+                      scored_now=scored_now, breakdown=breakdown)
     return {
         "game": game,
-        "rows": board_rows(state, legal=legal, blocking=blocking, fresh=fresh, tried=tried, hits=hits,
-                           scored_now=scored_now),
+        "rows": rows,
+        "squares": [[fragments.square(sq, playing) for sq in row] for row in rows],
         "current": card_view(current),
         "cards_left": state.cards_left,
         "deck_after": max(state.cards_left - 1, 0),
         "legal_count": len(legal),
-        "no_moves": no_moves,
+        "no_moves": playing and not all_legal,
         "can_undo": playing and bool(state.history),
         "last_discard": card_view(last_discard(state)),
-        "score": score_view(state),
+        "score": score_view(state, breakdown),
         "outcome": outcome,
         "error": error,
         "playing": playing,
         "step": game.step,
         "placed": sum(1 for m in state.history if m.kind == "place"),
     }
+
+
+# The marks of one move's answer: the page's script clears them when the next move is sent.
+TRANSIENT = ("fresh", "flash", "tried", "hit")
+
+
+def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, error=None,
+                refusal: ck.IllegalSquare | None = None) -> SafeString:
+    """Only what a move (or a refused move) changed, as out-of-band swaps: the squares that
+    differ (the placed or taken-back card, legal and blocking marks while those helpers are
+    on, a completed unit, a refused square and its blockers), the current card, the deck,
+    the undo button, the step, the helper note, the score panel when the score moved, and
+    the message."""
+    now = game_context(game, after, outcome, error, refusal)
+    playing = now["playing"]
+    was_playing = not before.finished
+    was_legal = ck.legal_squares(before) if was_playing and game.show_moves else frozenset()
+    was_blocking = ck.blocking_cards(before) if was_playing and game.show_restrictions else frozenset()
+    was_breakdown = ck.score(before)
+    was_rows = board_rows(before, legal=was_legal, blocking=was_blocking, breakdown=was_breakdown)
+    parts = []
+    for old_row, new_row in zip(was_rows, now["rows"]):
+        for old, new in zip(old_row, new_row):
+            if any(new[key] for key in TRANSIENT) or old != new:
+                parts.append(fragments.square(new, playing, oob=True))
+    if before.current_card != after.current_card:
+        parts.append(fragments.current(now["current"], oob=True))
+    if outcome is not None:  # a move was applied: the deck moved on or back, a new step
+        parts.append(fragments.deck(now["cards_left"], now["deck_after"], now["last_discard"], oob=True))
+        parts.append(fragments.step_input(game.step, "ck-step", oob=True))
+        parts.append(fragments.step_input(game.step, "ck-place-step", oob=True))
+    if bool(before.history) != bool(after.history):
+        parts.append(fragments.undo_button(now["can_undo"], oob=True))
+    if game.show_moves and outcome is not None:
+        parts.append(fragments.toggle_note(True, now["legal_count"], oob=True))
+    if before.discards != after.discards or len(was_breakdown.units) != len(now["score"]["units"]):
+        parts.append(fragments.score_panel(now["score"], oob=True))
+    parts.append(fragments.message(now, oob=True))
+    return mark_safe("".join(parts))

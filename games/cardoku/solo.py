@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -47,15 +48,37 @@ def _locked(game_id: int, player) -> CardokuGame:
     return game
 
 
-def act(game_id: int, player, action: play.Action, now=None) -> tuple[CardokuGame, play.Outcome]:
-    """Apply one move (place, discard, undo) to the player's game, under a row lock.
-    Raises ``NotYourGame`` or the pure layer's errors; then nothing is saved."""
+@dataclass(frozen=True)
+class Played:
+    """One applied move: the saved game, the engine state before and after, what happened."""
+
+    game: CardokuGame
+    before: ck.GameState
+    after: ck.GameState
+    outcome: play.Outcome
+
+
+def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
+    """Apply one move (place, discard, undo) to the player's game, under a row lock: one
+    read, one load of the state, one write. Raises ``NotYourGame`` or the pure layer's
+    errors (the error carries the game as ``error.game`` then); then nothing is saved."""
     with transaction.atomic():
         game = _locked(game_id, player)
-        data, outcome = play.apply_action(game.state, action)
-        game.store(data, now or timezone.now())
+        before = game.engine_state()
+        try:
+            after, outcome = play.apply(before, game.step, action)
+        except ck.CardokuError as error:
+            error.game = game  # the refusal's answer shows this game as it stands
+            raise
+        game.store_state(after, game.step + 1, now or timezone.now())
         game.save()
-        return game, outcome
+        return Played(game, before, after, outcome)
+
+
+def act(game_id: int, player, action: play.Action, now=None) -> tuple[CardokuGame, play.Outcome]:
+    """``play_move`` for callers that need only the saved game and the outcome."""
+    played = play_move(game_id, player, action, now)
+    return played.game, played.outcome
 
 
 def parse_option(data: Mapping) -> tuple[str, bool]:

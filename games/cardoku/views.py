@@ -6,14 +6,14 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from games.engines import cardoku as ck
 from rooms.limits import creation_limit
 
-from . import play, records, solo
+from . import fragments, play, records, solo
 from .models import CardokuGame
-from .presenters import card_view, game_context
+from .presenters import card_view, game_context, move_answer
 
 SETUP_ROWS = (7, 8, 9)
 
@@ -171,25 +171,49 @@ def _refused(request, game_id, message, status, refusal=None) -> HttpResponse:
     return _render_game(request, game, status, error=message, refusal=refusal)
 
 
+# A move's answer is out-of-band swaps only, settled at once (as games/views.ANSWER_SWAP).
+ANSWER_SWAP = "none settle:0ms"
+
+
+def _answer(html, status=200) -> HttpResponse:
+    return reswap(HttpResponse(html, status=status), ANSWER_SWAP)
+
+
 @require_POST
 def act(request, game_id: int):
-    """Every move comes here: place (row, col), discard, undo."""
+    """Every move comes here: place (row, col), discard, undo.
+
+    An htmx move answers with only what changed (presenters.move_answer), and so does a
+    refused placement (the square and the cards that block it) or a malformed move (the
+    message). The whole game comes back at the finish, for a move made on an old board
+    (a second tab, a lost answer: the page is behind), once the game is over, and when
+    the page asks for it with ``full=1``."""
+    full = request.POST.get("full") == "1"
     try:
         action = play.parse_action(request.POST)
-        game, outcome = solo.act(game_id, request.player, action)
+        played = solo.play_move(game_id, request.player, action)
     except solo.NotYourGame as error:
         if request.htmx:
             return _refusal(request, str(error), 403)
         return _not_yours(request)
-    except ck.InvalidInput as error:
-        return _refused(request, game_id, str(error), 400)
-    except ck.IllegalSquare as error:
-        return _refused(request, game_id, str(error), 409, refusal=error)
-    except ck.IllegalMove as error:
-        return _refused(request, game_id, str(error), 409)
+    except (ck.InvalidInput, ck.IllegalMove) as error:
+        status = 400 if isinstance(error, ck.InvalidInput) else 409
+        refusal = error if isinstance(error, ck.IllegalSquare) else None
+        game = getattr(error, "game", None)  # play_move's read of the game, when it got that far
+        if game is None and request.htmx and not full:  # malformed: nothing was read or changed
+            return _answer(fragments.message({"error": str(error)}, oob=True), status)
+        if game is None:
+            return _refused(request, game_id, str(error), status, refusal=refusal)
+        if not request.htmx or full or isinstance(error, (play.StaleBoard, ck.GameOver)):
+            return _render_game(request, game, status, error=str(error), refusal=refusal)
+        state = game.engine_state()
+        return _answer(move_answer(game, state, state, error=str(error), refusal=refusal), status)
+    game = played.game
     if not request.htmx:
         return redirect("cardoku_game", game_id=game.pk)
-    return _render_game(request, game, outcome=outcome)
+    if full or game.finished:
+        return _render_game(request, game, outcome=played.outcome)
+    return _answer(move_answer(game, played.before, played.after, played.outcome))
 
 
 @require_POST

@@ -24,6 +24,7 @@ from typing import Any
 from games.engines import domino as engine
 from games.engines.domino import BadMove, IllegalMove
 from games.engines.domino.game import END_MESSAGES
+from games.numbers import ascii_int_in
 
 EDGE_NAMES = {"left": "the left", "right": "the right", "top": "the top", "bottom": "the bottom"}
 
@@ -59,10 +60,10 @@ Action = Push | Joker
 
 
 def _number(value: Any, name: str, low: int, high: int) -> int:
-    text = str(value).strip() if value is not None else ""
-    if not text.isdigit() or not low <= int(text) <= high:
+    number = ascii_int_in(value, low, high)
+    if number is None:
         raise BadMove(f"The {name} must be a whole number from {low} to {high}.")
-    return int(text)
+    return number
 
 
 def _version(data: Mapping) -> int | None:

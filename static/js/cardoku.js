@@ -126,10 +126,18 @@
     else restore = null;
   }
 
+  // A move's answer swaps only the squares that changed, with this move's marks: the
+  // last move's marks go when the next one is sent.
+  const MARKS = ["is-fresh", "is-flash", "is-tried", "is-hit"];
+  let tabStop = null;  // the board's tab stop when a move was sent
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.target.closest && event.target.closest("#ck-game")) {
       busy = true;
       if (!restore) rememberFocus(document.activeElement);
+      const b = board();
+      if (b) for (const sq of b.querySelectorAll("." + MARKS.join(", ."))) sq.classList.remove(...MARKS);
+      const stop = b && b.querySelector('[role="gridcell"][tabindex="0"]');
+      tabStop = stop ? { row: stop.dataset.row, col: stop.dataset.col } : null;
     }
   });
   document.addEventListener("htmx:afterRequest", function () { busy = false; });
@@ -137,6 +145,11 @@
     if (!event.target || event.target.id !== "ck-game") return;
     const message = document.getElementById("ck-message"), live = document.getElementById("ck-announce");
     if (message && live) live.textContent = message.textContent;
+    const step = document.getElementById("ck-place-step");
+    if (step) event.target.dataset.step = step.value;  // the version the page now shows
+    // Swapped squares come with the page's default tab stop: the board keeps its own one.
+    if (tabStop) rove(square(tabStop.row, tabStop.col));
+    tabStop = null;
     if (!restore) return;
     let el = null;
     if (restore.key) el = document.querySelector('#ck-game [data-key="' + restore.key + '"]');

@@ -1,0 +1,248 @@
+"""Server time and answer size per move: Solo Run, Cardoku and Sudoku Domino.
+
+Run from the repo root:
+    .venv/bin/python bench/moves.py [--moves 400] [--backends sqlite,postgres]
+
+Plays whole games through Django's test client (every middleware, the view, the write
+path, the answer; no network) on a fresh test database: SQLite always, PostgreSQL too
+when DATABASE_URL is set (or --backends names it). Each backend runs in a process of its
+own, because the settings read DATABASE_URL when they load.
+
+Every move is timed twice over, alternately, in the same run: the answer that carries
+only what changed (what the game pages use) and, as the baseline, the whole-board
+answer every move got before (the same move asking for the whole game: Solo Run with a
+version the run does not have, Cardoku and Domino with `full=1`). Moves that end a game
+answer with the whole finish screen in both modes and are left out.
+
+Times are wall clock (what a player waits for, database included); the CPU time of the
+process is printed beside them because a shared machine adds scheduling noise.
+
+Targets (issue 15): median <= 3 ms, p99 <= 10 ms of server time per move, and an
+answer <= 3 KB, for each game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+HX = {"HTTP_HX_REQUEST": "true"}
+FRAGMENTS, WHOLE = "fragments", "whole board"
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q * len(s)) - 1))]
+
+
+class Timer:
+    """Times `client.post` and keeps (ms, bytes) per (game, move kind, answer mode)."""
+
+    def __init__(self, client):
+        self.client = client
+        self.samples: dict[tuple[str, str, str], list[tuple[float, float, int]]] = defaultdict(list)
+
+    def post(self, url: str, data: dict, key: tuple[str, str, str] | None):
+        t0, c0 = time.perf_counter(), time.process_time()
+        response = self.client.post(url, data, **HX)
+        ms, cpu = 1000 * (time.perf_counter() - t0), 1000 * (time.process_time() - c0)
+        if response.status_code >= 500:
+            raise SystemExit(f"{url} {data}: HTTP {response.status_code}")
+        if key is not None:
+            self.samples[key].append((ms, cpu, len(response.content)))
+        return response
+
+
+def _mode(n: int) -> str:
+    return FRAGMENTS if n % 2 == 0 else WHOLE
+
+
+# --- Solo Run ---------------------------------------------------------------------------------
+
+def play_solo(timer: Timer, player, rng: random.Random) -> None:
+    from django.urls import reverse
+
+    from games.models import Puzzle, SoloRun
+    from games.solo import start_run
+
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=81 - PUZZLE.count("0"),
+                          techniques=[], seed=0)
+    run = start_run(player, "easy")
+    url = reverse("solo_act", args=[run.pk])
+    empty = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
+    rng.shuffle(empty)
+    version, n = 0, 0
+    for k, cell in enumerate(empty):
+        if rng.random() < 0.2:  # a wrong entry now and then
+            mode = _mode(n)
+            digit = int(SOLUTION[cell]) % 9 + 1
+            timer.post(url, {"cell": cell, "digit": digit, "version": version if mode == FRAGMENTS else 10**6},
+                       ("Solo Run", "wrong entry", mode))
+            version, n = version + 1, n + 1
+        mode = _mode(n)
+        last = k == len(empty) - 1
+        timer.post(url, {"cell": cell, "digit": SOLUTION[cell], "version": version if mode == FRAGMENTS else 10**6},
+                   None if last else ("Solo Run", "correct entry", mode))
+        version, n = version + 1, n + 1
+    assert SoloRun.objects.get(pk=run.pk).state == "finished"
+
+
+# --- Cardoku ----------------------------------------------------------------------------------
+
+def play_cardoku(timer: Timer, player, rng: random.Random) -> None:
+    from django.urls import reverse
+
+    from games.cardoku import solo
+    from games.engines import cardoku as ck
+
+    game = solo.start_game(player, {"layout": "default"}, rng=rng)
+    url = reverse("cardoku_act", args=[game.pk])
+    n = 0
+    while True:
+        game.refresh_from_db()
+        state = game.engine_state()
+        if state.finished:
+            break
+        legal = sorted(ck.legal_squares(state))
+        mode = _mode(n)
+        data = {"step": game.step, **({"full": "1"} if mode == WHOLE else {})}
+        last = state.cards_left == 1
+        if legal and rng.random() < 0.9:
+            row, col = rng.choice(legal)
+            timer.post(url, {**data, "action": "place", "row": row, "col": col},
+                       None if last else ("Cardoku", "place", mode))
+        else:
+            timer.post(url, {**data, "action": "discard"}, None if last else ("Cardoku", "discard", mode))
+        n += 1
+
+
+# --- Sudoku Domino ----------------------------------------------------------------------------
+
+def play_domino(timer: Timer, player, rng: random.Random) -> None:
+    from django.urls import reverse
+
+    from games.domino import solo
+    from games.engines import domino as engine
+    from games.models import Puzzle
+
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=81 - PUZZLE.count("0"),
+                          techniques=[], seed=0)
+    game = solo.start_game(player, "easy", seed=rng.randrange(2**40))
+    url = reverse("domino_act", args=[game.pk])
+    n = 0
+    while True:
+        game.refresh_from_db()
+        state = game.engine_state()
+        if state.finished:
+            break
+        mode = _mode(n)
+        data = {"version": state.move_count, **({"full": "1"} if mode == WHOLE else {})}
+        entries = engine.entry_points(state)
+        right = [(e, cell) for e, cell in entries.items()
+                 if state.solution[(cell[0] - 1) * 9 + cell[1] - 1] == state.current_stone]
+        wrong = [(e, cell) for e, cell in entries.items() if (e, cell) not in right]
+        ending = state.stones_left <= 1
+        if right and (rng.random() < 0.9 or not wrong or state.lives <= 1):
+            (edge, line), _ = rng.choice(right)
+            timer.post(url, {**data, "push": f"{edge}-{line}"}, None if ending else ("Domino", "correct push", mode))
+        elif wrong and state.lives > 1 and rng.random() < 0.5:
+            (edge, line), _ = rng.choice(wrong)
+            timer.post(url, {**data, "push": f"{edge}-{line}"}, ("Domino", "wrong push", mode))
+        else:
+            kind = "gold" if state.gold_jokers else "grey" if state.grey_jokers else None
+            empty = [(r, c) for r in range(1, 10) for c in range(1, 10) if state.cell(r, c) == engine.EMPTY]
+            if kind is None or not empty:
+                break
+            row, col = rng.choice(empty)
+            timer.post(url, {**data, "joker": kind, "cell": f"{row}-{col}"}, None)
+        n += 1
+
+
+# --- one backend --------------------------------------------------------------------------------
+
+def run_backend(moves: int, seed: int) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    from stats.models import Profile
+    from tests.conftest import cookie_for
+
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        player = Profile.objects.create(display_name="Bench")
+        client = Client()
+        client.cookies[settings.PLAYER_COOKIE_NAME] = cookie_for(player)
+        timer = Timer(client)
+        rng = random.Random(seed)
+        plays = {"Solo Run": play_solo, "Cardoku": play_cardoku, "Domino": play_domino}
+        for play in plays.values():  # warm up: imports, template loading, connections
+            play(Timer(client), player, rng)
+        played = dict.fromkeys(plays, 0)
+        for name, play in plays.items():  # whole games until each has `moves` timed moves
+            while sum(len(v) for k, v in timer.samples.items() if k[0] == name) < moves:
+                play(timer, player, rng)
+                played[name] += 1
+        print(f"{connection.vendor}: " + ", ".join(f"{n} {name} games" for name, n in played.items())
+              + f", {sum(len(v) for v in timer.samples.values())} timed moves")
+        print(f"  {'game':<9} {'move':<14} {'answer':<12} {'n':>4} {'median':>8} {'p99':>8} {'max':>8} "
+              f"{'cpu med':>8} {'bytes med':>10} {'bytes max':>10}")
+        for (game, kind, mode) in sorted(timer.samples, key=lambda k: (k[0], k[1], k[2] != FRAGMENTS)):
+            samples = timer.samples[(game, kind, mode)]
+            ms, cpu, size = ([s[i] for s in samples] for i in range(3))
+            print(f"  {game:<9} {kind:<14} {mode:<12} {len(ms):4d} {statistics.median(ms):6.2f}ms "
+                  f"{pct(ms, 0.99):6.2f}ms {max(ms):6.2f}ms {statistics.median(cpu):6.2f}ms "
+                  f"{int(statistics.median(size)):10d} {max(size):10d}")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=400, help="timed moves per game and backend (default 400)")
+    parser.add_argument("--backends", default=None,
+                        help="comma-separated: sqlite, postgres (default: sqlite, plus postgres if DATABASE_URL is set)")
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        run_backend(args.moves, args.seed)
+        return
+    url = os.environ.get("DATABASE_URL", "")
+    backends = args.backends.split(",") if args.backends else ["sqlite"] + (["postgres"] if url.startswith("postgres") else [])
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"bench/moves.py: server time per move through the test client (load {load:.1f}, "
+          f"{os.cpu_count()} cores)")
+    for backend in backends:
+        env = dict(os.environ)
+        if backend == "sqlite":
+            env.pop("DATABASE_URL", None)
+        elif not url.startswith("postgres"):
+            print("postgres: skipped (set DATABASE_URL=postgres://...)")
+            continue
+        env.pop("REDIS_URL", None)  # moves never touch Redis; keep the cache in memory
+        subprocess.run([sys.executable, __file__, "--child", "--moves", str(args.moves), "--seed", str(args.seed)],
+                       env=env, cwd=ROOT, check=True)
+
+
+if __name__ == "__main__":
+    main()
