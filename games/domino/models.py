@@ -54,7 +54,12 @@ class DominoGame(models.Model):
         return self.status == self.Status.FINISHED
 
     def engine_state(self) -> engine.State:
-        return play.load(self.state)
+        """The engine's state of ``state`` (loaded once per instance: the write path keeps
+        the state it just computed, so a move never loads what it saved)."""
+        loaded = self.__dict__.get("_engine")
+        if loaded is None or loaded[0] is not self.state:
+            loaded = self._engine = (self.state, play.load(self.state))
+        return loaded[1]
 
     def is_overdue(self, now=None) -> bool:
         return not self.finished and (now or timezone.now()) >= self.deadline
@@ -62,9 +67,16 @@ class DominoGame(models.Model):
     def seconds_left(self, now=None) -> float:
         return self.engine_state().seconds_left((now or timezone.now()).timestamp())
 
-    def store(self, data: dict, now) -> None:
-        """Keep ``data`` and copy its numbers into the columns."""
-        numbers = play.summary(data)
+    def store_state(self, state: engine.State, now) -> None:
+        """``store`` for an engine state, kept loaded."""
+        self.store(engine.to_dict(state), now, state)
+
+    def store(self, data: dict, now, state: engine.State | None = None) -> None:
+        """Keep ``data`` and copy its numbers into the columns. ``state`` is ``data``'s
+        engine state when the caller has it (saves a load)."""
+        numbers = play.summary(state if state is not None else data)
+        if state is not None:
+            self._engine = (data, state)
         self.state = data
         self.score = numbers["score"]
         self.lives = numbers["lives"]

@@ -131,7 +131,12 @@ def apply_action(data: dict, action: Action, now: float) -> tuple[dict, engine.O
     Raises ``BadMove`` (malformed), ``StaleBoard`` or an engine ``IllegalMove``
     (``InvalidEntry``, ``CellOccupied``, ``NoJokersLeft``, ``GameOver``); then the
     stored state is unchanged."""
-    state = load(data)
+    state, outcome = apply(load(data), action, now)
+    return engine.to_dict(state), outcome
+
+
+def apply(state: engine.State, action: Action, now: float) -> tuple[engine.State, engine.Outcome]:
+    """``apply_action`` on a loaded state (the write path loads a game once per move)."""
     if state.finished:
         raise engine.GameOver(f"The game is over. {END_MESSAGES.get(state.end_reason or '', '')}".strip(),
                               state.end_reason)
@@ -139,10 +144,8 @@ def apply_action(data: dict, action: Action, now: float) -> tuple[dict, engine.O
         raise StaleBoard("The board changed before that move arrived; here is the latest one. "
                          "Nothing was played.")
     if isinstance(action, Push):
-        state, outcome = engine.push(state, action.edge, action.line, now)
-    else:
-        state, outcome = engine.place_joker(state, action.kind, action.row, action.col, now)
-    return engine.to_dict(state), outcome
+        return engine.push(state, action.edge, action.line, now)
+    return engine.place_joker(state, action.kind, action.row, action.col, now)
 
 
 def tick(data: dict, now: float) -> dict:

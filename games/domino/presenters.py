@@ -4,10 +4,13 @@ Never the solution, the seed or the stone order beyond the preview."""
 
 from __future__ import annotations
 
+from django.utils.safestring import SafeString, mark_safe
+
 from games.engines import domino as engine
 from games.engines.domino.game import END_MESSAGES
 from games.engines.domino.grid import UNIT_CELLS
 
+from . import fragments
 from .play import EDGE_NAMES, Action, Push
 
 EDGE_ARROWS = {"top": "↓", "bottom": "↑", "left": "→", "right": "←"}
@@ -143,3 +146,53 @@ def game_view(state: engine.State, now: float, outcome: engine.Outcome | None = 
         "points": outcome.points if outcome is not None else 0,
         "unreachable_count": len(state.unreachable),
     }
+
+
+def message_line(view: dict, error: str | None = None) -> tuple[str, str | None]:
+    """The message line's text and kind ("error", "good" or None) for a game view."""
+    outcome = view["outcome"]
+    if error:
+        return error, "error"
+    kind = ("error" if outcome is not None and outcome.kind in ("wrong", "time_up")
+            else "good" if outcome is not None and outcome.ok else None)
+    if view["message"]:
+        return view["message"], kind
+    if view["joker_mode"]:
+        return f"Pick any empty cell for the {view['joker_mode']} joker.", kind
+    return ("" if view["finished"] else "Push your stone in from an orange marker."), kind
+
+
+# The marks of one move's answer: the page's script clears them when the next move is sent.
+TRANSIENT = ("scored", "clash", "fresh", "wrong_digit", "slide")
+
+
+def move_answer(before: engine.State, after: engine.State, now: float, outcome: engine.Outcome | None = None,
+                action: Action | None = None, error: str | None = None) -> SafeString:
+    """Only what a move changed, as out-of-band swaps: the cells that differ (the landed
+    stone or the refused one, newly unreachable cells, completed units, clashing stones),
+    the entry markers that changed, the clock (the server's time), score and lives when
+    they moved, the hand, the unreachable note, the message and the version."""
+    view = game_view(after, now, outcome, action)
+    was = game_view(before, now) if before is not after else view
+    parts = []
+    for old_row, new_row in zip(was["rows"], view["rows"]):
+        for old, new in zip(old_row, new_row):
+            if old != new or any(new[key] for key in TRANSIENT):
+                parts.append(fragments.cell(new, oob=True))
+    for edge, slots in view["markers"].items():
+        parts += [fragments.marker(slot, oob=True) for old, slot in zip(was["markers"][edge], slots) if old != slot]
+    parts.append(fragments.clock(view["seconds_left"], view["finished"], oob=True))
+    if view["score"] != was["score"] or view["points"]:
+        parts.append(fragments.score(view["score"], view["points"], oob=True))
+    if view["lives"] != was["lives"]:
+        parts.append(fragments.lives(view["lives"], engine.LIVES, just_lost=view["lives"] < was["lives"], oob=True))
+    hand = ("current", "preview", "stones_left")
+    if any(view[key] != was[key] for key in hand):
+        parts.append(fragments.hand(view["current"], view["preview"], view["stones_left"], oob=True))
+    if view["unreachable_count"] != was["unreachable_count"]:
+        parts.append(fragments.legend(view["unreachable_count"], view["finished"], oob=True))
+    parts.append(fragments.message(*message_line(view, error), oob=True))
+    parts.append(fragments.live(error or view["message"], oob=True))
+    if before is not after:
+        parts.append(fragments.version_input(view["version"], oob=True))
+    return mark_safe("".join(parts))

@@ -5,12 +5,13 @@ games/domino/play.py to the stored state and save the result."""
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.bank import take_puzzle
-from games.engines.domino import BadMove, IllegalMove, Outcome
+from games.engines.domino import BadMove, DominoError, IllegalMove, Outcome, State
 from games.models import Level
 
 from . import play
@@ -37,19 +38,42 @@ def start_game(player, level: str, now=None, seed: int | None = None) -> DominoG
     return game
 
 
-def act(game_id: int, player, action: play.Action, now=None) -> tuple[DominoGame, Outcome]:
-    """Apply one action for ``player``. Returns the saved game and the outcome; an
-    outcome of kind "time_up" means the clock had run out: the game was ended and saved,
-    and the move was not played. Raises NotYourGame, BadMove or an IllegalMove."""
+@dataclass(frozen=True)
+class Played:
+    """One applied move: the saved game, the engine state before and after, what happened."""
+
+    game: DominoGame
+    before: State
+    after: State
+    outcome: Outcome
+
+
+def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
+    """Apply one action for ``player`` under a row lock: one read, one load of the state,
+    one write. An outcome of kind "time_up" means the clock had run out: the game was
+    ended and saved, and the move was not played. Raises NotYourGame, BadMove or an
+    IllegalMove (carrying the game as ``error.game`` once it was read); then nothing is
+    saved."""
     now = now or timezone.now()
     with transaction.atomic():
         game = DominoGame.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.player_id != player.pk:
             raise NotYourGame("That game is not yours.")
-        data, outcome = play.apply_action(game.state, action, now.timestamp())
-        game.store(data, now)
+        before = game.engine_state()
+        try:
+            after, outcome = play.apply(before, action, now.timestamp())
+        except DominoError as error:
+            error.game = game  # the refusal's answer shows this game as it stands
+            raise
+        game.store_state(after, now)
         game.save()
-        return game, outcome
+        return Played(game, before, after, outcome)
+
+
+def act(game_id: int, player, action: play.Action, now=None) -> tuple[DominoGame, Outcome]:
+    """``play_move`` for callers that need only the saved game and the outcome."""
+    played = play_move(game_id, player, action, now)
+    return played.game, played.outcome
 
 
 def settle(game_id: int, now=None) -> DominoGame | None:

@@ -7,15 +7,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from games.engines import domino as engine
 from games.models import Level
 from rooms.limits import creation_limit
 
-from . import play, solo
+from . import fragments, play, solo
 from .models import DominoGame
-from .presenters import game_view
+from .presenters import game_view, move_answer
 from .records import player_records
 
 LEVELS = [(value, label) for value, label in Level.choices]
@@ -102,28 +102,53 @@ def _refusal_message(error: engine.DominoError, action) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+# A move's answer is out-of-band swaps only, settled at once (as games/views.ANSWER_SWAP).
+ANSWER_SWAP = "none settle:0ms"
+
+
+def _answer(html, status=200) -> HttpResponse:
+    return reswap(HttpResponse(html, status=status), ANSWER_SWAP)
+
+
 @require_POST
 def domino_act(request, game_id: int):
-    """Every move of a game: a push at an entry point or a joker on an empty cell."""
+    """Every move of a game: a push at an entry point or a joker on an empty cell.
+
+    An htmx push answers with only what changed (presenters.move_answer), and so does a
+    refusal that changes nothing (the message). The whole game comes back for a joker
+    (the board leaves joker mode), at the end of the game, for a move on an old board (a
+    second tab, a lost answer: the page is behind) and when the page asks with ``full=1``."""
     now = timezone.now()
+    full = request.POST.get("full") == "1"
     action = None
     try:
         action = play.parse_action(request.POST)
-        game, outcome = solo.act(game_id, request.player, action, now)
+        played = solo.play_move(game_id, request.player, action, now)
     except solo.NotYourGame:
         return _not_yours(request)
     except engine.DominoError as error:
         status = 400 if isinstance(error, (engine.BadMove, engine.BadPosition)) else 409
-        game = DominoGame.objects.filter(pk=game_id, player=request.player).first()
+        message = _refusal_message(error, action)
+        game = getattr(error, "game", None)  # play_move's read of the game, when it got that far
+        plain = request.htmx and not full and not isinstance(action, play.Joker)
+        if plain and not isinstance(error, (play.StaleBoard, engine.GameOver)):
+            if game is None:  # malformed: nothing was read or changed
+                return _answer(fragments.message(message, "error", oob=True) + fragments.live(message, oob=True),
+                               status)
+            state = game.engine_state()
+            return _answer(move_answer(state, state, now.timestamp(), error=message), status)
+        game = game or DominoGame.objects.filter(pk=game_id, player=request.player).first()
         if game is None:
             return _not_yours(request)
         mode = None
         if isinstance(action, play.Joker) and isinstance(error, engine.CellOccupied):
             mode, _, _ = _joker_mode(game.engine_state(), action.kind)
-        context = _context(game, now, joker_mode=mode, error=_refusal_message(error, action),
-                           oob=bool(request.htmx))
+        context = _context(game, now, joker_mode=mode, error=message, oob=bool(request.htmx))
         return _render_game(request, context, status)
+    game, outcome = played.game, played.outcome
     status = 409 if outcome.kind == "time_up" else 200
     if not request.htmx and status == 200:
         return redirect("domino_game", game_id=game.pk)
-    return _render_game(request, _context(game, now, outcome, action, oob=bool(request.htmx)), status)
+    if full or game.finished or isinstance(action, play.Joker) or not request.htmx:
+        return _render_game(request, _context(game, now, outcome, action, oob=bool(request.htmx)), status)
+    return _answer(move_answer(played.before, played.after, now.timestamp(), outcome, action), status)

@@ -245,16 +245,38 @@
     }
   });
 
+  // A move's answer swaps only what changed, with this move's marks (a landing, a refused
+  // stone, a completed unit): the last move's marks go when the next one is sent.
+  function clearMarks() {
+    const g = game();
+    if (!g) return;
+    for (const el of g.querySelectorAll(".stone.wrong-stone, .gain")) el.remove();
+    for (const el of g.querySelectorAll(".d-cell.scored, .d-cell.clash")) el.classList.remove("scored", "clash");
+    for (const el of g.querySelectorAll(".stone.fresh, .stone.slide")) el.classList.remove("fresh", "slide", "dropped");
+    for (const el of g.querySelectorAll(".heart.just-lost")) el.classList.remove("just-lost");
+  }
+
   // Remember where focus was, so a swap does not throw keyboard players back to the top.
   document.addEventListener("htmx:beforeRequest", function () {
     const el = document.activeElement;
-    if (!el || !el.closest) return;
-    if (el.closest("#game [data-pick]")) restore = restore || "pick";
-    else if (el.closest("#game [data-marker]")) restore = restore || "marker";
+    if (el && el.closest) {
+      if (el.closest("#game [data-pick]")) restore = restore || "pick";
+      else if (el.closest("#game [data-marker]")) restore = restore || "marker";
+    }
+    clearMarks();
   });
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.target && (event.target.id === "game" || (event.target.querySelector && event.target.querySelector("#game")))) init();
-    else if (game()) init();
+  // One answer settles several elements: set the game up once for all of them.
+  let settling = false;
+  document.addEventListener("htmx:afterSettle", function () {
+    if (settling || !game()) return;
+    settling = true;
+    queueMicrotask(function () {
+      settling = false;
+      const g = game(), version = document.getElementById("dm-version"), stone = g && g.querySelector("[data-current-stone]");
+      if (g && version) g.dataset.version = version.value;  // what the page now shows
+      if (g && stone) g.dataset.current = stone.textContent;
+      init();
+    });
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();
