@@ -39,9 +39,10 @@ def marker_id(edge: str, line: int) -> str:
 
 # --- the table -------------------------------------------------------------------------------
 
-def marker(slot: dict, *, oob: bool = False) -> SafeString:
-    """One of the nine slots of an edge: a marker button where a push is valid."""
-    ident = marker_id(slot["edge"], slot["line"])
+def marker(slot: dict, edge: str | None = None, line: int | None = None, *, oob: bool = False) -> SafeString:
+    """One of the nine slots of an edge: a marker button where a push is valid. `edge` and
+    `line` name a slot that does not (a locked duel board's slots are bare)."""
+    ident = marker_id(slot.get("edge", edge), slot.get("line", line))
     if not slot["valid"]:
         return _done(f'<span id="{ident}" class="marker-slot" aria-hidden="true"></span>', oob)
     return _done(

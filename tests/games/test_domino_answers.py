@@ -89,3 +89,14 @@ def test_a_page_plus_its_answers_is_the_page_rendered_afresh(player_client, game
             html = oob.apply(html, response.content.decode())
             assert shown(html) == shown(page(player_client, game).content.decode()), (i, push)
     assert DominoGame.objects.get(pk=game.pk).moves >= 5
+
+
+def test_a_locked_duel_board_with_bare_marker_slots_renders(game):
+    from django.template.loader import render_to_string
+
+    from games.domino.presenters import game_view
+
+    view = game_view(fresh(game).engine_state(), 0.0)
+    view["markers"] = {edge: [{"valid": False}] * 9 for edge in d.EDGES}  # as rooms/duels.py sends a locked seat
+    html = render_to_string("domino/game.html#table", view)
+    assert html.count('class="marker-slot"') == 36 and 'id="dm-mark-right-9"' in html
