@@ -1,18 +1,20 @@
 """Server time and answer size per move: Solo Run, Cardoku and Sudoku Domino.
 
 Run from the repo root:
-    .venv/bin/python bench/moves.py [--moves 400] [--backends sqlite,postgres]
+    .venv/bin/python bench/moves.py [--moves 400] [--backends sqlite,postgres] [--previous acb4dfb]
 
 Plays whole games through Django's test client (every middleware, the view, the write
 path, the answer; no network) on a fresh test database: SQLite always, PostgreSQL too
 when DATABASE_URL is set (or --backends names it). Each backend runs in a process of its
 own, because the settings read DATABASE_URL when they load.
 
-Every move is timed twice over, alternately, in the same run: the answer that carries
-only what changed (what the game pages use) and, as the baseline, the whole-board
-answer every move got before (the same move asking for the whole game: Solo Run with a
-version the run does not have, Cardoku and Domino with `full=1`). Moves that end a game
-answer with the whole finish screen in both modes and are left out.
+Every move is timed two ways, alternately, in the same run: the answer that carries only
+what changed (what the game pages use) and the whole-board answer (the same move asking
+for the whole game: Solo Run with a version the run does not have, Cardoku and Domino
+with `full=1`). With `--previous REV` the same moves are also played on that older commit
+(checked out in a temporary worktree), where every move answered with the whole board:
+the baseline of issue 15. Moves that end a game answer with the finish screen and are
+left out.
 
 Times are wall clock (what a player waits for, database included); the CPU time of the
 process is printed beside them because a shared machine adds scheduling noise.
@@ -29,13 +31,15 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+TREE = Path(os.environ.get("BENCH_TREE") or ROOT)  # the code under test (--previous: an older checkout)
+if str(TREE) not in sys.path[:1]:
+    sys.path.insert(0, str(TREE))
 
 PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
@@ -173,7 +177,7 @@ def play_domino(timer: Timer, player, rng: random.Random) -> None:
 
 # --- one backend --------------------------------------------------------------------------------
 
-def run_backend(moves: int, seed: int) -> None:
+def run_backend(moves: int, seed: int, label: str | None = None) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -202,14 +206,20 @@ def run_backend(moves: int, seed: int) -> None:
             while sum(len(v) for k, v in timer.samples.items() if k[0] == name) < moves:
                 play(timer, player, rng)
                 played[name] += 1
-        print(f"{connection.vendor}: " + ", ".join(f"{n} {name} games" for name, n in played.items())
+        if label:  # an older tree answers every move with the whole board: one row per move kind
+            merged = defaultdict(list)
+            for (game, kind, _), samples in timer.samples.items():
+                merged[(game, kind, label)] += samples
+            timer.samples = merged
+        print(f"{connection.vendor}{f' ({label})' if label else ''}: "
+              + ", ".join(f"{n} {name} games" for name, n in played.items())
               + f", {sum(len(v) for v in timer.samples.values())} timed moves")
-        print(f"  {'game':<9} {'move':<14} {'answer':<12} {'n':>4} {'median':>8} {'p99':>8} {'max':>8} "
+        print(f"  {'game':<9} {'move':<14} {'answer':<18} {'n':>4} {'median':>8} {'p99':>8} {'max':>8} "
               f"{'cpu med':>8} {'bytes med':>10} {'bytes max':>10}")
         for (game, kind, mode) in sorted(timer.samples, key=lambda k: (k[0], k[1], k[2] != FRAGMENTS)):
             samples = timer.samples[(game, kind, mode)]
             ms, cpu, size = ([s[i] for s in samples] for i in range(3))
-            print(f"  {game:<9} {kind:<14} {mode:<12} {len(ms):4d} {statistics.median(ms):6.2f}ms "
+            print(f"  {game:<9} {kind:<14} {mode:<18} {len(ms):4d} {statistics.median(ms):6.2f}ms "
                   f"{pct(ms, 0.99):6.2f}ms {max(ms):6.2f}ms {statistics.median(cpu):6.2f}ms "
                   f"{int(statistics.median(size)):10d} {max(size):10d}")
     finally:
@@ -222,26 +232,41 @@ def main() -> None:
     parser.add_argument("--backends", default=None,
                         help="comma-separated: sqlite, postgres (default: sqlite, plus postgres if DATABASE_URL is set)")
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--previous", metavar="REV",
+                        help="also time the same moves on an older commit (e.g. the one before issue 15) in the same run")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--label", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        run_backend(args.moves, args.seed)
+        run_backend(args.moves, args.seed, args.label)
         return
     url = os.environ.get("DATABASE_URL", "")
     backends = args.backends.split(",") if args.backends else ["sqlite"] + (["postgres"] if url.startswith("postgres") else [])
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"bench/moves.py: server time per move through the test client (load {load:.1f}, "
           f"{os.cpu_count()} cores)")
-    for backend in backends:
-        env = dict(os.environ)
-        if backend == "sqlite":
-            env.pop("DATABASE_URL", None)
-        elif not url.startswith("postgres"):
-            print("postgres: skipped (set DATABASE_URL=postgres://...)")
-            continue
-        env.pop("REDIS_URL", None)  # moves never touch Redis; keep the cache in memory
-        subprocess.run([sys.executable, __file__, "--child", "--moves", str(args.moves), "--seed", str(args.seed)],
-                       env=env, cwd=ROOT, check=True)
+    trees = [(ROOT, None)]
+    if args.previous:  # the older code in a temporary worktree, run by this same script
+        old = Path(tempfile.mkdtemp(prefix="bench-previous-"))
+        subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(old), args.previous], cwd=ROOT, check=True)
+        trees.append((old, f"previous {args.previous[:7]}"))
+    try:
+        for backend in backends:
+            env = dict(os.environ)
+            if backend == "sqlite":
+                env.pop("DATABASE_URL", None)
+            elif not url.startswith("postgres"):
+                print("postgres: skipped (set DATABASE_URL=postgres://...)")
+                continue
+            env.pop("REDIS_URL", None)  # moves never touch Redis; keep the cache in memory
+            for tree, label in trees:
+                env["BENCH_TREE"] = str(tree)
+                command = [sys.executable, str(Path(__file__).resolve()), "--child", "--moves", str(args.moves),
+                           "--seed", str(args.seed)] + (["--label", label] if label else [])
+                subprocess.run(command, env=env, cwd=tree, check=True)
+    finally:
+        if args.previous:
+            subprocess.run(["git", "worktree", "remove", "--force", str(trees[1][0])], cwd=ROOT, check=False)
 
 
 if __name__ == "__main__":

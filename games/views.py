@@ -6,6 +6,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from games.engines import race
 from rooms.limits import creation_limit
+from stats.middleware import player_token
 
 from . import fragments, solo
 from .models import Level, SoloRun
@@ -80,7 +81,7 @@ def solo_act(request, run_id: int):
     selected = solo.selected_cell(request.POST)
     try:
         action = solo.parse_action(request.POST)
-        played = solo.act(run_id, request.player, action)
+        played = solo.act(run_id, player_token(request), action)
     except solo.NotYourRun as error:
         return _refusal(request, str(error), 403)
     except race.MalformedMove as error:

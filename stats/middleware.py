@@ -100,6 +100,13 @@ def ensure_player(request) -> Profile:
     return profile
 
 
+def player_token(request) -> str | None:
+    """The token the request's (signed, unexpired) player cookie names, without a query: a
+    move's write path finds the player's own game by it in the one read it makes anyway."""
+    binding = getattr(request, "_player_binding", None)
+    return binding.token if binding is not None else None
+
+
 def known_player(request) -> Profile | None:
     """The request's profile if it has one; None for a visitor who has not done anything yet."""
     binding = getattr(request, "_player_binding", None)

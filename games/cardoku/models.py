@@ -48,11 +48,12 @@ class CardokuGame(models.Model):
         return self.status == self.Status.FINISHED
 
     def engine_state(self):
-        """The engine's state of ``state`` (loaded once per instance: the write path keeps
-        the state it just computed, so a move never loads what it saved)."""
+        """The engine's state of ``state``, loaded once per instance (the write path keeps
+        the state it just computed, so a move never loads what it saved) and without
+        replaying the rules: only this app's write path writes ``state``."""
         loaded = self.__dict__.get("_engine")
         if loaded is None or loaded[0] is not self.state:
-            loaded = self._engine = (self.state, play.load(self.state))
+            loaded = self._engine = (self.state, play.restore(self.state))
         return loaded[1]
 
     def store_state(self, state, step: int, now) -> None:

@@ -43,7 +43,7 @@ STEP_LIMIT = 100_000
 
 __all__ = [
     "Action", "BadMove", "GameOver", "IllegalMove", "InvalidInput", "LayoutError", "Outcome",
-    "StaleBoard", "apply", "apply_action", "dump", "step_of", "custom_incomplete", "custom_overflow", "custom_problem", "load", "parse_action", "parse_deal",
+    "StaleBoard", "apply", "apply_action", "dump", "restore", "step_of", "custom_incomplete", "custom_overflow", "custom_problem", "load", "parse_action", "parse_deal",
     "parse_layout", "parse_spades", "start_state", "summary",
 ]  # fmt: skip
 
@@ -238,6 +238,12 @@ def start_state(layout: ck.Layout, seed: int) -> dict:
 def load(data: Mapping) -> ck.GameState:
     """The engine state of a stored dict (replayed from its moves, so never tampered)."""
     return ck.from_dict(data)
+
+
+def restore(data: Mapping) -> ck.GameState:
+    """The engine state of a dict this layer stored itself (``dump``), without replaying the
+    rules: what the solo game's write path loads once per move."""
+    return ck.restore(data)
 
 
 def step_of(data: Mapping) -> int:

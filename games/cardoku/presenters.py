@@ -60,35 +60,39 @@ def score_view(state: ck.GameState, breakdown: ck.ScoreBreakdown | None = None) 
     }
 
 
+def scored_squares(units) -> set[tuple[int, int]]:
+    out: set[tuple[int, int]] = set()
+    for unit in units:
+        out.update(ck.unit_squares(unit.kind, unit.number))
+    return out
+
+
+def square_view(state: ck.GameState, r: int, c: int, start, *, legal=frozenset(), blocking=frozenset(),
+                fresh=None, tried=None, hits=frozenset(), scored=frozenset(), flashing=frozenset()) -> dict:
+    """One square's dict for the grid (games/cardoku/fragments.square draws it)."""
+    card = state.board[(r - 1) * 9 + c - 1]
+    label = f"Row {r}, column {c}"
+    if card is not None:
+        label += f", {card.name}"
+    return {
+        "row": r, "col": c, "box": ck.box_of(r, c), "label": label,
+        "card": card_view(card, (r, c) in start),
+        "legal": (r, c) in legal, "blocker": (r, c) in blocking,
+        "hit": (r, c) in hits, "tried": (r, c) == tried, "fresh": (r, c) == fresh,
+        "scored": (r, c) in scored, "flash": (r, c) in flashing,
+        "box_right": c in (3, 6), "box_bottom": r in (3, 6),
+    }
+
+
 def board_rows(state: ck.GameState, *, legal=frozenset(), blocking=frozenset(), fresh=None,
                tried=None, hits=frozenset(), scored_now=(), breakdown: ck.ScoreBreakdown | None = None
                ) -> list[list[dict]]:
     """Rows of square dicts for the ARIA grid."""
     start = set(state.layout.as_mapping())
-    scored = set()
-    for unit in (breakdown or ck.score(state)).units:
-        scored.update(ck.unit_squares(unit.kind, unit.number))
-    flashing = set()
-    for unit in scored_now:
-        flashing.update(ck.unit_squares(unit.kind, unit.number))
-    rows = []
-    for r in range(1, 10):
-        row = []
-        for c in range(1, 10):
-            card = state.card_at(r, c)
-            label = f"Row {r}, column {c}"
-            if card is not None:
-                label += f", {card.name}"
-            row.append({
-                "row": r, "col": c, "box": ck.box_of(r, c), "label": label,
-                "card": card_view(card, (r, c) in start),
-                "legal": (r, c) in legal, "blocker": (r, c) in blocking,
-                "hit": (r, c) in hits, "tried": (r, c) == tried, "fresh": (r, c) == fresh,
-                "scored": (r, c) in scored, "flash": (r, c) in flashing,
-                "box_right": c in (3, 6), "box_bottom": r in (3, 6),
-            })
-        rows.append(row)
-    return rows
+    scored = scored_squares((breakdown or ck.score(state)).units)
+    flashing = scored_squares(scored_now)
+    return [[square_view(state, r, c, start, legal=legal, blocking=blocking, fresh=fresh, tried=tried, hits=hits,
+                         scored=scored, flashing=flashing) for c in range(1, 10)] for r in range(1, 10)]
 
 
 def last_discard(state: ck.GameState) -> ck.Card | None:
@@ -117,7 +121,6 @@ def game_context(game, state: ck.GameState | None = None, outcome=None, error=No
     return {
         "game": game,
         "rows": rows,
-        "squares": [[fragments.square(sq, playing) for sq in row] for row in rows],
         "current": card_view(current),
         "cards_left": state.cards_left,
         "deck_after": max(state.cards_left - 1, 0),
@@ -134,40 +137,62 @@ def game_context(game, state: ck.GameState | None = None, outcome=None, error=No
     }
 
 
-# The marks of one move's answer: the page's script clears them when the next move is sent.
-TRANSIENT = ("fresh", "flash", "tried", "hit")
+def _helpers(game, state: ck.GameState):
+    """(all legal squares, the legal squares shown, the blocking cards shown) for a state."""
+    if state.finished:
+        return frozenset(), frozenset(), frozenset()
+    legal = ck.legal_squares(state)
+    return (legal, legal if game.show_moves else frozenset(),
+            ck.blocking_cards(state) if game.show_restrictions else frozenset())
 
 
 def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, error=None,
                 refusal: ck.IllegalSquare | None = None) -> SafeString:
     """Only what a move (or a refused move) changed, as out-of-band swaps: the squares that
     differ (the placed or taken-back card, legal and blocking marks while those helpers are
-    on, a completed unit, a refused square and its blockers), the current card, the deck,
-    the undo button, the step, the helper note, the score panel when the score moved, and
-    the message."""
-    now = game_context(game, after, outcome, error, refusal)
-    playing = now["playing"]
-    was_playing = not before.finished
-    was_legal = ck.legal_squares(before) if was_playing and game.show_moves else frozenset()
-    was_blocking = ck.blocking_cards(before) if was_playing and game.show_restrictions else frozenset()
-    was_breakdown = ck.score(before)
-    was_rows = board_rows(before, legal=was_legal, blocking=was_blocking, breakdown=was_breakdown)
+    on, scored units) or carry this move's marks (the fresh card, a completed unit, a refused
+    square and the cards that block it: the page's script clears the last move's marks), the
+    current card, the deck, the undo button, the step, the helper note, the score panel when
+    the score moved, and the message."""
+    playing = not after.finished
+    all_legal, legal, blocking = _helpers(game, after)
+    breakdown = ck.score(after)
+    if before is after:
+        was_legal, was_blocking, was_breakdown = legal, blocking, breakdown
+    else:
+        _, was_legal, was_blocking = _helpers(game, before)
+        was_breakdown = ck.score(before)
+    scored, was_scored = scored_squares(breakdown.units), scored_squares(was_breakdown.units)
+    marks = {
+        "fresh": outcome.square if outcome is not None and outcome.kind == "placed" else None,
+        "tried": refusal.square if refusal is not None else None,
+        "hits": refusal.blockers if refusal is not None else frozenset(),
+        "flashing": scored_squares(outcome.completed if outcome is not None else ()),
+    }
+    marked = {marks["fresh"], marks["tried"], *marks["hits"], *marks["flashing"]}
+    start = set(after.layout.as_mapping())
     parts = []
-    for old_row, new_row in zip(was_rows, now["rows"]):
-        for old, new in zip(old_row, new_row):
-            if any(new[key] for key in TRANSIENT) or old != new:
-                parts.append(fragments.square(new, playing, oob=True))
+    for i, (r, c) in enumerate(ck.ALL_SQUARES):
+        sq = (r, c)
+        if (before.board[i] == after.board[i] and (sq in legal) == (sq in was_legal) and sq not in marked
+                and (sq in blocking) == (sq in was_blocking) and (sq in scored) == (sq in was_scored)):
+            continue
+        view = square_view(after, r, c, start, legal=legal, blocking=blocking, scored=scored, **marks)
+        parts.append(fragments.square(view, playing, oob=True))
+    current = card_view(after.current_card)
     if before.current_card != after.current_card:
-        parts.append(fragments.current(now["current"], oob=True))
+        parts.append(fragments.current(current, oob=True))
     if outcome is not None:  # a move was applied: the deck moved on or back, a new step
-        parts.append(fragments.deck(now["cards_left"], now["deck_after"], now["last_discard"], oob=True))
+        parts.append(fragments.deck(after.cards_left, max(after.cards_left - 1, 0),
+                                    card_view(last_discard(after)), oob=True))
         parts.append(fragments.step_input(game.step, "ck-step", oob=True))
         parts.append(fragments.step_input(game.step, "ck-place-step", oob=True))
+        if game.show_moves:
+            parts.append(fragments.toggle_note(True, len(legal), oob=True))
     if bool(before.history) != bool(after.history):
-        parts.append(fragments.undo_button(now["can_undo"], oob=True))
-    if game.show_moves and outcome is not None:
-        parts.append(fragments.toggle_note(True, now["legal_count"], oob=True))
-    if before.discards != after.discards or len(was_breakdown.units) != len(now["score"]["units"]):
-        parts.append(fragments.score_panel(now["score"], oob=True))
-    parts.append(fragments.message(now, oob=True))
+        parts.append(fragments.undo_button(playing and bool(after.history), oob=True))
+    if before.discards != after.discards or len(was_breakdown.units) != len(breakdown.units):
+        parts.append(fragments.score_panel(score_view(after, breakdown), oob=True))
+    parts.append(fragments.message({"error": error, "outcome": outcome, "playing": playing, "current": current,
+                                    "no_moves": playing and not all_legal, "game": game}, oob=True))
     return mark_safe("".join(parts))

@@ -14,6 +14,8 @@ from django.utils import timezone
 
 from games.engines import cardoku as ck
 
+from games.solo import owned_by
+
 from . import play
 from .models import CardokuGame
 
@@ -42,8 +44,9 @@ def start_game(player, data: Mapping, rng: random.Random | None = None, now=None
 
 
 def _locked(game_id: int, player) -> CardokuGame:
-    game = CardokuGame.objects.select_for_update().filter(pk=game_id).first()
-    if game is None or game.player_id != player.pk:
+    """The player's game, row-locked. `player`: a Profile or a player token (games.solo.owned_by)."""
+    game = CardokuGame.objects.select_for_update(of=("self",)).filter(pk=game_id, **owned_by(player)).first()
+    if game is None:
         raise NotYourGame("That Cardoku game is not yours.")
     return game
 

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from games.engines import cardoku as ck
+from stats.middleware import player_token
 from rooms.limits import creation_limit
 
 from . import fragments, play, records, solo
@@ -191,7 +192,7 @@ def act(request, game_id: int):
     full = request.POST.get("full") == "1"
     try:
         action = play.parse_action(request.POST)
-        played = solo.play_move(game_id, request.player, action)
+        played = solo.play_move(game_id, player_token(request), action)
     except solo.NotYourGame as error:
         if request.htmx:
             return _refusal(request, str(error), 403)

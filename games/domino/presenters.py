@@ -64,8 +64,8 @@ def cell_label(row: int, col: int, code: int, unreachable: bool) -> str:
     return label
 
 
-def board_rows(state: engine.State, outcome: engine.Outcome | None = None, action: Action | None = None,
-               joker_mode: str | None = None) -> list[list[dict]]:
+def outcome_marks(outcome: engine.Outcome | None = None, action: Action | None = None) -> dict:
+    """What one move marks on the board: completed units, clashing stones, the slide."""
     scored: set[tuple[int, int]] = set()
     clashes: set[tuple[int, int]] = set()
     slide = None
@@ -77,31 +77,36 @@ def board_rows(state: engine.State, outcome: engine.Outcome | None = None, actio
         if isinstance(action, Push) and outcome.cell and outcome.kind in ("placed", "wrong"):
             dx, dy = slide_offset(action.edge, outcome.cell)
             slide = {"dx": dx, "dy": dy, "distance": abs(dx) + abs(dy)}
-    rows = []
-    for r in range(1, 10):
-        row = []
-        for c in range(1, 10):
-            code = state.cell(r, c)
-            unreachable = (r, c) in state.unreachable
-            here = outcome is not None and outcome.cell == (r, c)
-            cell = {
-                "row": r, "col": c, "index": (r - 1) * 9 + c - 1, "box": (r - 1) // 3 * 3 + (c - 1) // 3 + 1,
-                "value": code if code > 0 else None,
-                "given": state.is_given(r, c),
-                "joker": {engine.GREY: "grey", engine.GOLD: "gold"}.get(code),
-                "empty": code == engine.EMPTY,
-                "unreachable": unreachable,
-                "label": cell_label(r, c, code, unreachable),
-                "scored": (r, c) in scored,
-                "clash": (r, c) in clashes,
-                "fresh": here and outcome.kind in ("placed", "joker"),
-                "wrong_digit": outcome.digit if here and outcome.kind == "wrong" else None,
-                "slide": slide if here else None,
-                "pickable": bool(joker_mode) and code == engine.EMPTY and not state.finished,
-            }
-            row.append(cell)
-        rows.append(row)
-    return rows
+    return {"outcome": outcome, "scored": scored, "clashes": clashes, "slide": slide}
+
+
+def cell_view(state: engine.State, r: int, c: int, marks: dict, joker_mode: str | None = None) -> dict:
+    """One cell's dict for the grid (games/domino/fragments.cell draws it)."""
+    outcome = marks["outcome"]
+    code = state.board[(r - 1) * 9 + c - 1]
+    unreachable = (r, c) in state.unreachable
+    here = outcome is not None and outcome.cell == (r, c)
+    return {
+        "row": r, "col": c, "index": (r - 1) * 9 + c - 1, "box": (r - 1) // 3 * 3 + (c - 1) // 3 + 1,
+        "value": code if code > 0 else None,
+        "given": state.puzzle[(r - 1) * 9 + c - 1] != engine.EMPTY,
+        "joker": {engine.GREY: "grey", engine.GOLD: "gold"}.get(code),
+        "empty": code == engine.EMPTY,
+        "unreachable": unreachable,
+        "label": cell_label(r, c, code, unreachable),
+        "scored": (r, c) in marks["scored"],
+        "clash": (r, c) in marks["clashes"],
+        "fresh": here and outcome.kind in ("placed", "joker"),
+        "wrong_digit": outcome.digit if here and outcome.kind == "wrong" else None,
+        "slide": marks["slide"] if here else None,
+        "pickable": bool(joker_mode) and code == engine.EMPTY and not state.finished,
+    }
+
+
+def board_rows(state: engine.State, outcome: engine.Outcome | None = None, action: Action | None = None,
+               joker_mode: str | None = None) -> list[list[dict]]:
+    marks = outcome_marks(outcome, action)
+    return [[cell_view(state, r, c, marks, joker_mode) for c in range(1, 10)] for r in range(1, 10)]
 
 
 def outcome_message(outcome: engine.Outcome | None) -> str:
@@ -169,30 +174,36 @@ TRANSIENT = ("scored", "clash", "fresh", "wrong_digit", "slide")
 def move_answer(before: engine.State, after: engine.State, now: float, outcome: engine.Outcome | None = None,
                 action: Action | None = None, error: str | None = None) -> SafeString:
     """Only what a move changed, as out-of-band swaps: the cells that differ (the landed
-    stone or the refused one, newly unreachable cells, completed units, clashing stones),
-    the entry markers that changed, the clock (the server's time), score and lives when
-    they moved, the hand, the unreachable note, the message and the version."""
-    view = game_view(after, now, outcome, action)
-    was = game_view(before, now) if before is not after else view
+    stone, cells no stone can reach any more) or carry this move's marks (the landing or the
+    refused stone, completed units, clashing stones: the page's script clears the last
+    move's marks), the entry markers that changed, the clock (the server's time), score and
+    lives when they moved, the hand, the unreachable note, the message and the version."""
+    marks = outcome_marks(outcome, action)
+    marked = {*marks["scored"], *marks["clashes"], outcome.cell if outcome is not None else None}
     parts = []
-    for old_row, new_row in zip(was["rows"], view["rows"]):
-        for old, new in zip(old_row, new_row):
-            if old != new or any(new[key] for key in TRANSIENT):
-                parts.append(fragments.cell(new, oob=True))
-    for edge, slots in view["markers"].items():
-        parts += [fragments.marker(slot, oob=True) for old, slot in zip(was["markers"][edge], slots) if old != slot]
-    parts.append(fragments.clock(view["seconds_left"], view["finished"], oob=True))
-    if view["score"] != was["score"] or view["points"]:
-        parts.append(fragments.score(view["score"], view["points"], oob=True))
-    if view["lives"] != was["lives"]:
-        parts.append(fragments.lives(view["lives"], engine.LIVES, just_lost=view["lives"] < was["lives"], oob=True))
-    hand = ("current", "preview", "stones_left")
-    if any(view[key] != was[key] for key in hand):
-        parts.append(fragments.hand(view["current"], view["preview"], view["stones_left"], oob=True))
-    if view["unreachable_count"] != was["unreachable_count"]:
-        parts.append(fragments.legend(view["unreachable_count"], view["finished"], oob=True))
+    for i, (r, c) in enumerate((r, c) for r in range(1, 10) for c in range(1, 10)):
+        if (before.board[i] != after.board[i] or (r, c) in marked
+                or ((r, c) in before.unreachable) != ((r, c) in after.unreachable)):
+            parts.append(fragments.cell(cell_view(after, r, c, marks), oob=True))
+    was, now_markers = markers(before), markers(after)
+    for edge, slots in now_markers.items():
+        parts += [fragments.marker(slot, oob=True) for old, slot in zip(was[edge], slots) if old != slot]
+    seconds_left = after.seconds_left(now)
+    parts.append(fragments.clock(seconds_left, after.finished, oob=True))
+    points = outcome.points if outcome is not None else 0
+    if after.score != before.score or points:
+        parts.append(fragments.score(after.score, points, oob=True))
+    if after.lives != before.lives:
+        parts.append(fragments.lives(after.lives, engine.LIVES, just_lost=after.lives < before.lives, oob=True))
+    hand = (after.current_stone, after.next_stone, after.stones_left)
+    if hand != (before.current_stone, before.next_stone, before.stones_left):
+        parts.append(fragments.hand(*hand, oob=True))
+    if len(after.unreachable) != len(before.unreachable):
+        parts.append(fragments.legend(len(after.unreachable), after.finished, oob=True))
+    message = outcome_message(outcome)
+    view = {"outcome": outcome, "message": message, "joker_mode": None, "finished": after.finished}
     parts.append(fragments.message(*message_line(view, error), oob=True))
-    parts.append(fragments.live(error or view["message"], oob=True))
+    parts.append(fragments.live(error or message, oob=True))
     if before is not after:
-        parts.append(fragments.version_input(view["version"], oob=True))
+        parts.append(fragments.version_input(after.move_count, oob=True))
     return mark_safe("".join(parts))

@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.bank import take_puzzle
 from games.engines.domino import BadMove, DominoError, IllegalMove, Outcome, State
 from games.models import Level
+from games.solo import owned_by
 
 from . import play
 from .models import TIME_LIMIT, DominoGame
@@ -49,15 +50,15 @@ class Played:
 
 
 def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
-    """Apply one action for ``player`` under a row lock: one read, one load of the state,
-    one write. An outcome of kind "time_up" means the clock had run out: the game was
+    """Apply one action for ``player`` (a Profile or a player token: games.solo.owned_by)
+    under a row lock: one read, one load of the state, one write. An outcome of kind "time_up" means the clock had run out: the game was
     ended and saved, and the move was not played. Raises NotYourGame, BadMove or an
     IllegalMove (carrying the game as ``error.game`` once it was read); then nothing is
     saved."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = DominoGame.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.player_id != player.pk:
+        game = DominoGame.objects.select_for_update(of=("self",)).filter(pk=game_id, **owned_by(player)).first()
+        if game is None:
             raise NotYourGame("That game is not yours.")
         before = game.engine_state()
         try:

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from games.engines import domino as engine
+from stats.middleware import player_token
 from games.models import Level
 from rooms.limits import creation_limit
 
@@ -123,7 +124,7 @@ def domino_act(request, game_id: int):
     action = None
     try:
         action = play.parse_action(request.POST)
-        played = solo.play_move(game_id, request.player, action, now)
+        played = solo.play_move(game_id, player_token(request), action, now)
     except solo.NotYourGame:
         return _not_yours(request)
     except engine.DominoError as error:

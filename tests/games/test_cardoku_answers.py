@@ -128,3 +128,18 @@ def test_the_page_squares_are_the_fragments(player_client, player):
     for row in game_context(game)["rows"]:
         for sq in row:
             assert fragments.square(sq, True) in html
+
+
+def queries_of(client, game, **data) -> list[str]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        act(client, game, **data)
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    return [s for s in statements if s not in ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT")]
+
+
+def test_a_move_is_one_read_and_one_write(player_client, player):
+    game = deal(player)
+    assert queries_of(player_client, game, action="discard", step=0) == ["SELECT", "UPDATE"]

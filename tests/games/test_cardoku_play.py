@@ -145,3 +145,28 @@ def test_parse_layout_and_deal():
     assert 0 <= play.parse_deal({}, random.Random(3)) < ck.SEED_LIMIT
     with pytest.raises(ck.BadDealCode):
         play.parse_deal({"code": "nope"})
+
+
+def test_restore_equals_the_checked_replay_for_every_stored_dict():
+    """The write path's trusted load is the same state as the replay that checks every rule."""
+    import random
+
+    from games.cardoku import play
+    from games.engines import cardoku as ck
+
+    rng = random.Random(7)
+    for seed in range(1, 6):
+        state = play.load(play.start_state(ck.random_layout(seed), seed))
+        for step in range(60):
+            data = play.dump(state, step)
+            assert play.restore(data) == ck.from_dict(data)
+            if state.finished:
+                break
+            legal = sorted(ck.legal_squares(state))
+            roll = rng.random()
+            if roll < 0.15 and state.history:
+                state = ck.undo(state)
+            elif legal and roll < 0.8:
+                state = ck.place(state, *rng.choice(legal))
+            else:
+                state = ck.discard(state)

@@ -100,3 +100,14 @@ def test_a_locked_duel_board_with_bare_marker_slots_renders(game):
     view["markers"] = {edge: [{"valid": False}] * 9 for edge in d.EDGES}  # as rooms/duels.py sends a locked seat
     html = render_to_string("domino/game.html#table", view)
     assert html.count('class="marker-slot"') == 36 and 'id="dm-mark-right-9"' in html
+
+
+def test_a_push_is_one_read_and_one_write(player_client, game):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    push = entries(game, True)[0]
+    with CaptureQueriesContext(connection) as queries:
+        act(player_client, game, push=push, version=0)
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    assert [s for s in statements if s not in ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT")] == ["SELECT", "UPDATE"]

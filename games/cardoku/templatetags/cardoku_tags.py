@@ -26,6 +26,7 @@ def cardoku_cards(codes: str) -> list[dict]:
 # fragments by id, so the page and an answer cannot drift apart.
 register.simple_tag(fragments.card, name="ck_card")
 register.simple_tag(fragments.back, name="ck_back")
+register.simple_tag(fragments.square, name="ck_square")
 register.simple_tag(fragments.current, name="ck_current")
 register.simple_tag(fragments.deck, name="ck_deck")
 register.simple_tag(fragments.undo_button, name="ck_undo")

@@ -84,7 +84,7 @@ from .scoring import (
     unit_bonuses,
     unit_squares,
 )
-from .serialize import from_dict, to_dict
+from .serialize import from_dict, restore, to_dict
 
 __all__ = [
     "ALL_CARDS", "ALL_SQUARES", "CODE_LENGTH", "DEAL_CARDS", "DISCARD_PENALTY", "JOKERS",
@@ -94,7 +94,7 @@ __all__ = [
     "Move", "NothingToUndo", "ScoreBreakdown", "UnitScore",
     "apply_move", "blockers", "blocking_cards", "box_of", "check_square", "conflict",
     "custom_layout", "deal", "deal_code", "default_layout", "discard", "format_card",
-    "from_dict", "is_legal", "legal_squares", "new_game", "parse_card", "parse_deal_code",
+    "from_dict", "restore", "is_legal", "legal_squares", "new_game", "parse_card", "parse_deal_code",
     "place", "random_layout", "random_seed", "replay", "score", "score_board", "spade",
     "to_dict", "undo", "unit_base", "unit_bonuses", "unit_squares",
 ]  # fmt: skip
