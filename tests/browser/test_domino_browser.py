@@ -158,3 +158,29 @@ def test_keyboard_reads_the_board_and_places_a_joker(page, player, bank_puzzle):
     expect(page.get_by_role("button", name="Cancel joker")).to_have_count(0)
     assert page.locator("[data-marker]").count() > 0
     assert DominoGame.objects.get(pk=game.pk).jokers_used == 1
+
+
+def test_tap_to_swapped_cell_latency(page, player, bank_puzzle):
+    """Measures tap on a marker -> the landed stone's cell from the server, over the pushes of
+    a game (issue 15's target: p95 <= 50 ms on a quiet machine; the bound here is generous)."""
+    from tests.browser import latency
+
+    game = solo.start_game(player, "easy", seed=seed_with_both())
+    page.goto(f"/domino/{game.pk}/")
+    latency.install(page)
+    waits = []
+    for _ in range(40):
+        state = engine_state(player)
+        if state.finished:
+            break
+        found = entry(state, True) or (entry(state, False) if state.lives > 1 else None)
+        if found is None:
+            break
+        edge, line, (row, col) = found
+        index = latency.clicks(page)
+        page.get_by_role("button", name=marker_name(edge, line)).click()
+        expect(page.locator("#game")).to_have_attribute("data-version", str(state.move_count + 1))
+        waits.append((index, f"dm-cell-{row}-{col}"))
+    assert len(waits) >= 5
+    _, p95 = latency.summary("Domino", latency.delays(page, waits))
+    assert p95 < 500
