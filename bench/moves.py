@@ -16,6 +16,9 @@ with `full=1`). With `--previous REV` the same moves are also played on that old
 the baseline of issue 15. Moves that end a game answer with the finish screen and are
 left out.
 
+Two rows at the end show the floor of this stack on this machine: the same POST to a
+view that does nothing, and to one that only makes a move's locked read and write.
+
 Times are wall clock (what a player waits for, database included); the CPU time of the
 process is printed beside them because a shared machine adds scheduling noise.
 
@@ -175,6 +178,35 @@ def play_domino(timer: Timer, player, rng: random.Random) -> None:
         n += 1
 
 
+# --- the floor: what any move costs before the game -------------------------------------------------
+
+def time_floor(timer: Timer, player, n: int = 200) -> None:
+    """The same kind of POST to two views that do no game work: one that answers at once
+    (every middleware, the cookie's player token) and one that also makes one locked read
+    and one write of a row, in a transaction, as a move's write path does."""
+    from django.db import transaction
+    from django.http import HttpResponse
+    from django.urls import clear_url_caches, path
+
+    import config.urls
+    from stats.models import Profile
+
+    def nothing(request):
+        return HttpResponse("")
+
+    def one_read_one_write(request):
+        with transaction.atomic():
+            row = Profile.objects.select_for_update().filter(pk=player.pk).first()
+            row.save(update_fields=["display_name"])
+        return HttpResponse("")
+
+    config.urls.urlpatterns[:0] = [path("bench/nothing/", nothing), path("bench/rw/", one_read_one_write)]
+    clear_url_caches()
+    for _ in range(n):
+        timer.post("/bench/nothing/", {"cell": 1, "digit": 2}, ("floor", "no game work", "request only"))
+        timer.post("/bench/rw/", {"cell": 1, "digit": 2}, ("floor", "no game work", "+ read + write"))
+
+
 # --- one backend --------------------------------------------------------------------------------
 
 def run_backend(moves: int, seed: int, label: str | None = None) -> None:
@@ -192,6 +224,16 @@ def run_backend(moves: int, seed: int, label: str | None = None) -> None:
 
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    if connection.vendor == "sqlite" and os.environ.get("BENCH_SQLITE_WAL"):
+        from django.db.backends.signals import connection_created
+
+        def wal(sender, connection, **kwargs):
+            with connection.cursor() as cursor:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+
+        connection_created.connect(wal)
+        connection.close()
     try:
         player = Profile.objects.create(display_name="Bench")
         client = Client()
@@ -206,17 +248,19 @@ def run_backend(moves: int, seed: int, label: str | None = None) -> None:
             while sum(len(v) for k, v in timer.samples.items() if k[0] == name) < moves:
                 play(timer, player, rng)
                 played[name] += 1
+        time_floor(timer, player)
         if label:  # an older tree answers every move with the whole board: one row per move kind
             merged = defaultdict(list)
-            for (game, kind, _), samples in timer.samples.items():
-                merged[(game, kind, label)] += samples
+            for (game, kind, mode), samples in timer.samples.items():
+                merged[(game, kind, mode if game == "floor" else label)] += samples
             timer.samples = merged
-        print(f"{connection.vendor}{f' ({label})' if label else ''}: "
+        wal = " WAL, synchronous=NORMAL" if connection.vendor == "sqlite" and os.environ.get("BENCH_SQLITE_WAL") else ""
+        print(f"{connection.vendor}{wal}{f' ({label})' if label else ''}: "
               + ", ".join(f"{n} {name} games" for name, n in played.items())
               + f", {sum(len(v) for v in timer.samples.values())} timed moves")
         print(f"  {'game':<9} {'move':<14} {'answer':<18} {'n':>4} {'median':>8} {'p99':>8} {'max':>8} "
               f"{'cpu med':>8} {'bytes med':>10} {'bytes max':>10}")
-        for (game, kind, mode) in sorted(timer.samples, key=lambda k: (k[0], k[1], k[2] != FRAGMENTS)):
+        for (game, kind, mode) in sorted(timer.samples, key=lambda k: (k[0] == "floor", k[0], k[1], k[2] != FRAGMENTS)):
             samples = timer.samples[(game, kind, mode)]
             ms, cpu, size = ([s[i] for s in samples] for i in range(3))
             print(f"  {game:<9} {kind:<14} {mode:<18} {len(ms):4d} {statistics.median(ms):6.2f}ms "
@@ -234,6 +278,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--previous", metavar="REV",
                         help="also time the same moves on an older commit (e.g. the one before issue 15) in the same run")
+    parser.add_argument("--sqlite-wal", action="store_true",
+                        help="SQLite in WAL mode with synchronous=NORMAL (a commit without an fsync), for comparison")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--label", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -259,6 +305,8 @@ def main() -> None:
                 print("postgres: skipped (set DATABASE_URL=postgres://...)")
                 continue
             env.pop("REDIS_URL", None)  # moves never touch Redis; keep the cache in memory
+            if args.sqlite_wal:
+                env["BENCH_SQLITE_WAL"] = "1"
             for tree, label in trees:
                 env["BENCH_TREE"] = str(tree)
                 command = [sys.executable, str(Path(__file__).resolve()), "--child", "--moves", str(args.moves),

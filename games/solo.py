@@ -101,10 +101,11 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     `player`'s: see `owned_by`) and one write."""
     now = now or timezone.now()
     with transaction.atomic():
-        run = SoloRun.objects.select_for_update(of=("self",)).select_related("puzzle").filter(
-            pk=run_id, **owned_by(player)).first()
-        if run is None:
-            raise NotYourRun("That run is not yours.")
+        try:  # get(), not first(): no ORDER BY for one row by its key
+            run = SoloRun.objects.select_for_update(of=("self",)).select_related("puzzle").get(
+                pk=run_id, **owned_by(player))
+        except SoloRun.DoesNotExist:
+            raise NotYourRun("That run is not yours.") from None
         if run.state == SoloRun.State.FINISHED:
             raise race.IllegalMove("This run is finished. Start a new one from the home page.")
         stale = action.version is not None and action.version != run.moves

@@ -45,10 +45,10 @@ def start_game(player, data: Mapping, rng: random.Random | None = None, now=None
 
 def _locked(game_id: int, player) -> CardokuGame:
     """The player's game, row-locked. `player`: a Profile or a player token (games.solo.owned_by)."""
-    game = CardokuGame.objects.select_for_update(of=("self",)).filter(pk=game_id, **owned_by(player)).first()
-    if game is None:
-        raise NotYourGame("That Cardoku game is not yours.")
-    return game
+    try:  # get(), not first(): no ORDER BY for one row by its key
+        return CardokuGame.objects.select_for_update(of=("self",)).get(pk=game_id, **owned_by(player))
+    except CardokuGame.DoesNotExist:
+        raise NotYourGame("That Cardoku game is not yours.") from None
 
 
 @dataclass(frozen=True)

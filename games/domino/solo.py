@@ -57,9 +57,10 @@ def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
     saved."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = DominoGame.objects.select_for_update(of=("self",)).filter(pk=game_id, **owned_by(player)).first()
-        if game is None:
-            raise NotYourGame("That game is not yours.")
+        try:  # get(), not first(): no ORDER BY for one row by its key
+            game = DominoGame.objects.select_for_update(of=("self",)).get(pk=game_id, **owned_by(player))
+        except DominoGame.DoesNotExist:
+            raise NotYourGame("That game is not yours.") from None
         before = game.engine_state()
         try:
             after, outcome = play.apply(before, action, now.timestamp())
