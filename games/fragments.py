@@ -19,11 +19,16 @@ from __future__ import annotations
 
 from html import escape
 
+from django.http import HttpResponse
 from django.utils.safestring import SafeString, mark_safe
+from django_htmx.http import reswap
 
 from games.engines.race import Board, Outcome
 
 OOB = ' hx-swap-oob="true"'
+# A move's answer is out-of-band swaps only: no main swap, and settled at once (htmx's
+# default 20 ms settle delay would show a swapped element's new attributes that much later).
+ANSWER_SWAP = "none settle:0ms"
 
 
 def _e(value) -> str:
@@ -37,6 +42,11 @@ def oob(fragment: str) -> SafeString:
     while end < len(fragment) and fragment[end] not in " />\t\n":
         end += 1
     return mark_safe(fragment[:end] + OOB + fragment[end:])
+
+
+def answer(html: str, status: int = 200) -> HttpResponse:
+    """An htmx answer made of out-of-band fragments (the games' move answers)."""
+    return reswap(HttpResponse(html, status=status), ANSWER_SWAP)
 
 
 def _done(html: str, out_of_band: bool) -> SafeString:

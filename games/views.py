@@ -2,7 +2,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import race
 from rooms.limits import creation_limit
@@ -11,10 +11,6 @@ from stats.middleware import player_token
 from . import fragments, solo
 from .models import Level, SoloRun
 from .presenters import board_rows, digit_pad
-
-# A move's answer is out-of-band swaps only; settle at once (htmx's default 20 ms settle
-# delay would show the new cell's attributes that much later).
-ANSWER_SWAP = "none settle:0ms"
 
 LEVELS = [(value, label) for value, label in Level.choices]
 
@@ -86,7 +82,7 @@ def solo_act(request, run_id: int):
         return _refusal(request, str(error), 403)
     except race.MalformedMove as error:
         if request.htmx:  # nothing changed: the message alone
-            return reswap(HttpResponse(fragments.outcome_message(error=str(error), oob=True), status=400), ANSWER_SWAP)
+            return fragments.answer(fragments.outcome_message(error=str(error), oob=True), 400)
         return _refused_game(request, run_id, str(error), 400, selected, mode)
     except race.IllegalMove as error:
         return _refused_game(request, run_id, str(error), 409, selected, mode)
@@ -100,7 +96,7 @@ def solo_act(request, run_id: int):
                                    hint_limit=run.rules.hint_limit, version=run.moves)
     if outcome.kind == "hint" and played.before.hints == 0:
         answer += fragments.run_badge(True, oob=True)
-    return reswap(HttpResponse(answer), ANSWER_SWAP)
+    return fragments.answer(answer)
 
 
 def _refusal(request, message: str, status: int) -> HttpResponse:

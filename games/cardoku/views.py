@@ -6,11 +6,12 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import cardoku as ck
-from stats.middleware import player_token
+from games.fragments import answer
 from rooms.limits import creation_limit
+from stats.middleware import player_token
 
 from . import fragments, play, records, solo
 from .models import CardokuGame
@@ -172,14 +173,6 @@ def _refused(request, game_id, message, status, refusal=None) -> HttpResponse:
     return _render_game(request, game, status, error=message, refusal=refusal)
 
 
-# A move's answer is out-of-band swaps only, settled at once (as games/views.ANSWER_SWAP).
-ANSWER_SWAP = "none settle:0ms"
-
-
-def _answer(html, status=200) -> HttpResponse:
-    return reswap(HttpResponse(html, status=status), ANSWER_SWAP)
-
-
 @require_POST
 def act(request, game_id: int):
     """Every move comes here: place (row, col), discard, undo.
@@ -202,19 +195,19 @@ def act(request, game_id: int):
         refusal = error if isinstance(error, ck.IllegalSquare) else None
         game = getattr(error, "game", None)  # play_move's read of the game, when it got that far
         if game is None and request.htmx and not full:  # malformed: nothing was read or changed
-            return _answer(fragments.message({"error": str(error)}, oob=True), status)
+            return answer(fragments.message({"error": str(error)}, oob=True), status)
         if game is None:
             return _refused(request, game_id, str(error), status, refusal=refusal)
         if not request.htmx or full or isinstance(error, (play.StaleBoard, ck.GameOver)):
             return _render_game(request, game, status, error=str(error), refusal=refusal)
         state = game.engine_state()
-        return _answer(move_answer(game, state, state, error=str(error), refusal=refusal), status)
+        return answer(move_answer(game, state, state, error=str(error), refusal=refusal), status)
     game = played.game
     if not request.htmx:
         return redirect("cardoku_game", game_id=game.pk)
     if full or game.finished:
         return _render_game(request, game, outcome=played.outcome)
-    return _answer(move_answer(game, played.before, played.after, played.outcome))
+    return answer(move_answer(game, played.before, played.after, played.outcome))
 
 
 @require_POST

@@ -167,10 +167,6 @@ def message_line(view: dict, error: str | None = None) -> tuple[str, str | None]
     return ("" if view["finished"] else "Push your stone in from an orange marker."), kind
 
 
-# The marks of one move's answer: the page's script clears them when the next move is sent.
-TRANSIENT = ("scored", "clash", "fresh", "wrong_digit", "slide")
-
-
 def move_answer(before: engine.State, after: engine.State, now: float, outcome: engine.Outcome | None = None,
                 action: Action | None = None, error: str | None = None) -> SafeString:
     """Only what a move changed, as out-of-band swaps: the cells that differ (the landed

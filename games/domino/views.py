@@ -7,12 +7,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import domino as engine
-from stats.middleware import player_token
+from games.fragments import answer
 from games.models import Level
 from rooms.limits import creation_limit
+from stats.middleware import player_token
 
 from . import fragments, play, solo
 from .models import DominoGame
@@ -103,14 +104,6 @@ def _refusal_message(error: engine.DominoError, action) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-# A move's answer is out-of-band swaps only, settled at once (as games/views.ANSWER_SWAP).
-ANSWER_SWAP = "none settle:0ms"
-
-
-def _answer(html, status=200) -> HttpResponse:
-    return reswap(HttpResponse(html, status=status), ANSWER_SWAP)
-
-
 @require_POST
 def domino_act(request, game_id: int):
     """Every move of a game: a push at an entry point or a joker on an empty cell.
@@ -134,10 +127,10 @@ def domino_act(request, game_id: int):
         plain = request.htmx and not full and not isinstance(action, play.Joker)
         if plain and not isinstance(error, (play.StaleBoard, engine.GameOver)):
             if game is None:  # malformed: nothing was read or changed
-                return _answer(fragments.message(message, "error", oob=True) + fragments.live(message, oob=True),
+                return answer(fragments.message(message, "error", oob=True) + fragments.live(message, oob=True),
                                status)
             state = game.engine_state()
-            return _answer(move_answer(state, state, now.timestamp(), error=message), status)
+            return answer(move_answer(state, state, now.timestamp(), error=message), status)
         game = game or DominoGame.objects.filter(pk=game_id, player=request.player).first()
         if game is None:
             return _not_yours(request)
@@ -152,4 +145,4 @@ def domino_act(request, game_id: int):
         return redirect("domino_game", game_id=game.pk)
     if full or game.finished or isinstance(action, play.Joker) or not request.htmx:
         return _render_game(request, _context(game, now, outcome, action, oob=bool(request.htmx)), status)
-    return _answer(move_answer(played.before, played.after, now.timestamp(), outcome, action), status)
+    return answer(move_answer(played.before, played.after, now.timestamp(), outcome, action), status)
