@@ -105,8 +105,7 @@ def parse_message(data, game=None) -> tuple[object, str]:
     if action in ("ready", "unready"):
         return SetReady(action == "ready"), message_id
     if action == "rules":
-        settings = getattr(game, "parse_settings", None)  # duels have their own host settings
-        return (settings(data) if settings is not None else parse_rules(data)), message_id
+        return (game.parse_settings(data) if game is not None else parse_rules(data)), message_id
     return (game.parse(data) if game is not None else parse_board_message(data)), message_id
 
 

@@ -37,6 +37,7 @@ from games.engines import domino as dm
 from games.engines import race
 
 from . import actions as A
+from .gametypes.base import GameType
 from .models import Seat
 
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
@@ -104,16 +105,11 @@ def _playing(seat, done_message: str) -> None:
         raise MoveRefused(done_message)
 
 
-class DuelGame:
+class DuelGame(GameType):
     """What both duels share: settings, ranking by score, leaving."""
 
-    key = ""
-    label = ""
     start_label = "Start duel"
     has_level = False
-    time_limit: timedelta | None = None
-    css = ""
-    script = ""
 
     def rank(self, room, seats):
         return rank_by_score(seats)
@@ -121,16 +117,8 @@ class DuelGame:
     def preset(self, room) -> str:
         return self.rules(room).preset
 
-    def deadline(self, room):
-        if self.time_limit is None or room.starts_at is None:
-            return None
-        return room.starts_at + self.time_limit
-
     def leave(self, seat) -> None:
         seat.status = Seat.Status.LEFT
-
-    def close(self, room, seats, now) -> None:
-        """The room is finishing: settle what time has ended (nothing by default)."""
 
     def status_note(self, seat) -> str | None:
         return "left" if seat.status == Seat.Status.LEFT else None
@@ -243,7 +231,6 @@ class DominoDuel(DuelGame):
                 self.store(seat, dm_play.tick(seat.state, now.timestamp()))
                 if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:
                     seat.finish_seconds = min((now - room.starts_at).total_seconds(), dm.TIME_LIMIT)
-                seat.save()
 
     def standing_line(self, seat) -> str:
         lives = dm.LIVES - seat.mistakes

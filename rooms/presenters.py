@@ -4,7 +4,6 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.engines import race
-from games.presenters import board_rows, digit_pad
 
 from .gametypes import game_for
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
@@ -17,9 +16,9 @@ def standings_context(room, seats) -> dict:
     rows = []
     for place, seat in ranked:
         rows.append({"place": place, "seat": seat, **silhouette_paths(game.silhouette(seat)), "line": game.standing_line(seat),
-                     "note": game.status_note(seat) if hasattr(game, "status_note") else None,
+                     "note": game.status_note(seat),
                      "percent": round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0})
-    return {"standing_rows": rows, "progress_unit": getattr(game, "progress_unit", "cells filled")}
+    return {"standing_rows": rows, "progress_unit": game.progress_unit}
 
 
 def silhouette_paths(classes: list[str]) -> dict:
@@ -60,8 +59,8 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "penalties": [str(p) for p in race.Penalty],
         "outcome": outcome, "error": error, "mode": mode, "selected": selected,
         "version": room.version, "board_template": game.board_template,
-        "game_type": game, "start_label": game.start_label, "badges": getattr(game, "badges", lambda r: None)(room),
-        "settings_template": getattr(game, "settings_template", None),
+        "game_type": game, "start_label": game.start_label, "badges": game.badges(room),
+        "settings_template": game.settings_template,
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
     if with_standings:
@@ -75,19 +74,8 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
             "ready_room_open": now >= opens, "ready_opens": opens,
         })
     if me is not None and me.state and state in (Room.State.PLAYING, Room.State.FINISHED, Room.State.COUNTDOWN):
-        if hasattr(game, "board_context"):  # other game types render their own board
-            context.update(game.board_context(room, me, outcome=outcome, selected=selected, mode=mode,
-                                              now=now, playing=state == Room.State.PLAYING))
-            return context
-        board = race.Board.from_dict(me.state)
-        if selected is None and outcome is not None:
-            selected = outcome.cell
-        context.update({
-            "board": board, "selected": selected,
-            "rows": board_rows(board, selected, outcome) if state != Room.State.COUNTDOWN else [],
-            "pad": digit_pad(board), "hints_left": rules.hint_limit - board.hints,
-            "locked": me.status != Seat.Status.PLAYING or state != Room.State.PLAYING,
-        })
+        context.update(game.board_context(room, me, outcome=outcome, selected=selected, mode=mode,
+                                          now=now, playing=state == Room.State.PLAYING))
     return context
 
 

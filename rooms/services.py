@@ -44,6 +44,10 @@ class Result:
     changed: bool = True
     duplicate: bool = False
     seats: list | None = None  # every seat as saved, for rendering the answer without a query
+    room_changed: bool = False  # the room's own state moved (play, finish, expiry)
+    status_changed: bool = False  # a seat finished, was eliminated or left
+    event: dict | None = None  # the move log entry, when something changed
+    private_change: bool = False  # only the actor's own view changed (a duel's helper toggle)
 
 
 def normalize_code(code: str) -> str:
@@ -87,15 +91,89 @@ def overdue_state(room: Room, now) -> str | None:
         return "expired:Final results are kept for 24 hours."
     if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING) and room.starts_at and now - room.starts_at > SAFETY_LIMIT:
         return "finish"
-    deadline = getattr(game_for(room), "deadline", None)
-    if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING) and deadline and deadline(room) and now >= deadline(room):
+    deadline = game_for(room).deadline(room)
+    if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING) and deadline and now >= deadline:
         return "finish"  # a timed duel (Domino: 10 minutes), even with nobody connected
     if room.state == Room.State.COUNTDOWN and room.starts_at and now >= room.starts_at:
         return "play"
     return None
 
 
+SEAT_FIELDS = ("state", "status", "score", "mistakes", "hints", "progress", "finish_seconds", "place")
+ROOM_FIELDS = ("state", "starts_at", "finished_at", "expired_at", "expiry_reason")
+
+
+def seat_summary(seat) -> dict:
+    """What the live owner writes behind and what a log entry carries for each seat it
+    changed: enough to rebuild the seat without replaying its whole game."""
+    return {name: getattr(seat, name) for name in SEAT_FIELDS}
+
+
+def room_summary(room) -> dict:
+    return {"state": room.state, "finished_at": _iso(room.finished_at), "expired_at": _iso(room.expired_at),
+            "expiry_reason": room.expiry_reason, "starts_at": _iso(room.starts_at)}
+
+
+def _iso(moment):
+    return moment.isoformat() if moment is not None else None
+
+
+def restore(room, seats, events) -> None:
+    """Apply the snapshots of log entries newer than the saved summary (an owner that
+    acknowledged them may have died before writing behind). `events` are (version, data)."""
+    from django.utils.dateparse import parse_datetime
+
+    by_id = {seat.pk: seat for seat in seats}
+    for version, data in sorted(events, key=lambda e: e[0]):
+        if version <= room.version:
+            continue
+        for seat_id, summary in (data.get("seats") or {}).items():
+            seat = by_id.get(int(seat_id))
+            if seat is not None:
+                for name, value in summary.items():
+                    setattr(seat, name, value)
+        for name, value in (data.get("room") or {}).items():
+            setattr(room, name, parse_datetime(value) if name.endswith("_at") and value else value)
+        room.version = version
+
+
+def apply(room, seats, player, action, now, message_id: str = "") -> Result:
+    """The rules of a room, in memory: apply what time has made due, then the action.
+    Shared by `perform` (locked rows) and the live owner (rooms/live.py). Board moves,
+    forfeits and time never touch the database here; lobby actions still create and
+    delete seats (they only ever run on the locked path)."""
+    seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
+    seats_before = {s.pk: seat_summary(s) for s in seats}
+    room_before = room_summary(room)
+    advanced = _advance(room, seats, now)
+    handler = _HANDLERS[type(action)]
+    result = handler(room, seats, seat, player, action, now)
+    result.changed = result.changed or advanced
+    result.seats = seats
+    if result.changed:
+        if room.state == Room.State.PLAYING and all(s.status != Seat.Status.PLAYING for s in seats):
+            _finish(room, seats, now)
+        room.version += 1
+        data = _event_data(action, result)
+        changed_seats = {str(s.pk): summary for s in seats
+                         if (summary := seat_summary(s)) != seats_before.get(s.pk)}
+        if changed_seats:
+            data["seats"] = changed_seats
+        after = room_summary(room)
+        if after != room_before:
+            data["room"] = after
+            result.room_changed = True
+        result.status_changed = any(s.status != seats_before.get(s.pk, {}).get("status") for s in seats)
+        result.event = dict(kind=type(action).__name__.lower(), data=data, message_id=message_id,
+                            version=room.version, seat_id=result.seat.pk if result.seat is not None else None)
+    elif result.seat is not None and seat_summary(result.seat) != seats_before.get(result.seat.pk):
+        result.private_change = True
+    return result
+
+
 def perform(code: str, player, action, now=None, message_id: str = "") -> Result:
+    """The locked write path: lobby actions, and running rooms that no live owner holds
+    (rooms/live.py routes the others to their owner before calling this)."""
     now = now or timezone.now()
     with transaction.atomic():
         room = (Room.objects.select_for_update(of=("self",)).select_related("puzzle")
@@ -106,24 +184,31 @@ def perform(code: str, player, action, now=None, message_id: str = "") -> Result
                                                    seat__player=player).exists():
             return Result(room, _seat(room, player), changed=False, duplicate=True)
         seats = list(room.seats.select_related("player"))
-        seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
-        advanced = _advance(room, seats, now)
-        handler = _HANDLERS[type(action)]
-        result = handler(room, seats, seat, player, action, now)
-        result.changed = result.changed or advanced
-        result.seats = seats
+        if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING):
+            restore(room, seats, RoomEvent.objects.filter(room=room, version__gt=room.version)
+                    .values_list("version", "data"))
+        result = apply(room, seats, player, action, now, message_id)
         if result.changed:
-            if room.state == Room.State.PLAYING and all(s.status != Seat.Status.PLAYING for s in seats):
-                _finish(room, seats, now)
-            room.version += 1
-            room.save()
-            RoomEvent.objects.create(room=room, seat=result.seat, kind=type(action).__name__.lower(),
-                                     data=_event_data(action, result), message_id=message_id,
-                                     version=room.version)
+            save(room, seats, result, now)
             # robust: the move is committed whatever happens to the push. If Redis is down,
             # the player still gets an answer (not a 500) and others resync on reconnect.
             transaction.on_commit(lambda: _push(room, seats, result), robust=True)
+        elif result.private_change:
+            result.seat.save(update_fields=["state"])
         return result
+
+
+def save(room, seats, result, now) -> None:
+    """Write a changed room on the locked path: the room, its seats, the log entry and,
+    when it just finished, everyone's result."""
+    room.save()
+    for seat in seats:
+        seat.save()
+    RoomEvent.objects.create(room=room, seat_id=result.event["seat_id"], kind=result.event["kind"],
+                             data=result.event["data"], message_id=result.event["message_id"],
+                             version=result.event["version"])
+    if result.room_changed and room.state == Room.State.FINISHED:
+        record_results(room, seats, now)
 
 
 def _seat(room, player):
@@ -177,18 +262,22 @@ def standings(room, seats):
 def _finish(room, seats, now):
     room.state = Room.State.FINISHED
     room.finished_at = now
-    game = game_for(room)
-    if hasattr(game, "close"):
-        game.close(room, seats, now)  # a timed duel ends the games still running
+    game_for(room).close(room, seats, now)  # a timed duel ends the games still running
     for place, seat in standings(room, seats):
         seat.place = place
-        seat.save(update_fields=["place"])
+
+
+def record_results(room, seats, now):
+    """Everyone's result of a finished room (idempotent: one row per player and room)."""
+    game = game_for(room)
+    for seat in seats:
         ShowdownResult.objects.get_or_create(
-            player=seat.player, room_code=room.code,
-            defaults=dict(game=room.game, placement=place, player_count=len(seats),
-                          difficulty=room.level if getattr(game, "has_level", True) else "",
+            player_id=seat.player_id, room_code=room.code,
+            defaults=dict(game=room.game, placement=seat.place, player_count=len(seats),
+                          difficulty=room.level if game.has_level else "",
                           preset=game.preset(room), status=seat.status, seconds=seat.finish_seconds,
-                          score=seat.score, mistakes=seat.mistakes, hints=seat.hints, finished_at=now))
+                          score=seat.score, mistakes=seat.mistakes, hints=seat.hints,
+                          finished_at=room.finished_at or now))
 
 
 # --- handlers -----------------------------------------------------------------------
@@ -245,7 +334,6 @@ def _forfeit(room, seats, seat, player, action, now):
     if seat.status != Seat.Status.PLAYING:
         return Result(room, seat, changed=False)
     game_for(room).leave(seat)
-    seat.save()
     return Result(room, seat)
 
 
@@ -326,9 +414,8 @@ def _board(room, seats, seat, player, action, now):
     outcome = game_for(room).apply(room, seat, action, now)
     if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:
         seat.finish_seconds = (now - room.starts_at).total_seconds()
-    seat.save()
     # A view-only action (a duel's joker mode or helper toggle) changes nothing for others.
-    return Result(room, seat, outcome, changed=getattr(outcome, "changed", True))
+    return Result(room, seat, outcome, changed=getattr(outcome, "changed", True))  # duel outcomes may be view-only
 
 
 _HANDLERS = {

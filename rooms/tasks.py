@@ -15,7 +15,7 @@ from .services import LOBBY_IDLE, RESULTS_KEPT, SAFETY_LIMIT, SCHEDULED_GRACE, R
 def due_rooms(now):
     timed = Q(pk__in=[])  # nothing, unless a game type has a time limit (Domino duels: 10 minutes)
     for key, game in GAME_TYPES.items():
-        if getattr(game, "time_limit", None):
+        if game.time_limit:
             timed |= Q(game=key, state__in=[Room.State.COUNTDOWN, Room.State.PLAYING],
                        starts_at__lte=now - game.time_limit)
     return Room.objects.filter(

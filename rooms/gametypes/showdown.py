@@ -1,51 +1,21 @@
-"""The game-specific part of a room, behind one small interface.
-
-A game type knows how to start the players' boards, apply a board action, and describe a
-seat for the standings. Lobby, ready flags, countdown, ranking, spectating and history
-are the room's and shared by every game type.
-"""
+"""Sudoku Showdown: every seat races on the same puzzle under the host's rules."""
 
 from django.conf import settings
 
 from games.bank import take_puzzle
 from games.engines import race
+from games.presenters import board_rows, digit_pad
 
-from . import actions as A
+from .. import actions as A
+from .base import GameType
 
 
-class ShowdownGame:
-    """The interface every room game type implements:
-
-    rules/summary/preset    the room's settings as shown in lobby, play and results
-    start(room, seats)      give every seat its starting board (same for all)
-    parse(data)             a socket message -> a typed board action (or MalformedMove)
-    apply(room, seat, action, now) -> outcome with .kind and .message
-    leave(seat)             a player leaves or forfeits a running game
-    rank(room, seats)       [(place, seat)], ties share a place
-    standing_line(seat)     the one-line summary in the live standings
-    silhouette(seat)        81 classes: 'g' start position, 'f' filled by the player, '' empty
-    board_template          partial rendering the player's own board in the room
-
-    Optional (the duels in rooms/duels.py use them; Showdown does not need them):
-    board_context(room, seat, outcome, selected, mode, now, playing)
-                            the own board's template context, for types with their own board
-    parse_settings(data)    the lobby's host settings form -> SetRules (level may be None)
-    settings_template       partial with the host settings form in the lobby
-    badges(room)            [(css class, text)] shown next to the game's name
-    status_note(seat)       a word for the standings instead of "finished 3:20" (or None)
-    deadline(room)          when time ends the game (None: only the safety limit)
-    time_limit              the same as a timedelta from the countdown's end (for the sweep)
-    close(room, seats, now) the room is finishing: settle what time has ended
-    has_level, start_label, css, script
-    """
-
+class ShowdownGame(GameType):
     key = "showdown"
     label = "Sudoku Showdown"
     board_template = "rooms/room.html#showdown_board"
     start_label = "Start showdown"
     has_level = True
-    time_limit = None
-    script = "js/board.js"
 
     def parse(self, data):
         return A.parse_board_message(data)
@@ -103,11 +73,16 @@ class ShowdownGame:
         seat.score, seat.mistakes, seat.hints, seat.progress = board.score, board.mistakes, board.hints, board.progress
         seat.status = str(board.status)
 
+    def board_context(self, room, seat, outcome=None, selected=None, mode="enter", now=None, playing=True) -> dict:
+        from ..models import Seat
 
-from .duels import CardokuDuel, DominoDuel  # noqa: E402  (they build on the interface above)
-
-GAME_TYPES = {"showdown": ShowdownGame(), "domino": DominoDuel(), "cardoku": CardokuDuel()}
-
-
-def game_for(room):
-    return GAME_TYPES[room.game]
+        rules = self.rules(room)
+        board = race.Board.from_dict(seat.state)
+        if selected is None and outcome is not None:
+            selected = outcome.cell
+        return {
+            "board": board, "selected": selected,
+            "rows": [] if room.state == "countdown" and not playing else board_rows(board, selected, outcome),
+            "pad": digit_pad(board), "hints_left": rules.hint_limit - board.hints,
+            "locked": seat.status != Seat.Status.PLAYING or not playing,
+        }

@@ -1,0 +1,92 @@
+"""The interface every room game type implements, with a default for every optional hook
+(as python-chess's variants and scalachess's do): the room, its owner and its templates
+call these and never probe a game type with hasattr/getattr.
+
+The room owns lobby, ready flags, countdown, spectating and history; a game type owns
+the players' boards: how they start, how a move is parsed and judged, how seats rank,
+and how a seat is shown to others (a standings line and a silhouette, never its pieces).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from datetime import timedelta
+
+
+class GameType(ABC):
+    key: str = ""
+    label: str = ""
+    board_template: str = ""  # partial rendering the player's own board in the room
+    settings_template: str | None = None  # lobby host settings (None: the room's difficulty + rules form)
+    start_label = "Start"
+    has_level = True  # the room's difficulty applies
+    time_limit: timedelta | None = None  # from the countdown's end (None: the rooms' safety limit only)
+    css = ""
+    script = "js/board.js"
+    progress_unit = "cells filled"
+
+    # --- settings -------------------------------------------------------------------
+    @abstractmethod
+    def rules(self, room): ...
+
+    @abstractmethod
+    def summary(self, room) -> list[str]: ...
+
+    def preset(self, room) -> str:
+        return self.rules(room).preset
+
+    def badges(self, room) -> list[tuple[str, str]] | None:
+        """[(css class, text)] beside the game's name; None: difficulty and preset."""
+        return None
+
+    def parse_settings(self, data):
+        """The lobby's host settings form -> SetRules."""
+        from ..actions import parse_rules
+
+        return parse_rules(data)
+
+    # --- play -----------------------------------------------------------------------
+    @abstractmethod
+    def start(self, room, seats) -> None:
+        """Give every seat its starting board (the same for all)."""
+
+    @abstractmethod
+    def parse(self, data):
+        """A socket message -> a typed board action (or MalformedMessage)."""
+
+    @abstractmethod
+    def apply(self, room, seat, action, now):
+        """Judge one board move in memory -> an outcome with .kind and .message."""
+
+    @abstractmethod
+    def leave(self, seat) -> None:
+        """A player leaves or forfeits a running game."""
+
+    def close(self, room, seats, now) -> None:
+        """The room is finishing: settle what time has ended (nothing by default)."""
+
+    def deadline(self, room):
+        """When time ends the game (None: only the safety limit)."""
+        if self.time_limit is None or room.starts_at is None:
+            return None
+        return room.starts_at + self.time_limit
+
+    # --- presentation ---------------------------------------------------------------
+    @abstractmethod
+    def rank(self, room, seats) -> list[tuple[int, object]]:
+        """[(place, seat)], ties share a place."""
+
+    @abstractmethod
+    def standing_line(self, seat) -> str: ...
+
+    @abstractmethod
+    def silhouette(self, seat) -> list[str]:
+        """81 classes: 'g' start position, 'f' filled by the player, '' empty."""
+
+    def status_note(self, seat) -> str | None:
+        """A word for the standings instead of "finished 3:20" (None: the default)."""
+        return None
+
+    @abstractmethod
+    def board_context(self, room, seat, outcome=None, selected=None, mode="enter", now=None, playing=True) -> dict:
+        """The own board's template context."""
