@@ -95,6 +95,13 @@ class RoomEvent(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["room", "message_id"])]
+        constraints = [
+            # A stale owner (one whose lease ran out) cannot write over its successor.
+            models.UniqueConstraint(fields=["room", "version"], name="one_event_per_room_version"),
+            # A re-sent socket message applies once, even across processes.
+            models.UniqueConstraint(fields=["room", "seat", "message_id"], condition=~models.Q(message_id=""),
+                                    name="one_event_per_message"),
+        ]
 
     def __str__(self):
         return f"{self.room.code} v{self.version} {self.kind}"

@@ -5,6 +5,7 @@ from django.utils import timezone
 
 from games.engines import race
 
+from . import fragments
 from .gametypes import game_for
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
 from .services import overdue_state, ready_room_opens, standings
@@ -12,23 +13,12 @@ from .services import overdue_state, ready_room_opens, standings
 
 def standings_context(room, seats) -> dict:
     ranked = standings(room, seats) if room.state != Room.State.LOBBY else []
-    game = game_for(room)
-    rows = []
-    for place, seat in ranked:
-        rows.append({"place": place, "seat": seat, **silhouette_paths(game.silhouette(seat)), "line": game.standing_line(seat),
-                     "note": game.status_note(seat),
-                     "percent": round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0})
-    return {"standing_rows": rows, "progress_unit": game.progress_unit}
+    return {"standings_html": fragments.standings(room, ranked, game_for(room))}
 
 
 def silhouette_paths(classes: list[str]) -> dict:
-    """SVG path data for a silhouette's start squares ('g') and filled squares ('f'): two
-    attributes instead of 81 elements, in every standings push to every socket."""
-    paths = {"g": [], "f": []}
-    for i, kind in enumerate(classes):
-        if kind in paths:
-            paths[kind].append(f"M{i % 9} {i // 9}h1v1h-1z")
-    return {"given_path": "".join(paths["g"]), "filled_path": "".join(paths["f"])}
+    given, filled = fragments.silhouette_paths(classes)
+    return {"given_path": given, "filled_path": filled}
 
 
 def room_context(room, player, outcome=None, error=None, selected=None, mode="enter", now=None,

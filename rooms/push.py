@@ -1,9 +1,8 @@
-"""Pushes to a room's socket group. Standings are rendered once and shared by every
-socket; anything else asks each socket to re-render its own view (resync)."""
+"""Pushes to a room's sockets. Standings are built once and shared by every socket;
+anything else asks each socket to re-render its own view (resync)."""
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.template.loader import render_to_string
 
 from .models import Room
 from .presenters import standings_context
@@ -13,6 +12,16 @@ def group_name(code: str) -> str:
     return f"room-{code}"
 
 
+def room_event(room, seats, result) -> dict | None:
+    """What a change means for the room's other sockets: nothing (a private pencil mark),
+    the shared standings (a board move in a running race), or a refresh of each view."""
+    if result.outcome is not None and result.outcome.kind == "note":
+        return None  # pencil marks are private: nothing changes for anyone else
+    if result.outcome is not None and room.state == Room.State.PLAYING and not result.room_changed:
+        return {"type": "room.standings", "html": str(standings_context(room, seats)["standings_html"])}
+    return {"type": "room.refresh"}
+
+
 def push_room_update(code: str, board_only: bool = False, room=None, seats=None) -> None:
     """`room` and `seats` may be passed as just committed by the write path (saves queries)."""
     layer = get_channel_layer()
@@ -20,7 +29,7 @@ def push_room_update(code: str, board_only: bool = False, room=None, seats=None)
         if room is None:
             room = Room.objects.get(code=code)
             seats = list(room.seats.select_related("player"))
-        html = render_to_string("rooms/room.html#standings", {"room": room, **standings_context(room, seats)})
+        html = str(standings_context(room, seats)["standings_html"])
         async_to_sync(layer.group_send)(group_name(code), {"type": "room.standings", "html": html})
     else:
         async_to_sync(layer.group_send)(group_name(code), {"type": "room.refresh"})

@@ -174,6 +174,11 @@ def apply(room, seats, player, action, now, message_id: str = "") -> Result:
 def perform(code: str, player, action, now=None, message_id: str = "") -> Result:
     """The locked write path: lobby actions, and running rooms that no live owner holds
     (rooms/live.py routes the others to their owner before calling this)."""
+    from . import live  # the owner builds on this module
+
+    owned = live.route(code, player, action, now, message_id)
+    if owned is not None:
+        return owned
     now = now or timezone.now()
     with transaction.atomic():
         room = (Room.objects.select_for_update(of=("self",)).select_related("puzzle")
@@ -196,6 +201,19 @@ def perform(code: str, player, action, now=None, message_id: str = "") -> Result
         elif result.private_change:
             result.seat.save(update_fields=["state"])
         return result
+
+
+def running_view(code: str):
+    """(room, seats) as its rows and any newer log entries say, for rendering a view (a
+    live owner writes rows behind its log); (None, None) if there is no such room."""
+    room = Room.objects.filter(code=code).select_related("puzzle", "host").first()
+    if room is None:
+        return None, None
+    seats = list(room.seats.select_related("player"))
+    if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING):
+        restore(room, seats, RoomEvent.objects.filter(room=room, version__gt=room.version)
+                .values_list("version", "data"))
+    return room, seats
 
 
 def save(room, seats, result, now) -> None:

@@ -100,3 +100,14 @@ def database_url(settings_dict) -> str:
     host = settings_dict.get("HOST") or "127.0.0.1"
     port = settings_dict.get("PORT") or 5432
     return f"postgres://{user}{password}@{host}:{port}/{settings_dict['NAME']}"
+
+
+@pytest.fixture(autouse=True)
+def _close_live_rooms():
+    """Live room owners (rooms/live.py) keep a move-log connection of their own: close it
+    after each test, or the test database could not be dropped at the end."""
+    yield
+    import sys
+
+    if "rooms.live" in sys.modules:
+        sys.modules["rooms.live"].close_all()

@@ -50,7 +50,12 @@ def setup_duel(game, **settings):
 
 @sync_to_async
 def seat_of(room, player) -> Seat:
-    return Seat.objects.get(room=room, player=player)
+    """The seat as stored durably: its row, plus the move log entries the room's live
+    owner has acknowledged but not yet written behind (rooms/live.py)."""
+    from rooms.services import running_view
+
+    _, seats = running_view(room.code)
+    return next(s for s in seats if s.player_id == player.pk)
 
 
 def right_push(state: d.State) -> str | None:

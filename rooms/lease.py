@@ -1,0 +1,102 @@
+"""Which process owns a running room: a lease per room, held by the owner's process
+channel and renewed while it lives. With Redis: SET NX PX (a dead owner's lease runs out
+after TTL_MS and the next message makes another process the owner). Without Redis (the
+embedded default: one process) the lease is a dict in this process."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from django.conf import settings
+
+TTL_MS = 5000
+RENEW_SECONDS = 1.5
+PREFIX = "showdown:owner:"
+
+# Compare-and-renew / compare-and-release: only the holder may extend or drop its lease.
+_RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+class LocalLeases:
+    # code -> (channel, expiry, event loop): one dict per process. A lease taken in an
+    # event loop that has closed since (tests run one loop per test) holds nothing.
+    held: dict[str, tuple[str, float, asyncio.AbstractEventLoop]] = {}
+
+    def _live(self, code):
+        entry = self.held.get(code)
+        if entry is None or entry[1] < time.monotonic() or entry[2].is_closed():
+            return None
+        return entry[0]
+
+    async def acquire(self, code: str, channel: str) -> bool:
+        holder = self._live(code)
+        if holder not in (None, channel):
+            return False
+        self.held[code] = (channel, time.monotonic() + TTL_MS / 1000, asyncio.get_running_loop())
+        return True
+
+    async def renew(self, code: str, channel: str) -> bool:
+        return await self.acquire(code, channel)
+
+    async def release(self, code: str, channel: str) -> None:
+        if self._live(code) == channel:
+            del self.held[code]
+
+    async def holder(self, code: str) -> str | None:
+        return self._live(code)
+
+    def holder_sync(self, code: str) -> str | None:
+        return self._live(code)
+
+
+class RedisLeases:
+    _sync_client = None
+
+    def __init__(self, url: str):
+        import redis.asyncio
+
+        self.url = url
+        self.client = redis.asyncio.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+    async def acquire(self, code: str, channel: str) -> bool:
+        if await self.client.set(PREFIX + code, channel, nx=True, px=TTL_MS):
+            return True
+        return await self.holder(code) == channel and await self.renew(code, channel)
+
+    async def renew(self, code: str, channel: str) -> bool:
+        return bool(await self.client.eval(_RENEW, 1, PREFIX + code, channel, TTL_MS))
+
+    async def release(self, code: str, channel: str) -> None:
+        try:
+            await self.client.eval(_RELEASE, 1, PREFIX + code, channel)
+        except Exception:  # noqa: BLE001 - Redis away: the lease runs out by itself
+            pass
+
+    async def holder(self, code: str) -> str | None:
+        value = await self.client.get(PREFIX + code)
+        return value.decode() if value else None
+
+    def holder_sync(self, code: str) -> str | None:
+        return self.holder_sync_url(self.url, code)
+
+    @classmethod
+    def holder_sync_url(cls, url: str, code: str) -> str | None:
+        import redis
+
+        if cls._sync_client is None:
+            cls._sync_client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        value = cls._sync_client.get(PREFIX + code)
+        return value.decode() if value else None
+
+
+def for_settings():
+    return RedisLeases(settings.REDIS_URL) if settings.REDIS_URL else LocalLeases()
+
+
+def holder_sync(code: str) -> str | None:
+    """For the locked path (a sync thread): who owns `code` now, if anyone."""
+    if settings.REDIS_URL:
+        return RedisLeases.holder_sync_url(settings.REDIS_URL, code)
+    return LocalLeases().holder_sync(code)

@@ -1,0 +1,660 @@
+"""Live rooms: every running room (countdown, playing) has one owner, in one process.
+
+The owner holds the room's state in memory (room, seats, boards) and applies every action
+for that room in order, through the same in-memory rules as the locked write path
+(`services.apply`) and the same game-type interface. A change is durable before anyone
+hears of it: the owner appends it to the move log (one INSERT, group-committed with
+whatever else is queued) and only then answers the mover and pushes to the others. The
+seat and room rows are written behind (every FLUSH_SECONDS and at once when a seat or the
+room changes state); a new owner rebuilds the room from the rows plus the log entries
+newer than them (each carries the summaries of what it changed).
+
+Which process owns a room is a lease (rooms/lease.py: Redis SET NX PX, renewed by the
+owner; one process without Redis). Sockets on another process forward their messages to
+the owner's process channel and receive its pushes the same way, one message per process,
+not per socket. The locked path (`services.perform`) asks `route` first, so HTTP views,
+Celery tasks and the admin reach a running room through its owner too.
+
+This is lichess's shape (one actor per game, a durable move log, small versioned events),
+on daphne + channels + PostgreSQL. The costs it avoids per move (measured, see README):
+the ORM's row-locked load and save (8-10 ms), the whole-board render (5.5 ms) and one
+channel-layer message per socket (2.3 ms + 0.45 ms per frame).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import timedelta
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import close_old_connections
+from django.utils import timezone
+
+from games.engines import race
+
+from . import actions as A
+from . import lease, movelog, services
+from .gametypes import game_for
+from .models import Room, RoomEvent, Seat
+
+logger = logging.getLogger(__name__)
+
+FLUSH_SECONDS = 0.5  # seat and room rows lag the log by at most this much
+IDLE_UNLOAD_SECONDS = 120  # an owner with no sockets anywhere for this long is unloaded
+FORWARD_TIMEOUT = 5.0
+FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
+RUNNING = (Room.State.COUNTDOWN, Room.State.PLAYING)
+
+
+class Moved(services.RoomError):
+    """This process lost the room (its lease ran out and another owner wrote first)."""
+
+
+# --- one owner -----------------------------------------------------------------------------
+
+class LiveRoom:
+    def __init__(self, hub: Hub, room: Room, seats: list[Seat], seen: set):
+        self.hub, self.room, self.seats, self.seen = hub, room, seats, seen
+        self.code = room.code
+        self.game = game_for(room)
+        self.lock = asyncio.Lock()
+        self.remote: set[str] = set()  # process channels with sockets of this room
+        self.dirty = False
+        self.closed = False
+        self.idle_since: float | None = None
+        self.timer = asyncio.ensure_future(self._clock())
+
+    def seat_of(self, player) -> Seat | None:
+        return next((s for s in self.seats if player is not None and s.player_id == player.pk), None)
+
+    async def act(self, player, action, message_id: str = "", now=None) -> services.Result:
+        async with self.lock:
+            if self.closed:
+                raise Moved("The room moved on: try again.")
+            if message_id and player is not None and (player.pk, message_id) in self.seen:
+                duplicate = services.Result(self.room, self.seat_of(player), changed=False, duplicate=True,
+                                            seats=self.seats)
+                duplicate.live = self
+                return duplicate
+            now = now or timezone.now()
+            backup = _backup(self.room, self.seats)
+            try:
+                result = services.apply(self.room, self.seats, player, action, now, message_id)
+                if result.changed:
+                    await self.hub.log.append(self.room.pk, result.event, now)
+            except movelog.Duplicate:
+                _restore(self.room, self.seats, backup)
+                duplicate = services.Result(self.room, self.seat_of(player), changed=False, duplicate=True,
+                                            seats=self.seats)
+                duplicate.live = self
+                return duplicate
+            except movelog.Fenced:
+                _restore(self.room, self.seats, backup)
+                await self.hub.drop(self)
+                raise Moved("The room moved on: try again.") from None
+            except BaseException:
+                _restore(self.room, self.seats, backup)
+                raise
+            if message_id and player is not None and result.changed:
+                self.seen.add((player.pk, message_id))
+            if result.changed and (result.room_changed or result.status_changed):
+                await self.flush()  # finishes, eliminations and the room's own moves are never late
+            elif result.changed or result.private_change:
+                self.dirty = True
+                self.hub.wake_flusher()
+            if result.changed:
+                await self.hub.publish(self, result)  # inside the lock: pushes keep the log's order
+        result.live = self  # the answer is rendered from this owner's memory
+        return result
+
+    async def flush(self) -> None:
+        """Write the rows behind the log (compare-and-set on the version: never backwards)."""
+        self.dirty = False
+        room_fields = {name: getattr(self.room, name) for name in services.ROOM_FIELDS}
+        seats = [(s.pk, services.seat_summary(s)) for s in self.seats]
+        finished = self.room.state == Room.State.FINISHED
+        ok = await run_db(_write_rows, self.room.pk, self.room.version, room_fields, seats,
+                                                       self.room if finished else None,
+                                                       list(self.seats) if finished else None)
+        if not ok:
+            await self.hub.drop(self)
+        elif self.room.state not in RUNNING:
+            await self.hub.drop(self)  # over: the rows say everything; the locked path takes it from here
+
+    async def _clock(self) -> None:
+        """Apply what time makes due (countdown over, time limit, safety limit) even when
+        nobody sends anything, and push it."""
+        try:
+            while not self.closed:
+                due = self._next_due()
+                if due is None:
+                    return
+                await asyncio.sleep(max(0.05, (due - timezone.now()).total_seconds()))
+                if self.closed:
+                    return
+                try:
+                    await self.act(None, A.Sync())
+                except services.RoomError:
+                    return
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # noqa: BLE001 - a clock must never take the process down
+            logger.exception("room clock failed for %s", self.code)
+
+    def _next_due(self):
+        room = self.room
+        if room.state not in RUNNING or room.starts_at is None:
+            return None
+        moments = [room.starts_at + services.SAFETY_LIMIT]
+        if room.state == Room.State.COUNTDOWN:
+            moments.append(room.starts_at)
+        deadline = self.game.deadline(room)
+        if deadline is not None:
+            moments.append(deadline)
+        now = timezone.now()
+        upcoming = [m for m in moments if m > now - _EPSILON] or [now]
+        return min(upcoming)
+
+
+_EPSILON = timedelta(milliseconds=1)
+
+
+def _backup(room, seats):
+    return ({name: getattr(room, name) for name in (*services.ROOM_FIELDS, "version")},
+            [(s, services.seat_summary(s), s.ready) for s in seats])
+
+
+def _restore(room, seats, backup):
+    room_fields, seat_fields = backup
+    for name, value in room_fields.items():
+        setattr(room, name, value)
+    for seat, summary, ready in seat_fields:
+        for name, value in summary.items():
+            setattr(seat, name, value)
+        seat.ready = ready
+
+
+def _write_rows(room_id, version, room_fields, seats, finished_room, finished_seats) -> bool:
+    from django.db import transaction
+
+    with transaction.atomic():
+        updated = Room.objects.filter(pk=room_id, version__lte=version).update(version=version, **room_fields)
+        if not updated:
+            return False
+        for seat_id, summary in seats:
+            Seat.objects.filter(pk=seat_id).update(**summary)
+        if finished_room is not None:
+            services.record_results(finished_room, finished_seats, timezone.now())
+    return True
+
+
+def _load(code: str):
+    """The room as its rows and the newer log entries say (see services.restore)."""
+    room = Room.objects.filter(code=code).select_related("puzzle", "host").first()
+    if room is None or room.state not in RUNNING:
+        return None
+    seats = list(room.seats.select_related("player"))
+    newer = list(RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data"))
+    services.restore(room, seats, newer)
+    seen = {(player_id, mid) for player_id, mid in RoomEvent.objects.filter(room=room).exclude(message_id="")
+            .values_list("seat__player_id", "message_id") if player_id is not None}
+    return room, seats, seen
+
+
+# --- the process's owners, sockets and channel ---------------------------------------------
+
+@dataclass
+class Forwarded:
+    """A message for a room owned elsewhere: its answer comes back to the socket's channel."""
+
+
+class Hub:
+    """Everything live in one event loop of one process: the rooms it owns, its sockets
+    by room, its process channel, the move log writer and the write-behind flusher."""
+
+    def __init__(self, loop):
+        self.loop = loop
+        self.rooms: dict[str, LiveRoom] = {}
+        self.sockets: dict[str, set] = {}
+        self.layer = get_channel_layer()
+        self.channel: str | None = None
+        self.log = movelog.for_database()
+        self.leases = lease.for_settings()
+        self._loading: dict[str, asyncio.Future] = {}
+        self._flusher: asyncio.Task | None = None
+        self._flush_wanted = asyncio.Event()
+        self._reader: asyncio.Task | None = None
+        self._renewer: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        if self.channel is None:
+            # A plain channel name, not new_channel()'s process-specific one: channels-redis
+            # shares one reader among those, and a second long-lived reader starved the
+            # sockets' own (their pushes never arrived).
+            self.channel = f"live.{uuid.uuid4().hex}"
+            self._reader = asyncio.ensure_future(self._read())
+
+    # sockets ---------------------------------------------------------------------------
+    async def attach(self, consumer) -> None:
+        """A socket of `consumer.code` connected here. A running room gets an owner now (not
+        on its first move); a room owned elsewhere learns that this process watches it."""
+        await self.start()
+        self.sockets.setdefault(consumer.code, set()).add(consumer)
+        room = await self.owner(consumer.code, load=True)
+        if room is None:
+            owner = await self.leases.holder(consumer.code)
+            if owner and owner != self.channel:
+                await self._send(owner, {"type": "live.watch", "code": consumer.code, "channel": self.channel})
+        else:
+            room.idle_since = None
+
+    async def detach(self, consumer) -> None:
+        sockets = self.sockets.get(consumer.code)
+        if sockets is not None:
+            sockets.discard(consumer)
+            if not sockets:
+                del self.sockets[consumer.code]
+                owner = await self.leases.holder(consumer.code)
+                if owner and owner != self.channel:
+                    await self._send(owner, {"type": "live.unwatch", "code": consumer.code, "channel": self.channel})
+
+    # owners ----------------------------------------------------------------------------
+    async def owner(self, code: str, load: bool = False) -> LiveRoom | None:
+        """This process's owner of `code`; with `load`, become it if nobody holds the room."""
+        room = self.rooms.get(code)
+        if room is not None or not load:
+            return room
+        pending = self._loading.get(code)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future = self.loop.create_future()
+        self._loading[code] = future
+        try:
+            room = await self._load(code)
+            future.set_result(room)
+            return room
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: waiters get it, nobody else must
+            raise
+        finally:
+            del self._loading[code]
+
+    async def _load(self, code: str) -> LiveRoom | None:
+        await self.start()
+        if not await self.leases.acquire(code, self.channel):
+            return None
+        loaded = await run_db(_load, code)
+        if loaded is None:
+            await self.leases.release(code, self.channel)
+            return None
+        room = LiveRoom(self, *loaded)
+        self.rooms[code] = room
+        if self._renewer is None:
+            self._renewer = asyncio.ensure_future(self._renew())
+        if self._flusher is None:
+            self._flusher = asyncio.ensure_future(self._flush_loop())
+        # Processes already watching the room (sockets there) learn who owns it now.
+        await self._group_hello(code)
+        return room
+
+    async def drop(self, room: LiveRoom) -> None:
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        room.closed = True
+        room.timer.cancel()
+        await self.leases.release(room.code, self.channel)
+
+    # acting ----------------------------------------------------------------------------
+    async def act(self, consumer, action, message_id: str):
+        """Apply a socket's action through the room's owner. Returns the Result (owned
+        here), a Forwarded marker (the owner is elsewhere: its answer comes to the
+        socket's channel), or None (no live owner: the caller takes the locked path, and
+        loads an owner if that left the room running)."""
+        room = self.rooms.get(consumer.code)
+        if room is not None:
+            return await room.act(consumer.player, action, message_id)
+        holder = await self.leases.holder(consumer.code)
+        if holder and holder != self.channel:
+            asyncio.ensure_future(self._forward(consumer, action, message_id, holder))
+            return Forwarded()
+        return None
+
+    async def _forward(self, consumer, action, message_id: str, holder: str) -> None:
+        """Send a socket's message to the room's owner elsewhere and see it answered. An
+        owner that died answers nothing: once its lease runs out this process becomes the
+        owner and applies the message itself (its id makes a second application harmless)."""
+        from .consumers import answer_html
+
+        token = uuid.uuid4().hex
+        answered = consumer.awaiting[token] = asyncio.Event()
+        message = {"type": "live.act", "code": consumer.code, "player": consumer.player.pk, "token": token,
+                   "data": consumer.last_data, "mid": message_id, "reply": consumer.channel_name}
+        try:
+            await self._send(holder, message)
+            for _ in range(int(lease.TTL_MS / 1000 / FORWARD_CHECK_SECONDS) + 4):
+                try:
+                    await asyncio.wait_for(answered.wait(), FORWARD_CHECK_SECONDS)
+                    return
+                except TimeoutError:
+                    pass
+                now_holder = await self.leases.holder(consumer.code)
+                if now_holder == holder:
+                    continue  # still leased: alive but slow, or dead and not yet expired
+                room = await self.owner(consumer.code, load=True)
+                if room is not None:
+                    try:
+                        result = await room.act(consumer.player, action, message_id)
+                    except race.MoveError as error:
+                        await consumer.send_error(str(error))
+                        return
+                    html = await answer_html(room, consumer.player, result, consumer.mode_of(message["data"]),
+                                             None)
+                    if html:
+                        await consumer.send(text_data=html)
+                    return
+                if now_holder and now_holder != self.channel:
+                    holder = now_holder  # a new owner elsewhere: ask it instead
+                    await self._send(holder, message)
+                    continue
+                # Nobody owns it and it is not running (over, or back in a lobby): the locked path.
+                html, _ = await database_sync_to_async(consumer._act)(
+                    action, message_id, consumer.mode_of(message["data"]), None)
+                if html:
+                    await consumer.send(text_data=html)
+                return
+            await consumer.send_error("The room is busy: please try again.")
+        except Exception:  # noqa: BLE001 - a closed socket or an away layer: the client resyncs
+            logger.warning("forwarding a message of %s failed", consumer.code, exc_info=True)
+        finally:
+            consumer.awaiting.pop(token, None)
+
+    # pushes ----------------------------------------------------------------------------
+    async def publish(self, room: LiveRoom, result: services.Result) -> None:
+        """After a change is durable: everyone else hears of it, once per socket here and
+        once per other process."""
+        from .push import room_event
+
+        from .push import group_name, room_event
+
+        event = room_event(room.room, room.seats, result)
+        if event is None:
+            return
+        if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every socket, everywhere
+            try:
+                await self.layer.group_send(group_name(room.code), event)
+            except Exception:  # noqa: BLE001 - the layer is away: clients resync on reconnect
+                logger.warning("room refresh push failed", exc_info=True)
+            return
+        await self.deliver(room.code, event)
+        for channel in list(room.remote):
+            await self._send(channel, {"type": "live.push", "code": room.code, "event": event})
+
+    async def deliver(self, code: str, event: dict) -> None:
+        for consumer in list(self.sockets.get(code, ())):
+            try:
+                await consumer.live_event(event)
+            except Exception:  # noqa: BLE001 - one dead socket must not stop the others
+                logger.warning("push to a socket of %s failed", code, exc_info=True)
+
+    async def hello(self, code: str, owner_channel: str) -> None:
+        """A new owner of `code` announced itself: tell it this process has sockets there."""
+        if code in self.sockets and owner_channel != self.channel:
+            await self._send(owner_channel, {"type": "live.watch", "code": code, "channel": self.channel})
+
+    # the process channel ------------------------------------------------------------------
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                return
+            except Exception:  # noqa: BLE001 - Redis away: retry, sockets stay open
+                logger.warning("live channel read failed", exc_info=True)
+                await asyncio.sleep(1)
+                continue
+            try:
+                await self._handle(message)
+            except Exception:  # noqa: BLE001
+                logger.exception("live message failed: %s", message.get("type"))
+
+    async def _handle(self, message: dict) -> None:
+        kind, code = message.get("type"), message.get("code", "")
+        if kind == "live.act":
+            await self._forwarded(message)
+        elif kind == "live.call":
+            await self._called(message)
+        elif kind == "live.watch":
+            room = self.rooms.get(code)
+            if room is not None and message["channel"] != self.channel:
+                room.remote.add(message["channel"])
+                room.idle_since = None
+        elif kind == "live.unwatch":
+            room = self.rooms.get(code)
+            if room is not None:
+                room.remote.discard(message["channel"])
+        elif kind == "live.push":
+            await self.deliver(code, message["event"])
+
+    async def _forwarded(self, message: dict) -> None:
+        from stats.models import Profile
+
+        code = message["code"]
+        player = await run_db(Profile.objects.filter(pk=message["player"]).first)
+        room = await self.owner(code, load=True)
+        if room is None or player is None:
+            # Not the owner (any more): no answer, so the sender's watchdog re-routes it.
+            return
+        from .consumers import _cell, answer_html, render_view
+
+        data = message["data"]
+        mode = "note" if data.get("mode") == "note" else "enter"
+        try:
+            action, message_id = A.parse_message(data, room.game)
+            result = await room.act(player, action, message_id)
+        except race.MoveError as error:
+            html = await database_sync_to_async(render_view)(
+                code, player, False, None, {"error": str(error), "mode": mode, "selected": _cell(data)})
+        else:
+            html = await answer_html(result.live, player, result, mode, _cell(data))
+        await self._send(message["reply"], {"type": "live.answer", "html": html, "token": message.get("token")})
+
+    async def _called(self, message: dict) -> None:
+        """An action from the locked path of another process (an HTTP view, a Celery task)."""
+        from stats.models import Profile
+
+        code = message["code"]
+        player = None
+        if message.get("player") is not None:
+            player = await run_db(Profile.objects.filter(pk=message["player"]).first)
+        try:
+            result = await self.call(code, player, _action_from(message["action"]), message.get("mid", ""))
+        except race.MoveError as error:
+            await self._send(message["reply"], {"error": str(error), "kind": type(error).__name__})
+            return
+        if result is None:
+            await self._send(message["reply"], {"error": "", "kind": "NotOwner"})
+            return
+        await self._send(message["reply"], {"changed": result.changed, "duplicate": result.duplicate})
+
+    async def call(self, code, player, action, message_id=""):
+        room = await self.owner(code, load=True)
+        if room is None:
+            return None
+        return await room.act(player, action, message_id)
+
+    async def _send(self, channel: str, message: dict) -> None:
+        try:
+            await self.layer.send(channel, message)
+        except Exception:  # noqa: BLE001 - the layer is away; clients resync on reconnect
+            logger.warning("live send failed", exc_info=True)
+
+    async def _group_hello(self, code: str) -> None:
+        from .push import group_name
+
+        try:
+            await self.layer.group_send(group_name(code), {"type": "live.hello", "code": code,
+                                                           "channel": self.channel})
+        except Exception:  # noqa: BLE001
+            logger.warning("live hello failed", exc_info=True)
+
+    # background ----------------------------------------------------------------------------
+    def wake_flusher(self) -> None:
+        self._flush_wanted.set()
+
+    async def _flush_loop(self) -> None:
+        while True:
+            try:
+                await self._flush_wanted.wait()
+                await asyncio.sleep(FLUSH_SECONDS)  # coalesce: one write per room per period
+                self._flush_wanted.clear()
+                now = time.monotonic()
+                for room in list(self.rooms.values()):
+                    if room.dirty:
+                        async with room.lock:
+                            if not room.closed:
+                                await room.flush()
+                    if not self.sockets.get(room.code) and not room.remote:
+                        room.idle_since = room.idle_since or now
+                        if now - room.idle_since > IDLE_UNLOAD_SECONDS:
+                            async with room.lock:
+                                await room.flush()
+                                await self.drop(room)
+                    else:
+                        room.idle_since = None
+            except asyncio.CancelledError:
+                return
+            except Exception:  # noqa: BLE001 - a failed flush is retried; the log has every move
+                logger.exception("write-behind failed")
+                await asyncio.sleep(1)
+
+    async def _renew(self) -> None:
+        while True:
+            try:
+                await asyncio.sleep(lease.RENEW_SECONDS)
+                for code, room in list(self.rooms.items()):
+                    if not await self.leases.renew(code, self.channel):
+                        async with room.lock:
+                            await self.drop(room)  # someone else owns it now
+            except asyncio.CancelledError:
+                return
+            except Exception:  # noqa: BLE001
+                logger.warning("lease renewal failed", exc_info=True)
+
+
+_ACTIONS = {"sync": A.Sync, "forfeit": A.Forfeit, "leave": A.Leave, "join": A.Join}
+
+
+def _action_to(action) -> dict:
+    if isinstance(action, A.Expire):
+        return {"name": "expire", "reason": action.reason}
+    for name, cls in _ACTIONS.items():
+        if isinstance(action, cls):
+            return {"name": name}
+    raise TypeError(f"{type(action).__name__} cannot be sent to a live owner")
+
+
+def _action_from(data: dict):
+    if data["name"] == "expire":
+        return A.Expire(data["reason"])
+    return _ACTIONS[data["name"]]()
+
+
+# --- the live rooms' own database thread ---------------------------------------------------
+
+_DB_THREADS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def run_db(fn, *args):
+    """Run `fn` on this event loop's live-rooms database thread: not channels' one sync
+    thread, which the locked path may be holding while it waits for an owner (deadlock)."""
+    loop = asyncio.get_running_loop()
+    executor = _DB_THREADS.get(loop)
+    if executor is None:
+        executor = _DB_THREADS[loop] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-db")
+    return await loop.run_in_executor(executor, _with_connection, fn, args)
+
+
+def _with_connection(fn, args):
+    close_old_connections()  # as channels does around each database call
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()
+
+
+# --- the hubs of this process, and the locked path's way in ----------------------------------
+
+_HUBS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    """This event loop's hub (tests run one loop per test; daphne runs one)."""
+    loop = asyncio.get_running_loop()
+    found = _HUBS.get(loop)
+    if found is None:
+        found = _HUBS[loop] = Hub(loop)
+    return found
+
+
+def close_all() -> None:
+    """Close every hub's own database connections now (tests: before the test database is
+    dropped; a live hub otherwise keeps its move log connection for the process's life)."""
+    for found in list(_HUBS.values()):
+        found.log.close_now()
+    _HUBS.clear()
+    for executor in list(_DB_THREADS.values()):
+        executor.shutdown(wait=True)
+    _DB_THREADS.clear()
+
+
+def _local_owner(code: str) -> Hub | None:
+    for loop, found in list(_HUBS.items()):
+        if not loop.is_closed() and code in found.rooms:
+            return found
+    return None
+
+
+def route(code: str, player, action, now, message_id: str):
+    """For `services.perform`: a running room held by a live owner is acted on by that
+    owner (this process or another); returns its Result, or None to take the locked path."""
+    code = services.normalize_code(code)
+    local = _local_owner(code)
+    if local is not None:
+        future = asyncio.run_coroutine_threadsafe(local.call(code, player, action, message_id), local.loop)
+        return future.result(FORWARD_TIMEOUT)
+    holder = lease.holder_sync(code)
+    if not holder:
+        return None
+    try:
+        wire = _action_to(action)
+    except TypeError:
+        raise services.RoomError("This room is being played live: use the room page.") from None
+    reply = async_to_sync(_call_remote)(holder, code, player, wire, message_id)
+    if reply is None:
+        raise services.RoomError("The room is busy: please try again.")
+    if reply.get("kind") == "NotOwner":
+        return None
+    if "error" in reply:
+        raise services.RoomError(reply["error"])
+    room = Room.objects.filter(code=code).first()
+    return services.Result(room, None, changed=reply["changed"], duplicate=reply["duplicate"])
+
+
+async def _call_remote(holder, code, player, wire, message_id):
+    layer = get_channel_layer()
+    reply = f"live-reply.{uuid.uuid4().hex}"  # plain name: see Hub.start
+    await layer.send(holder, {"type": "live.call", "code": code, "player": player.pk if player else None,
+                              "action": wire, "mid": message_id, "reply": reply})
+    try:
+        return await asyncio.wait_for(layer.receive(reply), FORWARD_TIMEOUT)
+    except TimeoutError:
+        return None

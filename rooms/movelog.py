@@ -1,0 +1,154 @@
+"""The room move log's writer for live owners: one INSERT per move, durable before the
+move is answered. Moves queued while a write is in flight go in the next one together
+(group commit: one transaction for everything queued).
+
+PostgreSQL is written with psycopg's async connection on the event loop itself (not the
+one sync thread channels gives a process for database calls); SQLite, the embedded
+default, through the ORM on that thread (SQLite has a single writer anyway).
+
+The log's unique indexes are the fences: (room, version) refuses a stale owner's write
+(`Fenced`), (room, seat, message id) a message applied already (`Duplicate`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from django.db import IntegrityError, connection, transaction
+
+logger = logging.getLogger(__name__)
+
+VERSION_FENCE = "one_event_per_room_version"
+COLUMNS = "room_id, seat_id, kind, data, message_id, version, created_at"
+
+
+class Fenced(Exception):
+    """Another owner already wrote this room's version: this one is stale."""
+
+
+class Duplicate(Exception):
+    """This message id was applied already."""
+
+
+class MoveLog:
+    def __init__(self):
+        self.queue: list = []
+        self.writer: asyncio.Task | None = None
+
+    async def append(self, room_id: int, event: dict, now) -> None:
+        row = (room_id, event["seat_id"], event["kind"], event["data"], event["message_id"], event["version"], now)
+        future = asyncio.get_running_loop().create_future()
+        self.queue.append((row, future))
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.ensure_future(self._drain())
+        await future
+
+    async def _drain(self) -> None:
+        while self.queue:
+            batch, self.queue = self.queue, []
+            try:
+                await self.write([row for row, _ in batch])
+            except IntegrityError:
+                # Somebody in the batch is fenced or a duplicate: write them one by one.
+                for row, future in batch:
+                    try:
+                        await self.write([row])
+                    except IntegrityError as error:
+                        _settle(future, _classify(error))
+                    except Exception as error:  # noqa: BLE001
+                        _settle(future, error)
+                    else:
+                        _settle(future, None)
+                continue
+            except Exception as error:  # noqa: BLE001 - the database is away: every mover hears it
+                for _, future in batch:
+                    _settle(future, error)
+                continue
+            for _, future in batch:
+                _settle(future, None)
+
+    async def write(self, rows: list) -> None:
+        raise NotImplementedError
+
+    def close_now(self) -> None:
+        """Drop any connection of its own at once (no event loop needed)."""
+
+
+def _settle(future, error) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+def _classify(error: Exception) -> Exception:
+    text = str(error) + str(getattr(getattr(error, "__cause__", None), "diag", None) and
+                            error.__cause__.diag.constraint_name)
+    if VERSION_FENCE in text or "rooms_roomevent.room_id, rooms_roomevent.version" in text:
+        return Fenced()
+    return Duplicate()
+
+
+class OrmLog(MoveLog):
+    async def write(self, rows: list) -> None:
+        from .live import run_db
+
+        await run_db(_bulk_insert, rows)
+
+
+def _bulk_insert(rows: list) -> None:
+    from .models import RoomEvent
+
+    with transaction.atomic():
+        RoomEvent.objects.bulk_create([
+            RoomEvent(room_id=room_id, seat_id=seat_id, kind=kind, data=data, message_id=mid,
+                      version=version, created_at=created)
+            for room_id, seat_id, kind, data, mid, version, created in rows])
+
+
+class PostgresLog(MoveLog):
+    def __init__(self):
+        super().__init__()
+        self.conn = None
+
+    def close_now(self) -> None:
+        if self.conn is not None and not self.conn.closed:
+            self.conn.pgconn.finish()
+        self.conn = None
+
+    async def _connection(self):
+        import psycopg
+
+        if self.conn is None or self.conn.closed or self.conn.broken:
+            params = connection.settings_dict
+            self.conn = await psycopg.AsyncConnection.connect(
+                dbname=params["NAME"], user=params.get("USER") or None, password=params.get("PASSWORD") or None,
+                host=params.get("HOST") or None, port=params.get("PORT") or None, autocommit=False)
+        return self.conn
+
+    async def write(self, rows: list) -> None:
+        import psycopg
+        from psycopg.types.json import Jsonb
+
+        for attempt in (1, 2):  # a connection dropped since the last write is reopened once
+            conn = await self._connection()
+            try:
+                async with conn.transaction():
+                    async with conn.cursor() as cursor:
+                        await cursor.executemany(
+                            f"INSERT INTO rooms_roomevent ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                            [(r[0], r[1], r[2], Jsonb(r[3]), r[4], r[5], r[6]) for r in rows])
+                return
+            except psycopg.errors.UniqueViolation as error:
+                raise IntegrityError(f"{error} {error.diag.constraint_name}") from error
+            except psycopg.OperationalError:
+                if attempt == 2 or not (conn.closed or conn.broken):
+                    raise
+                logger.warning("move log connection lost; reconnecting")
+
+
+def for_database() -> MoveLog:
+    return PostgresLog() if connection.vendor == "postgresql" else OrmLog()

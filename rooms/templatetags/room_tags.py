@@ -1,0 +1,11 @@
+from django import template
+
+from rooms import fragments
+
+register = template.Library()
+
+
+@register.simple_tag
+def room_message(outcome=None, error=None):
+    """The room's message line: the same builder as a live answer's."""
+    return fragments.message(outcome, error)
