@@ -180,6 +180,11 @@ async def answer_html(owner, player, result, mode, cell) -> str:
     if result.duplicate:
         return ""
     if result.outcome is not None:
+        seat = result.seat
+        answer = owner.game.move_answer(owner.room, seat, getattr(result, "before_state", None), result.outcome,
+                                        cell) if seat is not None and not result.room_changed else None
+        if answer is not None:
+            return answer  # only what changed: built here, no template, no thread hop
         return await database_sync_to_async(render_view)(
             owner.code, player, True, owner.room.version, {"outcome": result.outcome, "mode": mode},
             owner.room, owner.seats)

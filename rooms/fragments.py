@@ -9,6 +9,7 @@ from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
+from games import fragments as sudoku
 from games.presenters import format_seconds
 
 GRID = "M1 0V9M2 0V9M4 0V9M5 0V9M7 0V9M8 0V9M0 1H9M0 2H9M0 4H9M0 5H9M0 7H9M0 8H9"
@@ -64,13 +65,10 @@ def standings(room, ranked, game) -> SafeString:
 
 
 def message(outcome=None, error: str | None = None, element_id: str = "room-message") -> SafeString:
-    """The room's message line (a refusal, or what the last move did)."""
-    if error:
-        css, text = " is-error", _e(error)
-    elif outcome is not None:
-        good = outcome.kind == "correct" or getattr(outcome, "ok", False) or getattr(outcome, "finished", False)
-        css = " is-error" if outcome.kind == "wrong" else (" is-good" if good else "")
-        text = _e(outcome.message)
-    else:
-        css, text = "", "&nbsp;"
-    return mark_safe(f'<p id="{element_id}" class="message{css}" role="status">{text}</p>')
+    """The room's message line: a refusal, or what the last move did (a duel outcome's
+    `ok` counts as good news too)."""
+    kind = sudoku.message_kind(outcome, error)
+    if kind is None and getattr(outcome, "ok", False):
+        kind = "good"
+    text = error or (outcome.message if outcome is not None else None)
+    return sudoku.message(text, kind=kind, element_id=element_id)

@@ -105,6 +105,8 @@ class LiveRoom:
                 raise
             if message_id and player is not None and result.changed:
                 self.seen.add((player.pk, message_id))
+            result.before_state = next((summary["state"] for seat, summary, _ in backup[1]
+                                        if seat is result.seat), None)
             if result.changed and (result.room_changed or result.status_changed):
                 await self.flush()  # finishes, eliminations and the room's own moves are never late
             elif result.changed or result.private_change:
@@ -627,6 +629,8 @@ def route(code: str, player, action, now, message_id: str):
     """For `services.perform`: a running room held by a live owner is acted on by that
     owner (this process or another); returns its Result, or None to take the locked path."""
     code = services.normalize_code(code)
+    if player is not None:
+        player.pk  # noqa: B018 - evaluate a lazy request.player here, not on the event loop
     local = _local_owner(code)
     if local is not None:
         future = asyncio.run_coroutine_threadsafe(local.call(code, player, action, message_id), local.loop)

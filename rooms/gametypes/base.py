@@ -87,6 +87,11 @@ class GameType(ABC):
         """A word for the standings instead of "finished 3:20" (None: the default)."""
         return None
 
+    def move_answer(self, room, seat, before_state: dict, outcome, selected: int | None) -> str | None:
+        """Only what a board move changed on the mover's own board, as out-of-band
+        fragments; None: the own board is re-rendered whole (the default)."""
+        return None
+
     @abstractmethod
     def board_context(self, room, seat, outcome=None, selected=None, mode="enter", now=None, playing=True) -> dict:
         """The own board's template context."""

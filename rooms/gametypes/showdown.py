@@ -4,6 +4,7 @@ from django.conf import settings
 
 from games.bank import take_puzzle
 from games.engines import race
+from games import fragments
 from games.presenters import board_rows, digit_pad
 
 from .. import actions as A
@@ -86,3 +87,12 @@ class ShowdownGame(GameType):
             "pad": digit_pad(board), "hints_left": rules.hint_limit - board.hints,
             "locked": seat.status != Seat.Status.PLAYING or not playing,
         }
+
+    def move_answer(self, room, seat, before_state, outcome, selected):
+        if seat.status != "playing" or before_state is None:
+            return None  # finished or locked: the own board changes its whole look
+        rules = self.rules(room)
+        return fragments.move_answer(race.Board.from_dict(before_state), race.Board.from_dict(seat.state), outcome,
+                                     selected=selected if selected is not None else outcome.cell,
+                                     hint_limit=rules.hint_limit, mistake_cap=rules.mistake_cap,
+                                     message_id="room-message")
