@@ -1,0 +1,150 @@
+"""The live owner of a running room (rooms/live.py): every move durable before its answer,
+rows written behind, a room rebuilt from rows plus log, one owner per room, a stale owner
+fenced off, and answers that carry only what changed."""
+
+import asyncio
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from rooms import lease, live, movelog
+from rooms.models import Room, RoomEvent, Seat
+from tests.conftest import EMPTY, SOLUTION
+from tests.rooms.test_consumer import connect, receive_until, setup_room
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def entry(cell, mid, digit=None):
+    return json.dumps({"cell": str(cell), "digit": str(digit or SOLUTION[cell]), "mode": "enter", "mid": mid})
+
+
+async def started(monkeypatch=None):
+    """A running race with Ada's socket connected and the countdown already applied."""
+    room, ada, grace, watcher = await setup_room()
+    a, *_ = await connect(room.code, ada)
+    await a.receive_from(timeout=5)
+    await a.send_to(text_data=json.dumps({"action": "sync", "mid": "s0"}))
+    await receive_until(a, 'id="room-body"')
+    return room, ada, grace, a
+
+
+async def test_the_owner_is_loaded_when_a_socket_connects_to_a_running_room():
+    room, ada, *_ = await setup_room()
+    a, *_ = await connect(room.code, ada)
+    await a.receive_from(timeout=5)
+    assert room.code in live.hub().rooms
+    assert await live.hub().leases.holder(room.code) == live.hub().channel
+    await a.disconnect()
+
+
+async def test_a_move_is_in_the_log_before_its_answer_and_the_rows_follow(monkeypatch):
+    monkeypatch.setattr(live, "FLUSH_SECONDS", 0.05)
+    room, ada, _, a = await started()
+    cell = EMPTY[1]
+    await a.send_to(text_data=entry(cell, "m1"))
+    answer = await receive_until(a, 'id="room-message"')
+    assert "is correct" in answer
+    # The answer came after the INSERT: the log already has the move and Ada's new seat.
+    event = await sync_to_async(RoomEvent.objects.get)(room=room, message_id="m1")
+    seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
+    assert event.data["seats"][str(seat.pk)]["progress"] == 1
+    await asyncio.sleep(0.5)  # written behind within FLUSH_SECONDS
+    seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
+    room_row = await sync_to_async(Room.objects.get)(pk=room.pk)
+    assert seat.progress == 1 and seat.score == 10 and room_row.version == event.version
+    await a.disconnect()
+
+
+async def test_a_correct_entry_answers_with_its_own_cell_and_no_other():
+    room, ada, _, a = await started()
+    cell = EMPTY[1]
+    await a.send_to(text_data=entry(cell, "m1"))
+    answer = await receive_until(a, 'id="room-message"')
+    assert re.findall(r'id="cell-(\d+)"', answer) == [str(cell)]
+    assert 'id="board"' not in answer and 'id="room-body"' not in answer
+    assert len(answer.encode()) < 3000
+    # The digit is the one just entered; no other digit of the solution travels with it.
+    assert f'data-value="{SOLUTION[cell]}"' in answer and answer.count("data-value=") == 1
+    await a.disconnect()
+
+
+async def test_an_owner_that_dies_before_writing_behind_is_rebuilt_from_the_log(monkeypatch):
+    monkeypatch.setattr(live, "FLUSH_SECONDS", 3600)  # nothing is written behind in this test
+    room, ada, _, a = await started()
+    for i, cell in enumerate(EMPTY[1:3]):
+        await a.send_to(text_data=entry(cell, f"m{i}"))
+        await receive_until(a, 'id="room-message"')
+    seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
+    assert seat.progress == 0  # the rows lag: only the log has the two moves
+    hub = live.hub()
+    owner = hub.rooms[room.code]
+    await hub.drop(owner)  # as if its process died (no flush)
+    rebuilt_room, seats, seen = await live.run_db(live._load, room.code)
+    rebuilt = next(s for s in seats if s.player_id == ada.pk)
+    assert rebuilt.progress == 2 and rebuilt.score == 20
+    assert rebuilt.state["cells"][EMPTY[1]] == SOLUTION[EMPTY[1]]
+    assert rebuilt_room.version == owner.room.version
+    assert (ada.pk, "m0") in seen and (ada.pk, "m1") in seen  # a re-sent message applies once
+    await a.disconnect()
+
+
+async def test_a_message_re_sent_after_a_reconnect_applies_once():
+    room, ada, _, a = await started()
+    cell = EMPTY[1]
+    await a.send_to(text_data=entry(cell, "same"))
+    await receive_until(a, 'id="room-message"')
+    await a.send_to(text_data=entry(EMPTY[2], "same"))  # the same id again: a duplicate
+    await a.send_to(text_data=json.dumps({"action": "sync", "mid": "s1"}))
+    await receive_until(a, 'id="room-body"')
+    assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id="same").count)() == 1
+    owner = live.hub().rooms[room.code]
+    assert next(s for s in owner.seats if s.player_id == ada.pk).progress == 1
+    await a.disconnect()
+
+
+async def test_two_processes_asked_to_own_a_room_at_once_exactly_one_wins():
+    room, *_ = await setup_room()
+    leases = lease.for_settings()
+    won = await asyncio.gather(*(leases.acquire(room.code, f"live.process-{i}") for i in range(6)))
+    assert won.count(True) == 1
+    winner = f"live.process-{won.index(True)}"
+    assert await leases.holder(room.code) == winner
+    assert not await leases.renew(room.code, "live.someone-else")
+    await leases.release(room.code, "live.someone-else")  # only the holder can release
+    assert await leases.holder(room.code) == winner
+    await leases.release(room.code, winner)
+    assert await leases.holder(room.code) is None
+
+
+async def test_a_stale_owner_is_fenced_and_a_duplicate_is_refused_by_the_log():
+    room, ada, *_ = await setup_room()
+    seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
+    log = movelog.for_database()
+    version = room.version + 100
+
+    def event(mid, v):
+        return {"seat_id": seat.pk, "kind": "enter", "data": {}, "message_id": mid, "version": v}
+
+    from django.utils import timezone
+
+    await log.append(room.pk, event("first", version), timezone.now())
+    with pytest.raises(movelog.Fenced):  # another owner already wrote this version
+        await log.append(room.pk, event("second", version), timezone.now())
+    with pytest.raises(movelog.Duplicate):  # this message was applied already
+        await log.append(room.pk, event("first", version + 1), timezone.now())
+    assert await sync_to_async(RoomEvent.objects.filter(room=room, version=version).count)() == 1
+    log.close_now()
+
+
+async def test_writing_behind_never_goes_backwards():
+    room, ada, *_ = await setup_room()
+    fresh = await sync_to_async(Room.objects.get)(pk=room.pk)
+    fields = {"state": fresh.state, "starts_at": fresh.starts_at, "finished_at": None, "expired_at": None,
+              "expiry_reason": ""}
+    assert await live.run_db(live._write_rows, room.pk, fresh.version + 5, fields, [], None, None)
+    # An older owner's late write is refused (compare-and-set on the version).
+    assert not await live.run_db(live._write_rows, room.pk, fresh.version + 4, fields, [], None, None)
+    assert (await sync_to_async(Room.objects.get)(pk=room.pk)).version == fresh.version + 5
