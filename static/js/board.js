@@ -191,15 +191,25 @@
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
     return h ? h + ":" + pad2(m) + ":" + pad2(sec) : m + ":" + pad2(sec);
   }
-  document.addEventListener("htmx:afterSettle", function (event) {
-    for (const clock of event.target.querySelectorAll ? event.target.querySelectorAll("[data-clock]") : []) {
-      clock.dataset.base = String(performance.now());
+  // Each clock counts from the moment its element arrived: a page load, an htmx swap or a
+  // socket push (no afterSettle there). A clock without its own base would count from the
+  // page load and show about double the time until the next swap.
+  function stamp(root) {
+    const now = performance.now();
+    const found = root.matches && root.matches("[data-clock]") ? [root] : [];
+    for (const clock of found.concat(Array.from(root.querySelectorAll ? root.querySelectorAll("[data-clock]") : []))) {
+      if (!clock.dataset.base) clock.dataset.base = String(root === document ? loadedAt : now);
     }
-  });
+  }
+  new MutationObserver(function (records) {
+    for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) stamp(node);
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  stamp(document);
   setInterval(function () {
     for (const clock of document.querySelectorAll("[data-clock]")) {
       if (clock.dataset.running !== "1") continue;
-      const base = Number(clock.dataset.base || loadedAt);
+      if (!clock.dataset.base) clock.dataset.base = String(performance.now());
+      const base = Number(clock.dataset.base);
       const down = clock.dataset.countdown === "1";
       const value = Number(clock.dataset.elapsed) + (down ? -1 : 1) * (performance.now() - base) / 1000;
       clock.textContent = fmt(value);
