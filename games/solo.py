@@ -4,6 +4,7 @@ engine with the fixed Standard rules and saves the result."""
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 
 from games.engines import race
@@ -151,3 +152,78 @@ MOVE_FIELDS = ["board", "score", "mistakes", "hints", "moves", "assisted", "elap
 
 def current_run(player) -> SoloRun | None:
     return player.solo_runs.exclude(state=SoloRun.State.FINISHED).order_by("-started_at").first()
+
+
+# --- the finish screen ---------------------------------------------------------------------
+
+RECENT_FINISHES = 10  # the "recent average" the finish compares with (the leaderboards' too)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What the finish screen shows beside the time and score: where the points came from,
+    how the time compares with the player's earlier finishes on the same board (level and
+    Classic/Assisted), and a chart of the latest times there (this one last)."""
+
+    parts: list  # (label, points), summing to the score
+    elapsed: float
+    best_before: float | None  # the personal best before this run; None: the first finish
+    average_before: float | None  # of the latest RECENT_FINISHES before this run
+    chart: object  # stats.charts.Chart or None (fewer than two finishes)
+
+    @property
+    def new_best(self) -> bool:
+        return self.best_before is None or self.elapsed < self.best_before
+
+    @staticmethod
+    def _versus(elapsed, other):
+        if other is None:
+            return None
+        return {"value": other, "delta": abs(elapsed - other), "faster": elapsed < other,
+                "same": abs(elapsed - other) < 1}
+
+    @property
+    def versus_best(self):
+        return self._versus(self.elapsed, self.best_before)
+
+    @property
+    def versus_average(self):
+        return self._versus(self.elapsed, self.average_before)
+
+
+def score_parts(board: race.Board, rules: race.Rules) -> list[tuple[str, int]]:
+    """The score as the sum of its parts. The score never drops below 0, so a penalty taken
+    at 0 cost nothing: that shows as its own line, keeping the sum honest."""
+    entries = board.to_fill - len(board.hinted)
+    parts = [(f"{entries} correct entr{'y' if entries == 1 else 'ies'} × {race.CORRECT_POINTS}",
+              entries * race.CORRECT_POINTS)]
+    if board.hints:
+        parts.append((f"{board.hints} hint{'s' if board.hints != 1 else ''} × −{race.HINT_COST}",
+                      -board.hints * race.HINT_COST))
+    if board.mistakes:
+        penalty = sum(rules.penalty_for(n) for n in range(1, board.mistakes + 1))
+        parts.append((f"{board.mistakes} mistake{'s' if board.mistakes != 1 else ''}", -penalty))
+    parts.append(("Finish bonus", race.FINISH_BONUS))
+    floor = board.score - sum(points for _, points in parts)
+    if floor:
+        parts.append(("Penalties taken at 0 points", floor))
+    return parts
+
+
+def finish_summary(run: SoloRun) -> Finish:
+    from stats.charts import line_chart
+    from stats.leaderboards import recent_times
+
+    from .presenters import format_seconds
+
+    earlier = (SoloRun.objects.filter(player_id=run.player_id, level=run.level, assisted=run.assisted,
+                                      state=SoloRun.State.FINISHED, elapsed__isnull=False,
+                                      finished_at__lte=run.finished_at).exclude(pk=run.pk))
+    best_before = earlier.aggregate(best=Min("elapsed"))["best"]
+    recent = list(earlier.order_by("-finished_at").values_list("elapsed", flat=True)[:RECENT_FINISHES])
+    times = recent_times(run.player_id, run.level, run.assisted)
+    kind = "Assisted" if run.assisted else "Classic"
+    chart = line_chart(times, format_seconds, what=f"{kind} {run.get_level_display()} times",
+                       mark_last=True) if len(times) > 1 else None
+    return Finish(score_parts(run.get_board(), run.rules), run.elapsed, best_before,
+                  sum(recent) / len(recent) if recent else None, chart)

@@ -53,6 +53,8 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
         "outcome": outcome, "error": error, "selected": selected, "mode": mode,
         "rules": run.rules, "hints_left": run.rules.hint_limit - board.hints,
         "pad": digit_pad(board), "version": run.moves,
+        # The finish screen's comparisons and chart; `outcome` set: it was just reached (celebrate).
+        "finish": solo.finish_summary(run) if run.state == SoloRun.State.FINISHED else None,
     }
 
 

@@ -13,14 +13,15 @@ class Chart:
     height: int
     line: str  # SVG path of the values, oldest first
     area: str  # the same path closed to the baseline, for a soft fill
-    dots: list = field(default_factory=list)  # {"x", "y", "label", "best"}
+    dots: list = field(default_factory=list)  # {"x", "y", "label", "best", "last"}
     guides: list = field(default_factory=list)  # {"y", "label", "kind"}: best and average lines
     summary: str = ""  # the chart in words, for screen readers
 
 
-def line_chart(values, fmt=str, lower_is_better=True, what="results") -> Chart | None:
+def line_chart(values, fmt=str, lower_is_better=True, what="results", mark_last=False) -> Chart | None:
     """A chart of values in the order given (oldest first), with the best and average marked.
-    None when there is nothing to draw."""
+    `mark_last`: the newest value is the one just played (the Solo Run finish), and its dot
+    says so. None when there is nothing to draw."""
     values = [float(v) for v in values]
     if not values:
         return None
@@ -42,7 +43,10 @@ def line_chart(values, fmt=str, lower_is_better=True, what="results") -> Chart |
     area = f"{line} L{points[-1][0]} {base} L{points[0][0]} {base} Z"
     best = min(values) if lower_is_better else max(values)
     average = sum(values) / len(values)
-    dots = [{"x": px, "y": py, "label": fmt(v), "best": v == best} for (px, py), v in zip(points, values)]
+    dots = [{"x": px, "y": py, "label": fmt(v), "best": v == best, "last": False} for (px, py), v in zip(points, values)]
+    if mark_last:
+        dots[-1]["last"] = True
+        dots[-1]["label"] = f"This run: {dots[-1]['label']}"
     guides = [{"y": y(best), "label": f"Best {fmt(best)}", "kind": "best"}]
     if len(values) > 1:
         guides.append({"y": y(average), "label": f"Avg {fmt(average)}", "kind": "average"})
@@ -53,5 +57,6 @@ def line_chart(values, fmt=str, lower_is_better=True, what="results") -> Chart |
         guide.setdefault("text_y", guide["y"])
         guide["text_y"] = min(max(guide["text_y"], PAD_TOP), base)
     summary = (f"Your last {len(values)} {what}, oldest to newest: " + ", ".join(fmt(v) for v in values)
-               + f". Best {fmt(best)}, average {fmt(average)}.")
+               + f". Best {fmt(best)}, average {fmt(average)}."
+               + (f" This run: {fmt(values[-1])}." if mark_last else ""))
     return Chart(WIDTH, HEIGHT, line, area, dots, guides, summary)
