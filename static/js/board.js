@@ -151,6 +151,21 @@
     }, 700);
   }
 
+  // A correct entry that completes its row, column or box lights that unit for a moment.
+  // Computed here from the swapped cells (the page holds every placed digit; the answer
+  // stays the cells that changed): the unit is done when none of its cells is empty.
+  function lightUnits(cell) {
+    cell.dataset.unitChecked = "";
+    const all = cells();
+    const lit = [];
+    for (const key of ["row", "col", "box"]) {
+      const unit = all.filter(function (c) { return c.dataset[key] === cell.dataset[key]; });
+      if (unit.every(function (c) { return c.dataset.value; })) lit.push(...unit);
+    }
+    for (const c of lit) c.classList.add("unit-done");
+    if (lit.length) setTimeout(function () { for (const c of lit) c.classList.remove("unit-done"); }, 1000);
+  }
+
   // After a swap (a whole game, or a move's out-of-band cells and counters), keep the
   // selection and keyboard focus. Room pushes are out-of-band swaps over the socket: they
   // fire no afterSettle, and they also come from other players, so focus returns only if
@@ -171,6 +186,7 @@
   }
   function settled(event) {
     for (const cell of document.querySelectorAll("[data-board] [data-wrong]:not([data-wrong-shown])")) showRefused(cell);
+    for (const cell of document.querySelectorAll("[data-board] .fresh.entered:not([data-unit-checked])")) lightUnits(cell);
     const cell = selectedCell();
     const lost = document.activeElement === document.body || !document.activeElement;
     const refocus = lost && (event.type !== "htmx:wsAfterMessage" || focusInGame);
