@@ -98,8 +98,13 @@ if DATABASE_URL:
     if DATABASES["default"]["ENGINE"].endswith("postgresql"):
         # A psycopg connection pool per process: threads borrow a ready connection instead
         # of opening one per request or socket message, and the pool caps what PostgreSQL sees.
+        # check: a connection the server dropped (pg_terminate_backend, a restart) is found
+        # out and replaced when it is handed out, not used for a request that then fails.
+        from psycopg_pool import ConnectionPool
+
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 2, "max_size": env_int("DATABASE_POOL_MAX", 20), "timeout": 20}
+            "min_size": 2, "max_size": env_int("DATABASE_POOL_MAX", 20), "timeout": 20,
+            "check": ConnectionPool.check_connection}
 else:
     DATABASES = {
         "default": {

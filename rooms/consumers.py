@@ -2,6 +2,7 @@
 (re)connect, parses each message into a typed action and hands it to the room's live
 owner (rooms/live.py) or, for a room not running, to the locked write path."""
 
+import asyncio
 import json
 import time
 
@@ -12,7 +13,8 @@ from django.template.loader import render_to_string
 from games.engines import race
 
 from . import actions as A
-from . import live
+from . import limits, live
+from .fragments import message as message_line
 from .gametypes import GAME_TYPES
 from .models import Room
 from .presenters import room_context
@@ -23,51 +25,77 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  # sustained messages per second per socket
 BURST = 20
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
+MAX_QUEUED = 16  # messages waiting for their turn; past this the socket is cut off
+# Open sockets per process (a room's sockets normally share its owner's process).
+MAX_SOCKETS_PER_PROFILE = 12
+MAX_SOCKETS_PER_IP = 60
+MAX_WATCHERS_PER_ROOM = 50
+CLOSE_TOO_MANY = 4429
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        """Frames are taken off the connection as they arrive (a pump), counted against the
+        socket's rate there and queued up to MAX_QUEUED: a client sending faster than its
+        messages are handled is cut off, instead of growing a queue that slows every room."""
+        inbox: asyncio.Queue = asyncio.Queue()
+        pump = asyncio.ensure_future(self._pump(receive, send, inbox))
+        try:
+            await super().__call__(scope, inbox.get, send)
+        finally:
+            pump.cancel()
+
+    async def _pump(self, receive, send, inbox) -> None:
+        tokens, last, strikes = float(BURST), time.monotonic(), 0
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.receive":
+                now = time.monotonic()
+                tokens, last = min(BURST, tokens + (now - last) * RATE_PER_SECOND), now
+                if tokens < 1 or inbox.qsize() >= MAX_QUEUED:
+                    strikes += 1
+                    if strikes >= FLOOD_STRIKES or inbox.qsize() >= MAX_QUEUED:
+                        await send({"type": "websocket.close", "code": CLOSE_TOO_MANY})
+                        await inbox.put({"type": "websocket.disconnect", "code": CLOSE_TOO_MANY})
+                        return
+                    await send({"type": "websocket.send", "text": _SLOW_DOWN})
+                    continue
+                tokens -= 1
+            await inbox.put(message)
+            if message["type"] == "websocket.disconnect":
+                return
+
     async def connect(self):
         self.player = self.scope.get("player")
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
         if self.player is None:
             await self.close(code=4401)  # no profile cookie: no identity
             return
+        ip = limits.client_ip(self.scope)
+        if not await limits.alookup_allowed(ip, self.player, self.code):
+            await self.close(code=CLOSE_TOO_MANY)  # this network guessed too many codes
+            return
         game_key = await database_sync_to_async(
             lambda: Room.objects.filter(code=self.code).values_list("game", flat=True).first())()
         if game_key is None:
+            await limits.acount_miss(ip)
             await self.close(code=4404)
+            return
+        if not live.hub().admit(self, ip):
+            await self.close(code=CLOSE_TOO_MANY)  # too many sockets of one player or network
             return
         self.game = GAME_TYPES[game_key]
         self.group = group_name(self.code)
-        self.tokens, self.last, self.strikes = float(BURST), time.monotonic(), 0
         self.awaiting = {}  # forwarded messages' tokens -> answered (rooms/live.py)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await live.hub().attach(self)  # a running room gets its owner now, not on the first move
         await self.send_full()  # resync: the first push is always the full current state
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
             await live.hub().detach(self)
 
-    def _allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.last) * RATE_PER_SECOND)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
     async def receive(self, text_data=None, bytes_data=None):
-        if not self._allow():
-            self.strikes += 1
-            if self.strikes >= FLOOD_STRIKES:
-                await self.close(code=4429)
-                return
-            await self.send_error("Slow down: too many messages.")
-            return
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
             await self.send_error("That message is too large or not text.")
             return
@@ -147,15 +175,22 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if event.get("html"):
             await self.send(text_data=event["html"])
 
-    async def live_hello(self, event):
-        """A new owner of this room announced itself (sent to the room's group)."""
-        await live.hub().hello(self.code, event["channel"])
 
-    async def room_refresh(self, event):
-        await self.send_full()
 
-    async def room_standings(self, event):
-        await self.send(text_data=event["html"])
+def render_views(code, players: dict) -> dict:
+    """A refresh of the room for several viewers ({player pk: player}) from one load: one
+    render per distinct view (a seat's own; spectators' differ only by their name)."""
+    room, seats = running_view(code)
+    if room is None:
+        return {}
+    seated = {seat.player_id for seat in seats}
+    rendered, views = {}, {}
+    for pk, player in players.items():
+        key = ("seat", pk) if pk in seated else ("watcher", player.display_name)
+        if key not in rendered:
+            rendered[key] = render_to_string("rooms/room.html#body", room_context(room, player, seats=seats))
+        views[pk] = rendered[key]
+    return views
 
 
 def render_view(code, player, only_game, version, kwargs, room=None, seats=None) -> str:
@@ -192,6 +227,9 @@ async def answer_html(owner, player, result, mode, cell) -> str:
         return await database_sync_to_async(render_view)(owner.code, player, False, None, {"mode": mode},
                                                          owner.room, owner.seats)
     return ""
+
+
+_SLOW_DOWN = str(message_line(error="Slow down: too many messages."))
 
 
 def _cell(data):

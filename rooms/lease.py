@@ -6,9 +6,12 @@ embedded default: one process) the lease is a dict in this process."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from django.conf import settings
+
+logger = logging.getLogger(__name__)
 
 TTL_MS = 5000
 RENEW_SECONDS = 1.5
@@ -52,6 +55,9 @@ class LocalLeases:
 
 
 class RedisLeases:
+    """Redis away: nobody can be asked who owns a room, so rooms fall back to the locked
+    path (rows and log stay the truth; a stale owner is fenced by the log's version index)."""
+
     _sync_client = None
 
     def __init__(self, url: str):
@@ -61,12 +67,20 @@ class RedisLeases:
         self.client = redis.asyncio.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
     async def acquire(self, code: str, channel: str) -> bool:
-        if await self.client.set(PREFIX + code, channel, nx=True, px=TTL_MS):
-            return True
+        try:
+            if await self.client.set(PREFIX + code, channel, nx=True, px=TTL_MS):
+                return True
+        except Exception:  # noqa: BLE001
+            logger.warning("lease unavailable", exc_info=True)
+            return False
         return await self.holder(code) == channel and await self.renew(code, channel)
 
     async def renew(self, code: str, channel: str) -> bool:
-        return bool(await self.client.eval(_RENEW, 1, PREFIX + code, channel, TTL_MS))
+        try:
+            return bool(await self.client.eval(_RENEW, 1, PREFIX + code, channel, TTL_MS))
+        except Exception:  # noqa: BLE001 - keep owning through a blip; the fence guards a split
+            logger.warning("lease renewal unavailable", exc_info=True)
+            return True
 
     async def release(self, code: str, channel: str) -> None:
         try:
@@ -75,7 +89,11 @@ class RedisLeases:
             pass
 
     async def holder(self, code: str) -> str | None:
-        value = await self.client.get(PREFIX + code)
+        try:
+            value = await self.client.get(PREFIX + code)
+        except Exception:  # noqa: BLE001
+            logger.warning("lease unavailable", exc_info=True)
+            return None
         return value.decode() if value else None
 
     def holder_sync(self, code: str) -> str | None:
@@ -87,7 +105,11 @@ class RedisLeases:
 
         if cls._sync_client is None:
             cls._sync_client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-        value = cls._sync_client.get(PREFIX + code)
+        try:
+            value = cls._sync_client.get(PREFIX + code)
+        except Exception:  # noqa: BLE001
+            logger.warning("lease unavailable", exc_info=True)
+            return None
         return value.decode() if value else None
 
 

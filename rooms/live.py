@@ -50,7 +50,8 @@ logger = logging.getLogger(__name__)
 FLUSH_SECONDS = 0.5  # seat and room rows lag the log by at most this much
 IDLE_UNLOAD_SECONDS = 120  # an owner with no sockets anywhere for this long is unloaded
 FORWARD_TIMEOUT = 5.0
-FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
+FORWARD_CHECK_SECONDS = 1.0
+REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once  # a forwarded message unanswered this long: is its owner still there?
 RUNNING = (Room.State.COUNTDOWN, Room.State.PLAYING)
 
 
@@ -234,6 +235,7 @@ class Hub:
         self._flusher: asyncio.Task | None = None
         self._flush_wanted = asyncio.Event()
         self._reader: asyncio.Task | None = None
+        self._refreshing: set[str] = set()
         self._renewer: asyncio.Task | None = None
 
     async def start(self) -> None:
@@ -245,11 +247,26 @@ class Hub:
             self._reader = asyncio.ensure_future(self._read())
 
     # sockets ---------------------------------------------------------------------------
+    def admit(self, consumer, ip: str) -> bool:
+        """Room for one more socket of this player, network and room (per process)?"""
+        from .consumers import MAX_SOCKETS_PER_IP, MAX_SOCKETS_PER_PROFILE, MAX_WATCHERS_PER_ROOM
+
+        mine = sum(1 for sockets in self.sockets.values() for s in sockets if s.player.pk == consumer.player.pk)
+        network = sum(1 for sockets in self.sockets.values() for s in sockets if s.ip == ip)
+        room = len(self.sockets.get(consumer.code, ()))
+        if mine >= MAX_SOCKETS_PER_PROFILE or network >= MAX_SOCKETS_PER_IP:
+            return False
+        consumer.ip = ip
+        return room < MAX_WATCHERS_PER_ROOM + 5  # five seats at most, the rest watch
+
     async def attach(self, consumer) -> None:
         """A socket of `consumer.code` connected here. A running room gets an owner now (not
         on its first move); a room owned elsewhere learns that this process watches it."""
         await self.start()
-        self.sockets.setdefault(consumer.code, set()).add(consumer)
+        sockets = self.sockets.setdefault(consumer.code, set())
+        if not sockets:  # this process's first socket of the room: join its process group
+            await self._group("add", consumer.code)
+        sockets.add(consumer)
         room = await self.owner(consumer.code, load=True)
         if room is None:
             owner = await self.leases.holder(consumer.code)
@@ -264,6 +281,7 @@ class Hub:
             sockets.discard(consumer)
             if not sockets:
                 del self.sockets[consumer.code]
+                await self._group("discard", consumer.code)
                 owner = await self.leases.holder(consumer.code)
                 if owner and owner != self.channel:
                     await self._send(owner, {"type": "live.unwatch", "code": consumer.code, "channel": self.channel})
@@ -385,14 +403,14 @@ class Hub:
         once per other process."""
         from .push import room_event
 
-        from .push import group_name, room_event
+        from .push import group_name, process_message, room_event
 
         event = room_event(room.room, room.seats, result)
         if event is None:
             return
-        if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every socket, everywhere
+        if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every process, once
             try:
-                await self.layer.group_send(group_name(room.code), event)
+                await self.layer.group_send(group_name(room.code), process_message(room.code, event))
             except Exception:  # noqa: BLE001 - the layer is away: clients resync on reconnect
                 logger.warning("room refresh push failed", exc_info=True)
             return
@@ -401,11 +419,54 @@ class Hub:
             await self._send(channel, {"type": "live.push", "code": room.code, "event": event})
 
     async def deliver(self, code: str, event: dict) -> None:
+        if event["type"] == "room.refresh":
+            await self._refresh_soon(code)
+            return
         for consumer in list(self.sockets.get(code, ())):
             try:
                 await consumer.live_event(event)
             except Exception:  # noqa: BLE001 - one dead socket must not stop the others
                 logger.warning("push to a socket of %s failed", code, exc_info=True)
+
+    async def _refresh_soon(self, code: str) -> None:
+        """Every local socket of the room gets its view again, rendered once per distinct
+        viewer, and a burst of refreshes (a client toggling ready) renders once."""
+        if code in self._refreshing:
+            return
+        self._refreshing.add(code)
+        try:
+            await asyncio.sleep(REFRESH_COALESCE_SECONDS)
+        finally:
+            self._refreshing.discard(code)  # a refresh from now on needs another render
+        sockets = [s for s in self.sockets.get(code, ()) if s.player is not None]
+        if not sockets:
+            return
+        from .consumers import render_views
+
+        viewers = {s.player.pk: s.player for s in sockets}
+        try:
+            views = await database_sync_to_async(render_views)(code, viewers)
+        except Exception:  # noqa: BLE001 - the database is away: clients resync on reconnect
+            logger.warning("room refresh of %s failed", code, exc_info=True)
+            return
+        for consumer in sockets:
+            html = views.get(consumer.player.pk)
+            if html:
+                try:
+                    await consumer.send(text_data=html)
+                except Exception:  # noqa: BLE001
+                    logger.warning("refresh of a socket of %s failed", code, exc_info=True)
+
+    async def _group(self, what: str, code: str) -> None:
+        from .push import group_name
+
+        try:
+            if what == "add":
+                await self.layer.group_add(group_name(code), self.channel)
+            else:
+                await self.layer.group_discard(group_name(code), self.channel)
+        except Exception:  # noqa: BLE001 - Redis away: the socket stays open, resyncs later
+            logger.warning("room group %s failed for %s", what, code, exc_info=True)
 
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""
@@ -445,6 +506,8 @@ class Hub:
                 room.remote.discard(message["channel"])
         elif kind == "live.push":
             await self.deliver(code, message["event"])
+        elif kind == "live.hello":
+            await self.hello(code, message["channel"])
 
     async def _forwarded(self, message: dict) -> None:
         from stats.models import Profile

@@ -1,5 +1,7 @@
-"""Pushes to a room's sockets. Standings are built once and shared by every socket;
-anything else asks each socket to re-render its own view (resync)."""
+"""Pushes to a room's sockets. A push is one channel-layer message per process that has
+sockets of the room (the process group), not one per socket: each process fans it out to
+its own sockets (rooms/live.py Hub.deliver). Standings are built once and shared by every
+socket; a refresh makes each process render once per distinct viewer, coalescing bursts."""
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -9,7 +11,12 @@ from .presenters import standings_context
 
 
 def group_name(code: str) -> str:
+    """The room's process group: every process with a socket of the room joins it once."""
     return f"room-{code}"
+
+
+def process_message(code: str, event: dict) -> dict:
+    return {"type": "live.push", "code": code, "event": event}
 
 
 def room_event(room, seats, result) -> dict | None:
@@ -30,6 +37,7 @@ def push_room_update(code: str, board_only: bool = False, room=None, seats=None)
             room = Room.objects.get(code=code)
             seats = list(room.seats.select_related("player"))
         html = str(standings_context(room, seats)["standings_html"])
-        async_to_sync(layer.group_send)(group_name(code), {"type": "room.standings", "html": html})
+        event = {"type": "room.standings", "html": html}
     else:
-        async_to_sync(layer.group_send)(group_name(code), {"type": "room.refresh"})
+        event = {"type": "room.refresh"}
+    async_to_sync(layer.group_send)(group_name(code), process_message(code, event))

@@ -1,0 +1,103 @@
+"""One hostile client must not slow anyone else down (issue 12, section 1): messages are
+counted when they arrive, a socket's queue is bounded, sockets per player are capped, a
+burst of room refreshes renders once per distinct view, and guessing codes over the
+socket handshake is limited per network."""
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from rooms import consumers, live
+from rooms import actions as A
+from rooms.services import perform
+from tests.rooms.test_consumer import connect, receive_until, setup_room
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_messages_are_counted_when_they_arrive_and_a_full_queue_cuts_the_socket_off(monkeypatch):
+    room, ada, *_ = await setup_room(started=False)
+    a, *_ = await connect(room.code, ada)
+    await a.receive_from(timeout=5)
+    handled = []
+    slow = asyncio.Event()  # the handler never finishes its first message
+
+    async def stuck_act(consumer, action, message_id):
+        handled.append(message_id)
+        await slow.wait()
+
+    monkeypatch.setattr(live.Hub, "act", lambda self, *args: stuck_act(*args))
+    for i in range(consumers.MAX_QUEUED + 3):
+        await a.send_to(text_data=json.dumps({"action": "sync", "mid": f"q{i}"}))
+    closed = None
+    for _ in range(10):
+        message = await a.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            closed = message.get("code")
+            break
+    assert closed == consumers.CLOSE_TOO_MANY
+    assert len(handled) <= 1  # the queue was cut off, not worked through
+    slow.set()
+
+
+async def test_a_player_can_hold_only_so_many_sockets(monkeypatch):
+    monkeypatch.setattr(consumers, "MAX_SOCKETS_PER_PROFILE", 3)
+    room, ada, *_ = await setup_room(started=False)
+    sockets = []
+    for _ in range(3):
+        c, connected, _ = await connect(room.code, ada)
+        assert connected
+        await c.receive_from(timeout=5)
+        sockets.append(c)
+    _, connected, close_code = await connect(room.code, ada)
+    assert not connected and close_code == consumers.CLOSE_TOO_MANY
+    await sockets[0].disconnect()  # a socket closed frees its place
+    c, connected, _ = await connect(room.code, ada)
+    assert connected
+    for s in [*sockets[1:], c]:
+        await s.disconnect()
+
+
+async def test_a_burst_of_refreshes_renders_once_per_distinct_view(monkeypatch):
+    room, ada, grace, watcher = await setup_room(started=False)
+    renders = []
+    real = consumers.render_views
+
+    def counting(code, players):
+        renders.append(sorted(players))
+        return real(code, players)
+
+    monkeypatch.setattr(consumers, "render_views", counting)
+    idle = []
+    for _ in range(6):  # one player's many idle tabs
+        c, *_ = await connect(room.code, watcher)
+        await c.receive_from(timeout=5)
+        idle.append(c)
+    g, *_ = await connect(room.code, grace)
+    await g.receive_from(timeout=5)
+    for ready in (True, False, True, False, True):  # a toggling client: five refreshes at once
+        await sync_to_async(perform)(room.code, grace, A.SetReady(ready))
+    for c in idle:
+        await receive_until(c, 'id="room-body"')
+    await asyncio.sleep(0.3)
+    # At most one render per refresh for the whole process (never one per socket), each for
+    # the two distinct viewers: Grace seated, and the watcher's six tabs sharing one view.
+    assert 1 <= len(renders) <= 5
+    assert all(players == sorted([grace.pk, watcher.pk]) for players in renders)
+    for c in [*idle, g]:
+        await c.disconnect()
+
+
+async def test_guessing_codes_over_the_socket_handshake_is_limited_per_network(settings):
+    settings.ROOM_MISS_LIMIT = 3
+    room, ada, grace, watcher = await setup_room(started=False)
+    for code in ("AAAAAA", "BBBBBB", "CCCCCC"):
+        _, connected, close_code = await connect(code, watcher)
+        assert not connected and close_code == 4404
+    _, connected, close_code = await connect(room.code, watcher)  # the right code, too late
+    assert not connected and close_code == consumers.CLOSE_TOO_MANY
+    a, connected, _ = await connect(room.code, ada)  # a seated player still gets in
+    assert connected
+    await a.disconnect()
