@@ -41,7 +41,9 @@ import websockets  # noqa: E402
 from loadtest.common import (PUZZLE, SOLUTION, ensure_database, free_port, pct, setup_rooms,  # noqa: E402
                              start_daphne, stop)
 
-VERSION = re.compile(r'id="(standings|game)"[^>]*data-version="(\d+)"')
+# The mover's answer carries the room version it produced (the full own board's data-version,
+# or the fragment answer's room-version input); opponents' standings carry the room version.
+VERSION = re.compile(r'id="(standings|game)"[^>]*data-version="(\d+)"|id="room-(version)"[^>]*value="(\d+)"')
 
 
 class Player:
@@ -97,8 +99,12 @@ class Player:
             self.room.closed += 1
 
     def note(self, message, now):
-        for kind, version in VERSION.findall(message):
-            if kind == "game" and self.pending:
+        answered = False  # one answer per message, however many version marks it carries
+        for kind, version, own, own_version in VERSION.findall(message):
+            if own:
+                kind, version = "game", own_version
+            if kind == "game" and self.pending and not answered:
+                answered = True
                 self.room.sent[int(version)] = (self.pending.pop(0), self)
             elif kind == "standings":
                 self.arrivals.append((int(version), now))
@@ -128,7 +134,7 @@ class RoomStats:
         return out
 
 
-async def run_load(ports, rooms, rate, duration, batch=25):
+async def run_load(ports, rooms, rate, duration, batch=25, servers=()):
     """Connect every player first (`batch` at a time, as a ramp: a daphne process drops
     handshakes it cannot accept within 5 s), then all play from one common start."""
     stats, players = [], []
@@ -142,21 +148,24 @@ async def run_load(ports, rooms, rate, duration, batch=25):
     for i in range(0, len(players), batch):
         await asyncio.gather(*(p.connect() for p in players[i:i + batch]))
     clock = types.SimpleNamespace(stop_at=time.perf_counter() + duration)
+    cpu_before = cpu_seconds(servers)  # the play window only: not the connects and resyncs
     await asyncio.gather(*(p.run(rate, clock) for p in players))
+    trouble_cpu = cpu_seconds(servers) - cpu_before
     latencies = [x for rs in stats for x in rs.latencies()]
     entries = sum(len(rs.sent) for rs in stats)  # answered entries, over the sending window
     trouble = {key: sum(getattr(rs, key) for rs in stats) for key in ("failed_connects", "closed", "missed")}
+    trouble["cpu"] = trouble_cpu
     return entries / duration, latencies, trouble
 
 
-async def baseline(port, groups, rate, duration):
+async def baseline(port, groups, rate, duration, route="bench"):
     latencies = []
     handshakes = asyncio.Semaphore(25)  # the same connect ramp as the players
     connected = asyncio.Barrier(groups * 5)
 
     async def member(group, sender):
         async with handshakes:
-            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/bench/{group}/",
+            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/{route}/{group}/",
                                           additional_headers={"Origin": "http://127.0.0.1"}, open_timeout=30)
         async with ws:
             await connected.wait()
@@ -195,24 +204,39 @@ def main():
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--servers", type=int, default=1, help="daphne processes for the main run")
     parser.add_argument("--find-max", action="store_true")
+    parser.add_argument("--repeats", type=int, default=1, help="run the baselines and the load this many times")
+    parser.add_argument("--hostile", action="store_true", help="also run the hostile-lobby repro")
     args = parser.parse_args()
 
     ensure_database()
     print(f"rooms={args.rooms} players/room={args.players} rate/player={args.rate}/s "
-          f"duration={args.duration}s daphne processes={args.servers}", flush=True)
+          f"duration={args.duration}s daphne processes={args.servers}; load average {load()}", flush=True)
     # Every phase gets fresh daphne processes: a saturated run leaves a backlog behind.
-    with daphnes(1) as ports:
-        base = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10)))
-    print(f"baseline bare group_send to 5 sockets ({args.rooms} groups, {args.rate:g}/s each, one process): "
-          f"p50 {pct(base, 50):.1f} ms, p99 {pct(base, 99):.1f} ms", flush=True)
-    with daphnes(args.servers) as ports:
-        rooms = setup_rooms(args.rooms, args.players)
-        report("load", *asyncio.run(run_load(ports, rooms, args.rate, args.duration)))
+    for _ in range(args.repeats):
+        with daphnes(1) as (ports, _):
+            local = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10), route="local"))
+        with daphnes(1) as (ports, _):
+            base = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10)))
+        print(f"baseline, a frame written to 5 local sockets ({args.rooms} groups, {args.rate:g}/s each, one "
+              f"process, no layer, no logic): p50 {pct(local, 50):.1f} ms, p99 {pct(local, 99):.1f} ms", flush=True)
+        print(f"baseline, a bare channels-redis group_send to 5 sockets (same shape): "
+              f"p50 {pct(base, 50):.1f} ms, p99 {pct(base, 99):.1f} ms", flush=True)
+        with daphnes(args.servers) as (ports, servers):
+            rooms = setup_rooms(args.rooms, args.players)
+            rate, lat, trouble = asyncio.run(run_load(ports, rooms, args.rate, args.duration, servers=servers))
+            spent = trouble["cpu"]
+        report("load", rate, lat, trouble)
+        moves = rate * args.duration
+        print(f"  server CPU per move: {1000 * spent / max(moves, 1):.2f} ms ({spent:.1f} s of CPU over the play "
+              f"window, {moves:.0f} moves, all daphne processes); p50 vs the local baseline: "
+              f"{pct(lat, 50) / max(pct(local, 50), 0.001):.1f}x; load average {load()}", flush=True)
+    if args.hostile:
+        hostile_lobby(args)
     if args.find_max:
         best = None
         players = args.rooms * args.players
-        for total in (2.5, 5, 10, 15, 20, 30, 40, 60, 80, 120, 160, 250, 400):
-            with daphnes(1) as ports:
+        for total in (25, 50, 100, 150, 200, 250, 300, 400, 500, 700, 1000):
+            with daphnes(1) as (ports, _):
                 rooms = setup_rooms(args.rooms, args.players)
                 rate, lat, trouble = asyncio.run(run_load(ports, rooms, total / players, 20))
             ok = pct(lat, 99) <= 100 and not trouble["missed"] and not trouble["failed_connects"]
@@ -224,13 +248,79 @@ def main():
               if best is not None else "no step held p99 <= 100 ms on one process", flush=True)
 
 
+def hostile_lobby(args):
+    """Issue 12's repro: one socket toggling ready at 5/s in a lobby beside 100 idle sockets
+    of the same cookie; a victim room's entries, idle and under attack."""
+    from loadtest.common import setup_lobby
+
+    for label, attack in (("victim room, quiet", False), ("victim room, hostile lobby beside it", True)):
+        with daphnes(1) as (ports, _):
+            rooms = setup_rooms(5, args.players)
+            lobby_code, cookie = setup_lobby()
+            result = asyncio.run(with_attack(ports[0], rooms, lobby_code, cookie, attack, args.rate))
+        report(f"  {label}", *result)
+
+
+async def with_attack(port, rooms, lobby_code, cookie, attack, rate):
+    stop_at = time.perf_counter() + 15
+    refused = []
+
+    async def idle_socket():
+        url = f"ws://127.0.0.1:{port}/ws/r/{lobby_code}/"
+        headers = {"Origin": f"http://127.0.0.1:{port}", "Cookie": f"showdown_player={cookie}"}
+        try:
+            async with websockets.connect(url, additional_headers=headers, open_timeout=30) as ws:
+                while time.perf_counter() < stop_at:
+                    try:
+                        await asyncio.wait_for(ws.recv(), 1)
+                    except asyncio.TimeoutError:
+                        pass
+        except (OSError, websockets.WebSocketException):
+            refused.append(1)
+
+    async def toggler():
+        url = f"ws://127.0.0.1:{port}/ws/r/{lobby_code}/"
+        headers = {"Origin": f"http://127.0.0.1:{port}", "Cookie": f"showdown_player={cookie}"}
+        try:
+            async with websockets.connect(url, additional_headers=headers, open_timeout=30) as ws:
+                ready = True
+                while time.perf_counter() < stop_at:
+                    await ws.send(json.dumps({"action": "ready" if ready else "unready", "mid": str(time.time())}))
+                    ready = not ready
+                    await asyncio.sleep(0.2)
+        except (OSError, websockets.WebSocketException):
+            refused.append(1)
+
+    tasks = [asyncio.create_task(idle_socket()) for _ in range(100)] + [asyncio.create_task(toggler())] if attack else []
+    await asyncio.sleep(1 if attack else 0)
+    result = await run_load([port], rooms, rate, 10)
+    for task in tasks:
+        task.cancel()
+    if attack:
+        print(f"    hostile sockets refused at the handshake: {len(refused)} of 101", flush=True)
+    return result
+
+
+def cpu_seconds(servers) -> float:
+    """User + system CPU time of the daphne processes so far (Linux /proc)."""
+    total = 0.0
+    for server in servers:
+        fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 @contextlib.contextmanager
 def daphnes(count):
     ports = [free_port() for _ in range(count)]
     logs = Path(tempfile.gettempdir())
     servers = [start_daphne(port, log_path=str(logs / f"bench-daphne-{port}.log")) for port in ports]
     try:
-        yield ports
+        yield ports, servers
     finally:
         for server in servers:
             stop(server)

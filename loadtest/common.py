@@ -250,6 +250,19 @@ def setup_rooms(count, players_per_room):
     return rooms
 
 
+def setup_lobby():
+    """A lobby with one seated player: (code, cookie). Used by bench/realtime.py --hostile."""
+    import django
+
+    django.setup()
+    from rooms.services import create_room
+    from stats.models import Profile
+    from tests.conftest import cookie_for
+
+    host = Profile.objects.create(display_name="toggler")
+    return create_room(host, level="easy", preset="friendly").code, cookie_for(host)
+
+
 # --- a tiny HTTP/1.0 client (no extra dependency; one connection per request) --------------
 
 class HttpResponse:

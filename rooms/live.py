@@ -69,6 +69,7 @@ class LiveRoom:
         self.lock = asyncio.Lock()
         self.remote: set[str] = set()  # process channels with sockets of this room
         self.dirty = False
+        self.written: dict[int, dict] = {s.pk: services.seat_summary(s) for s in seats}  # what the rows say
         self.closed = False
         self.idle_since: float | None = None
         self.timer = asyncio.ensure_future(self._clock())
@@ -118,18 +119,29 @@ class LiveRoom:
         result.live = self  # the answer is rendered from this owner's memory
         return result
 
-    async def flush(self) -> None:
-        """Write the rows behind the log (compare-and-set on the version: never backwards)."""
+    def snapshot(self) -> tuple:
+        """What the rows must say now: take it under the room's lock, so that it holds only
+        acknowledged moves. Seats whose row already says the same are left out."""
         self.dirty = False
         room_fields = {name: getattr(self.room, name) for name in services.ROOM_FIELDS}
-        seats = [(s.pk, services.seat_summary(s)) for s in self.seats]
+        seats = [(s.pk, summary) for s in self.seats
+                 if (summary := services.seat_summary(s)) != self.written.get(s.pk)]
         finished = self.room.state == Room.State.FINISHED
-        ok = await run_db(_write_rows, self.room.pk, self.room.version, room_fields, seats,
-                                                       self.room if finished else None,
-                                                       list(self.seats) if finished else None)
-        if not ok:
+        return (self.room.pk, self.room.version, room_fields, seats, self.room if finished else None,
+                list(self.seats) if finished else None)
+
+    def written_back(self, snapshot) -> None:
+        for seat_id, summary in snapshot[3]:
+            self.written[seat_id] = summary
+
+    async def flush(self) -> None:
+        """Write the rows behind the log now (compare-and-set on the version: never backwards)."""
+        snapshot = self.snapshot()
+        if not await run_db(_write_rows, *snapshot):
             await self.hub.drop(self)
-        elif self.room.state not in RUNNING:
+            return
+        self.written_back(snapshot)
+        if self.room.state not in RUNNING:
             await self.hub.drop(self)  # over: the rows say everything; the locked path takes it from here
 
     async def _clock(self) -> None:
@@ -197,6 +209,13 @@ def _write_rows(room_id, version, room_fields, seats, finished_room, finished_se
         if finished_room is not None:
             services.record_results(finished_room, finished_seats, timezone.now())
     return True
+
+
+def _write_many(snapshots: list) -> list[bool]:
+    from django.db import transaction
+
+    with transaction.atomic():
+        return [_write_rows(*snapshot) for snapshot in snapshots]
 
 
 def _load(code: str):
@@ -582,11 +601,26 @@ class Hub:
                 await asyncio.sleep(FLUSH_SECONDS)  # coalesce: one write per room per period
                 self._flush_wanted.clear()
                 now = time.monotonic()
+                # One trip to the database thread and one transaction for every dirty room;
+                # each room's lock is held only while its snapshot is taken, not for the write.
+                batch = []
                 for room in list(self.rooms.values()):
-                    if room.dirty:
+                    if room.dirty and not room.closed:
                         async with room.lock:
-                            if not room.closed:
-                                await room.flush()
+                            batch.append((room, room.snapshot()))
+                if batch:
+                    try:
+                        written = await run_db(_write_many, [snapshot for _, snapshot in batch])
+                    except Exception:
+                        for room, _ in batch:
+                            room.dirty = True  # try again next period; the log has every move
+                        raise
+                    for (room, snapshot), ok in zip(batch, written):
+                        if ok:
+                            room.written_back(snapshot)
+                        else:
+                            await self.drop(room)  # a newer owner wrote: this one is stale
+                for room in list(self.rooms.values()):
                     if not self.sockets.get(room.code) and not room.remote:
                         room.idle_since = room.idle_since or now
                         if now - room.idle_since > IDLE_UNLOAD_SECONDS:

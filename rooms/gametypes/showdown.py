@@ -95,4 +95,4 @@ class ShowdownGame(GameType):
         return fragments.move_answer(race.Board.from_dict(before_state), race.Board.from_dict(seat.state), outcome,
                                      selected=selected if selected is not None else outcome.cell,
                                      hint_limit=rules.hint_limit, mistake_cap=rules.mistake_cap,
-                                     message_id="room-message")
+                                     message_id="room-message", version=room.version, version_id="room-version")
