@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from games.engines import race
+from games.numbers import ascii_int
 
 
 class MalformedMessage(race.MalformedMove):
@@ -22,6 +23,10 @@ class SetReady:
 class SetRules:
     level: str | None  # None: a game type without difficulty keeps the room's
     rules: race.Rules  # or a duel's settings (anything with to_dict())
+@dataclass(frozen=True)
+class Kick:
+    """The host removes a seated player from the lobby."""
+    player_id: int
 @dataclass(frozen=True)
 class Start: pass
 @dataclass(frozen=True)
@@ -52,10 +57,9 @@ MAX_ID = 64
 
 
 def _int(value, name: str, low: int, high: int) -> int:
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise MalformedMessage(f"The {name} must be a number.") from None
+    number = ascii_int(value)  # ASCII digits only: int() takes "٣" and "３"
+    if number is None:
+        raise MalformedMessage(f"The {name} must be a number.")
     if not low <= number <= high:
         raise MalformedMessage(f"The {name} must be between {low} and {high}.")
     return number
@@ -102,6 +106,8 @@ def parse_message(data, game=None) -> tuple[object, str]:
     simple = {"join": Join, "leave": Leave, "forfeit": Forfeit, "start": Start, "sync": Sync}
     if action in simple:
         return simple[action](), message_id
+    if action == "kick":  # {"action": "kick", "seat": <the seated player's id>}
+        return Kick(_int(data.get("seat"), "seat", 1, 2**63 - 1)), message_id
     if action in ("ready", "unready"):
         return SetReady(action == "ready"), message_id
     if action == "rules":

@@ -324,6 +324,8 @@ def _join(room, seats, seat, player, action, now):
         raise RoomError("This room has expired.")
     if room.state != Room.State.LOBBY:
         raise RoomError("This showdown has already started: you can watch, but not join.")
+    if RoomEvent.objects.filter(room=room, kind="kick", data__player_id=player.pk).exists():
+        raise NotAllowed("The host removed you from this room: you can watch, but not join again.")
     if len(seats) >= MAX_PLAYERS:
         raise RoomError(f"This room is full: {MAX_PLAYERS} players at most.")
     seat = Seat.objects.create(room=room, player=player)
@@ -352,6 +354,22 @@ def _forfeit(room, seats, seat, player, action, now):
     if seat.status != Seat.Status.PLAYING:
         return Result(room, seat, changed=False)
     game_for(room).leave(seat)
+    return Result(room, seat)
+
+
+def _kick(room, seats, seat, player, action, now):
+    """The host removes a seated player from the lobby (a stranger who never readies would
+    block the start). The removed player may watch but not join again (the kick event in
+    the room's log says so)."""
+    _require_host(room, player)
+    _require_lobby(room, "Removing a player")
+    if action.player_id == player.pk:
+        raise RoomError("You cannot remove yourself: use Leave room.")
+    target = next((s for s in seats if s.player_id == action.player_id), None)
+    if target is None:
+        raise RoomError("That player is not seated in this room.")
+    seats.remove(target)
+    target.delete()
     return Result(room, seat)
 
 
@@ -438,6 +456,7 @@ def _board(room, seats, seat, player, action, now):
 
 _HANDLERS = {
     A.Join: _join, A.Leave: _leave, A.Forfeit: _forfeit, A.SetReady: _ready, A.SetRules: _rules,
+    A.Kick: _kick,
     A.Start: _start, A.Sync: _sync, A.Expire: _expire_action,
     A.Enter: _board, A.Note: _board, A.Hint: _board, A.GameMove: _board,
 }
