@@ -9,7 +9,8 @@ every move; this module only adapts them to the room's game-type interface (see
 A seat's ``state`` holds the whole game, solution and stone order / deck included:
 it is never rendered for anyone. The player's own board is built by the solo
 presenters (what that player may see); opponents and spectators get the standings
-line and a silhouette (which squares are filled), nothing more.
+line (score, lives, counts) and, once the room has finished, a silhouette (which squares
+are filled): while a duel runs nothing shows where another seat placed a piece.
 
 Decisions (written into How to Play):
 - Highest score wins; equal scores share a place. A player who leaves or forfeits keeps
@@ -22,7 +23,6 @@ Decisions (written into How to Play):
 
 from __future__ import annotations
 
-import random
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -122,6 +122,15 @@ class DuelGame(GameType):
 
     def status_note(self, seat) -> str | None:
         return "left" if seat.status == Seat.Status.LEFT else None
+
+    def shown_silhouette(self, room, seat) -> list[str]:
+        """Only the shared start squares until the room finishes: every seat gets the same
+        stones (cards) in the same order, so where a leader put piece k tells a follower
+        where piece k goes (6 of 6 digits recovered in an Easy Domino duel)."""
+        classes = self.silhouette(seat)
+        if room.state == "finished":
+            return classes
+        return [kind if kind == "g" else "" for kind in classes]
 
 
 # --------------------------------------------------------------------------- Domino
@@ -345,16 +354,21 @@ class CardokuDuel(DuelGame):
 
     def start(self, room, seats) -> None:
         room.puzzle = None
-        room.seed = self.new_seed()
-        layout = ck.random_layout(room.seed) if self.rules(room).layout == "random" else ck.default_layout()
-        data = ck_play.start_state(layout, room.seed)
+        seed = self.new_seed()
+        # The deck lives only in the seats' server-side state: Room.seed (64 bits) cannot
+        # hold a long seed, and nothing else needs it. Its code is shown after the finish.
+        room.seed = None
+        layout = ck.random_layout(seed) if self.rules(room).layout == "random" else ck.default_layout()
+        data = ck_play.start_state(layout, seed)
         for seat in seats:
             seat.finish_seconds, seat.place = None, None
             self.store(seat, dict(data, helpers={"moves": False, "restrictions": False}))
             seat.to_fill = DECK_SIZE
 
     def new_seed(self) -> int:
-        return ck.random_seed(random.SystemRandom())
+        """128 bits from the OS: nine visible cards of a 40-bit random.Random deal singled
+        out its seed (and so every card to come) in seconds."""
+        return ck.long_seed(secrets.randbits(128))
 
     def store(self, seat, data: dict) -> None:
         numbers = ck_play.summary(data)
@@ -411,5 +425,6 @@ class CardokuDuel(DuelGame):
         view.pop("outcome")
         view["ck_playing"] = view.pop("playing") and not locked
         view.update(locked=locked, board_class="is-cardoku", helpers=SeatGame(seat.state),
-                    deal_code=state.deal_code if room.state == "finished" else None)
+                    deal_code=state.deal_code if room.state == "finished" else None,
+                    deal_layout=self.rules(room).layout)
         return view

@@ -32,7 +32,7 @@ def silhouette_paths(classes: list[str]) -> tuple[str, str]:
     return "".join(given), "".join(filled)
 
 
-def standing_row(place: int, seat, game) -> str:
+def standing_row(place: int, seat, game, room) -> str:
     name = _e(seat.player.display_name)
     note = game.status_note(seat)
     if note:
@@ -44,7 +44,7 @@ def standing_row(place: int, seat, game) -> str:
     else:
         tail = ""
     percent = round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0
-    given, filled = silhouette_paths(game.silhouette(seat))
+    given, filled = silhouette_paths(game.shown_silhouette(room, seat))
     return (
         f'<li class="standing status-{_e(seat.status)}">'
         f'<span class="place" aria-label="Place {place}">{place}</span>'
@@ -58,7 +58,7 @@ def standing_row(place: int, seat, game) -> str:
 
 def standings(room, ranked, game) -> SafeString:
     """The standings panel: `ranked` is [(place, seat)] from the game type."""
-    rows = "".join(standing_row(place, seat, game) for place, seat in ranked)
+    rows = "".join(standing_row(place, seat, game, room) for place, seat in ranked)
     return mark_safe(
         f'<section id="standings" class="panel standings" aria-label="Standings" data-version="{room.version}">'
         f'<h2>Standings</h2><ol class="standing-list">{rows}</ol></section>')

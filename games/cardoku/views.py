@@ -87,7 +87,7 @@ def _setup_context(request, data, error=None, error_field=None) -> dict:
     problem = play.custom_problem(placed)  # the editor's status, whichever layout is chosen
     return {
         "layout_choices": _layout_pictures(), "layout": layout,
-        "code": str(data.get("code") or "")[:20], "error": error, "error_field": error_field,
+        "code": str(data.get("code") or "")[:40], "error": error, "error_field": error_field,
         "current_game": solo.current_game(request.player),
         "staircase": ";".join(f"{i + 1}:{r},{c}" for i, (r, c) in enumerate(ck.STAIRCASE)),
         **_editor(placements), **_status(placed, problem),

@@ -83,6 +83,11 @@ class GameType(ABC):
     def silhouette(self, seat) -> list[str]:
         """81 classes: 'g' start position, 'f' filled by the player, '' empty."""
 
+    def shown_silhouette(self, room, seat) -> list[str]:
+        """The silhouette every socket of the room gets now (the default: all of it; a duel
+        hides where each seat placed its pieces until the room finishes)."""
+        return self.silhouette(seat)
+
     def status_note(self, seat) -> str | None:
         """A word for the standings instead of "finished 3:20" (None: the default)."""
         return None

@@ -75,7 +75,8 @@ def test_every_player_gets_the_same_layout_and_deal(room, players):
     start(room, players[:3])
     room.refresh_from_db()
     states = [engine(room, p) for p in players[:3]]
-    assert room.seed == SEED and all(s.seed == SEED for s in states)
+    # The deck lives only in the seats' server-side state (a long seed does not fit Room.seed).
+    assert room.seed is None and all(s.seed == SEED for s in states)
     assert len({s.deck for s in states}) == 1 and states[0].layout == ck.default_layout()
     assert seat(room, players[0]).to_fill == 45
 
@@ -204,3 +205,33 @@ def test_nobody_sees_the_deck_and_the_deal_code_only_after_the_end(room, players
     room = Room.objects.get(pk=room.pk)
     after = render_to_string("rooms/room.html#body", room_context(room, players[1], now=PLAY))
     assert room.state == "finished" and state.deal_code in after
+
+
+def test_duel_decks_come_from_128_random_bits_kept_on_the_server(players):
+    """Nine visible cards singled out a 40-bit random.Random seed (issue 12, section 2)."""
+    seeds = {GAME.new_seed() for _ in range(50)}
+    assert len(seeds) == 50 and all(ck.is_long_seed(s) for s in seeds)
+    room = create_room(players[0], game="cardoku", now=T0)
+    perform(room.code, players[1], A.Join(), now=T0)
+    start(room, players[:2])
+    room.refresh_from_db()
+    state = engine(room, players[0])
+    assert room.seed is None and ck.is_long_seed(state.seed) and len(state.deal_code) == 26
+    playing = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
+    assert state.deal_code not in playing and str(state.seed) not in playing
+    for p in players[:2]:
+        perform(room.code, p, A.Forfeit(), now=PLAY)
+    room.refresh_from_db()
+    after = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
+    assert room.state == "finished" and state.deal_code in after
+
+
+def test_a_duel_deal_code_replays_in_solo_cardoku(players):
+    from games.cardoku.solo import start_game
+
+    seed = ck.long_seed(0xC0FFEE << 64)
+    game = start_game(players[0], {"layout": "random", "code": ck.deal_code(seed)})
+    game.refresh_from_db()
+    replay = ck.from_dict(game.state)
+    assert game.deal_code == ck.deal_code(seed) and len(game.deal_code) == 26
+    assert replay.deck == ck.deal(seed) and replay.layout == ck.random_layout(seed)

@@ -250,8 +250,24 @@ def test_nobody_else_sees_upcoming_stones_or_the_solution(room, players):
     watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
     assert "data-current-stone" not in watcher and "Next stone" not in watcher
     assert SOLUTION not in watcher and "data-value" not in watcher
-    assert 'class="f" d="M' in watcher  # the silhouette shows Ada's stone as a filled square
+    # While the duel runs, the silhouette shows the shared start squares only, never where
+    # Ada's stone went (the same stone comes next for everyone); it shows once it is over.
+    assert 'class="g" d="M' in watcher and 'class="f" d=""' in watcher
     own = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
     assert f'aria-label="Current stone: {state.current_stone}"' in own
     assert "Next stone" in own and own.count("data-next-stone") == 1  # one preview, no more
     assert SOLUTION not in own and '"bag"' not in own
+
+
+def test_silhouettes_show_placed_stones_only_when_the_duel_is_over(room, players):
+    start(room, players[:2])
+    move(room, players[0], push_for(engine(room, players[0]), True))
+    room = Room.objects.select_related("puzzle").get(pk=room.pk)
+    running = render_to_string("rooms/room.html#body", room_context(room, players[1], now=PLAY))
+    assert 'class="f" d=""' in running and "1 stone placed" in running
+    for p in players[:2]:
+        perform(room.code, p, A.Forfeit(), now=PLAY)
+    room = Room.objects.select_related("puzzle").get(pk=room.pk)
+    assert room.state == "finished"
+    after = render_to_string("rooms/room.html#body", room_context(room, players[1], now=PLAY))
+    assert 'class="f" d="M' in after

@@ -30,9 +30,12 @@ from .cards import (
 )
 from .deal import (
     CODE_LENGTH,
+    LONG_CODE_LENGTH,
     SEED_LIMIT,
     deal,
     deal_code,
+    is_long_seed,
+    long_seed,
     parse_deal_code,
     random_seed,
 )
@@ -95,6 +98,7 @@ __all__ = [
     "apply_move", "blockers", "blocking_cards", "box_of", "check_square", "conflict",
     "custom_layout", "deal", "deal_code", "default_layout", "discard", "format_card",
     "from_dict", "restore", "is_legal", "legal_squares", "new_game", "parse_card", "parse_deal_code",
-    "place", "random_layout", "random_seed", "replay", "score", "score_board", "spade",
+    "place", "random_layout", "random_seed", "long_seed", "is_long_seed", "LONG_CODE_LENGTH",
+    "replay", "score", "score_board", "spade",
     "to_dict", "undo", "unit_base", "unit_bonuses", "unit_squares",
 ]  # fmt: skip
