@@ -123,15 +123,16 @@ def test_hint_makes_the_run_assisted_for_good(player_client, run):
 def test_pause_hides_the_board_and_stops_the_clock(player_client, run):
     start = run.started_at
     with time_machine.travel(start + dt.timedelta(seconds=30), tick=False):
+        act(player_client, run, cell=EMPTY[0], digit=SOLUTION[EMPTY[0]])  # a pause counts after an entry
         response = act(player_client, run, command="pause")
         assert response.status_code == 200 and b'role="grid"' not in response.content
         assert b"Resume" in response.content
     with time_machine.travel(start + dt.timedelta(seconds=600), tick=False):
         page = player_client.get(reverse("solo_run", args=[run.pk])).content
         assert b'role="grid"' not in page and b"data-cell" not in page
-        response = act(player_client, run, cell=2, digit=4)
+        response = act(player_client, run, cell=EMPTY[1], digit=SOLUTION[EMPTY[1]])
         assert response.status_code == 409 and b"paused" in response.content
-        assert fresh(run).get_board().cells[2] == 0
+        assert fresh(run).get_board().cells[EMPTY[1]] == 0
         act(player_client, run, command="resume")
     with time_machine.travel(start + dt.timedelta(seconds=610), tick=False):
         assert fresh(run).play_seconds() == pytest.approx(40, abs=0.5)
