@@ -9,6 +9,7 @@ from rooms.limits import creation_limit
 from stats.middleware import player_token
 
 from . import fragments, solo
+from .bank import BankEmpty
 from .models import Level, SoloRun
 from .presenters import board_rows, digit_pad
 
@@ -39,9 +40,17 @@ def solo_new(request):
         run = solo.start_run(request.player, request.POST.get("level", ""))
     except race.MalformedMove as error:
         return render(request, "home.html", _home_context(request.player, error=str(error)), status=400)
+    except BankEmpty as error:
+        return busy(render(request, "home.html", _home_context(request.player, error=str(error)), status=503))
     if request.htmx:
         return HttpResponseClientRedirect(reverse("solo_run", args=[run.pk]))
     return redirect("solo_run", run_id=run.pk)
+
+
+def busy(response: HttpResponse) -> HttpResponse:
+    """A 503 for an empty puzzle bank: the level is being topped up (games/bank.py)."""
+    response["Retry-After"] = "5"
+    return response
 
 
 def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error=None, board=None):

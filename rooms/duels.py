@@ -188,7 +188,7 @@ class DominoDuel(DuelGame):
             raise A.MalformedMessage(error.message) from None
 
     def start(self, room, seats) -> None:
-        room.puzzle = take_puzzle(room.level)
+        room.puzzle = take_puzzle(room.level, wait=0)  # never wait on the sockets' sync thread
         room.seed = self.new_seed()
         data = dm_play.start_state(room.puzzle.givens_tuple, room.puzzle.solution_tuple, room.seed,
                                    room.starts_at.timestamp())

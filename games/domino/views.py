@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from games.bank import BankEmpty
 from games.engines import domino as engine
 from games.fragments import answer
 from games.models import Level
@@ -42,6 +43,10 @@ def domino_new(request):
         game = solo.start_game(request.player, request.POST.get("level", ""))
     except engine.BadMove as error:
         return render(request, "domino/home.html", _home_context(request, str(error)), status=400)
+    except BankEmpty as error:  # the bank is being topped up: try again (games/bank.py)
+        response = render(request, "domino/home.html", _home_context(request, str(error)), status=503)
+        response["Retry-After"] = "5"
+        return response
     if request.htmx:
         return HttpResponseClientRedirect(reverse("domino_game", args=[game.pk]))
     return redirect("domino_game", game_id=game.pk)

@@ -49,7 +49,7 @@ class ShowdownGame(GameType):
         return self.rules(room).preset
 
     def start(self, room, seats) -> None:
-        room.puzzle = take_puzzle(room.level)
+        room.puzzle = take_puzzle(room.level, wait=0)  # never wait on the sockets' sync thread
         board = race.Board.new(room.puzzle.givens_tuple)
         for seat in seats:
             seat.state = board.to_dict()
