@@ -207,8 +207,9 @@ class Finish:
     def _versus(elapsed, other):
         if other is None:
             return None
-        return {"value": other, "delta": abs(elapsed - other), "faster": elapsed < other,
-                "same": abs(elapsed - other) < 1}
+        # In whole seconds, as the times are shown: 4:58 against 4:46 reads as 0:12 faster.
+        delta = int(other) - int(elapsed)
+        return {"value": other, "delta": abs(delta), "faster": delta > 0, "same": delta == 0}
 
     @property
     def versus_best(self):
