@@ -48,7 +48,7 @@ def standing_row(place: int, seat, game, room) -> str:
     return (
         f'<li class="standing status-{_e(seat.status)}">'
         f'<span class="place" aria-label="Place {place}">{place}</span>'
-        f'<div class="who"><strong class="name">{name}</strong>'
+        f'<div class="racer"><strong class="name">{name}</strong>'
         f'<span class="line">{_e(game.standing_line(seat))}{tail}</span>'
         f'<progress max="{seat.to_fill}" value="{seat.progress}" aria-label="{name} progress">{percent}%</progress></div>'
         f'<svg class="silhouette" role="img" aria-label="{name}: {seat.progress} of {seat.to_fill} {_e(game.progress_unit)}"'

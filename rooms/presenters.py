@@ -1,6 +1,7 @@
 """Context for the room templates, for one viewer (a seated player or a spectator)."""
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from games.engines import race
@@ -14,6 +15,43 @@ from .services import overdue_state, ready_room_opens, standings
 def standings_context(room, seats) -> dict:
     ranked = standings(room, seats) if room.state != Room.State.LOBBY else []
     return {"standings_html": fragments.standings(room, ranked, game_for(room))}
+
+
+def rematch_key(code: str) -> str:
+    return f"rematch:{code}"
+
+
+def rematch_context(room, player) -> dict:
+    """The finished room's rematch, if a player started one: its code and whether this
+    viewer already has a seat there."""
+    code = cache.get(rematch_key(room.code))
+    if not code:
+        return {}
+    seated = player is not None and Seat.objects.filter(room__code=code, player=player).exists()
+    host = Room.objects.filter(code=code).values_list("host__display_name", flat=True).first()
+    return {"rematch": code, "rematch_seated": seated, "rematch_host": host or "A player"}
+
+
+def start_blocked(room, seats, ready_room_open: bool) -> str:
+    """Why the host cannot start yet ("" when they can): shown beside the disabled button."""
+    if not ready_room_open:
+        return "Starting opens with the ready room, 15 minutes before the scheduled time."
+    if len(seats) < MIN_PLAYERS:
+        missing = MIN_PLAYERS - len(seats)
+        return f"Start needs at least {MIN_PLAYERS} players: waiting for {missing} more."
+    waiting = sum(not s.ready for s in seats)
+    if waiting:  # the player list shows who
+        return f"Start needs everyone ready: {waiting} of {len(seats)} not ready yet."
+    return ""
+
+
+def race_seconds(room, state, now) -> float | None:
+    """The race clock from the server's start timestamp (None before play): every render,
+    reconnect or swap counts from the same moment, so clocks cannot drift apart."""
+    if state not in (Room.State.PLAYING, Room.State.FINISHED) or room.starts_at is None:
+        return None
+    end = room.finished_at if state == Room.State.FINISHED and room.finished_at else now
+    return max(0.0, (end - room.starts_at).total_seconds())
 
 
 def silhouette_paths(classes: list[str]) -> dict:
@@ -53,16 +91,25 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "settings_template": game.settings_template,
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
+    context["race_seconds"] = race_seconds(room, state, now)
+    if state == Room.State.FINISHED:
+        context.update(rematch_context(room, player))
     if with_standings:
         context.update(standings_context(room, seats))
     if room.scheduled_for:
         zone = _zone(room.host_timezone)
         opens = ready_room_opens(room)
+        until_open = (opens - now).total_seconds() * 1000
         context.update({
-            "scheduled_host": timezone.localtime(room.scheduled_for, zone), "host_zone": str(zone),
+            # Formatted here: the date filter would turn it back into the server's zone (UTC).
+            "scheduled_host": timezone.localtime(room.scheduled_for, zone).strftime("%a %-d %b %Y, %H:%M"),
+            "host_zone": str(zone),
             "seconds_to_start": max(0.0, (room.scheduled_for - now).total_seconds()),
             "ready_room_open": now >= opens, "ready_opens": opens,
+            # The page asks for a refresh when the ready room opens (a browser timer tops out at ~24 days).
+            "ready_opens_ms": int(until_open) if 0 < until_open < 2**31 - 1000 else None,
         })
+    context["start_blocked"] = start_blocked(room, seats, context.get("ready_room_open", True))
     if me is not None and me.state and state in (Room.State.PLAYING, Room.State.FINISHED, Room.State.COUNTDOWN):
         context.update(game.board_context(room, me, outcome=outcome, selected=selected, mode=mode,
                                           now=now, playing=state == Room.State.PLAYING))

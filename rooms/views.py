@@ -2,6 +2,8 @@ import datetime as dt
 import zoneinfo
 from functools import lru_cache
 
+from django.core.cache import cache
+from django.db import transaction
 from django.http import HttpResponse
 from django.utils import timezone
 from icalendar import Calendar, Event
@@ -16,8 +18,9 @@ from stats.middleware import ensure_player, known_player
 from . import actions as A
 from . import limits
 from .gametypes import GAME_TYPES
-from .models import Room
-from .presenters import room_context
+from .models import Room, Seat
+from .presenters import rematch_key, room_context
+from .push import push_room_update
 from .services import RoomError, RoomNotFound, create_room, normalize_code, perform
 
 
@@ -152,3 +155,39 @@ def room_page(request, code: str):
     context = room_context(room, ensure_player(request))
     context["share_url"] = request.build_absolute_uri(reverse("room", args=[room.code]))
     return render(request, "rooms/room.html", context)
+
+
+@require_POST
+def room_rematch(request, code: str):
+    """"Play again" after a finished room: the first player to ask gets a new room with the
+    same game and rules (as its host); everyone else's "Play again" joins that room. The
+    old room's sockets re-render with a one-click invitation."""
+    code = normalize_code(code)
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=code).first()  # one rematch per room
+        if room is None:
+            return _message(request, "Room not found", "No room has that code.", 404)
+        if room.state != Room.State.FINISHED:
+            return _message(request, "No rematch yet", "A rematch can start once this room has finished.", 409)
+        if not Seat.objects.filter(room=room, player=request.player).exists():
+            return _message(request, "No rematch", "Only the players of this room can start its rematch.", 403)
+        rematch = cache.get(rematch_key(room.code))
+        if rematch and Room.objects.filter(code=rematch, state=Room.State.LOBBY).exists():
+            created = False
+        else:
+            if limits.creation_limited(request, "room"):
+                return _message(request, "Slow down", "You have created too many rooms in a short time. "
+                                "Wait a few minutes and try again.", 429)
+            game = GAME_TYPES[room.game]
+            new = create_room(request.player, room.game, room.level)
+            perform(new.code, request.player, A.SetRules(room.level, game.rules(room)))
+            rematch, created = new.code, True
+            cache.set(rematch_key(room.code), rematch, 24 * 3600)  # as long as the results stay readable
+    if not created:
+        try:
+            perform(rematch, request.player, A.Join())
+        except RoomError as error:
+            return _message(request, "Cannot join the rematch", str(error), 409)
+    else:
+        push_room_update(room.code)  # every socket of the finished room re-renders with the invitation
+    return _go(request, "room", code=rematch)

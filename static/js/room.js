@@ -1,5 +1,6 @@
 // Room page: every socket message carries a unique id, so a message the htmx ws
-// extension re-sends after a reconnect is applied once. The share link selects itself.
+// extension re-sends after a reconnect is applied once. The share link selects itself
+// and has a copy button.
 (function () {
   "use strict";
   function messageId() {
@@ -12,13 +13,72 @@
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("[data-select-on-focus]")) event.target.select();
   });
-})();
-// Scheduled times: shown in the viewer's own zone, next to the host's.
-document.addEventListener("htmx:afterSettle", localTimes);
-document.addEventListener("DOMContentLoaded", localTimes);
-function localTimes() {
-  for (const el of document.querySelectorAll("[data-local-time]")) {
-    const when = new Date(el.getAttribute("datetime"));
-    if (!isNaN(when)) el.textContent = when.toLocaleString(undefined, { dateStyle: "full", timeStyle: "short" }) + " (your time)";
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("[data-copy]");
+    if (!button) return;
+    const field = document.querySelector(button.dataset.copy);
+    const status = document.getElementById(button.getAttribute("aria-describedby"));
+    const said = function (text) { if (status) status.textContent = text; };
+    if (!field) return;
+    const fallback = function () {  // no clipboard API (plain http on a LAN address)
+      field.focus();
+      field.select();
+      said(document.execCommand && document.execCommand("copy") ? "Link copied." : "Press Ctrl+C to copy the selected link.");
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(field.value).then(function () { said("Link copied."); }, fallback);
+    } else {
+      fallback();
+    }
+  });
+
+  // Scheduled times: the viewer's own local time beside the host's, on the page and after
+  // every socket push (pushes replace the room body and fire no afterSettle).
+  function localTimes(root) {
+    for (const el of root.querySelectorAll("[data-local-time]")) {
+      const when = new Date(el.getAttribute("datetime"));
+      if (isNaN(when)) continue;
+      el.textContent = when.toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short",
+                                                        year: "numeric", hour: "2-digit", minute: "2-digit",
+                                                        timeZoneName: "short" });
+      const wrap = el.closest("[data-local-wrap]");
+      if (wrap) wrap.hidden = false;
+    }
   }
-}
+  new MutationObserver(function (records) {
+    for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) localTimes(node);
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  localTimes(document);
+
+  // Lobby rules: a preset fills in the options; changing an option picks the preset it now
+  // matches, or Custom, so every change is sent as it shows.
+  const OPTIONS = ["notes", "hint_limit", "penalty", "mistake_cap"];
+  function optionValue(form, name) {
+    const field = form.elements[name];
+    if (!field) return null;
+    if (field.type === "checkbox") return field.checked ? "on" : "";
+    return field.value;
+  }
+  document.addEventListener("change", function (event) {
+    const form = event.target.closest && event.target.closest("[data-rules-form]");
+    if (!form) return;
+    const radios = Array.from(form.querySelectorAll('input[name="preset"]'));
+    if (event.target.name === "preset") {
+      const preset = event.target.dataset;
+      if (!preset.penalty) return;  // Custom keeps the options as they are
+      for (const name of OPTIONS) {
+        const field = form.elements[name];
+        if (field.type === "checkbox") field.checked = preset.notes === "on";
+        else field.value = preset[name];
+      }
+      return;
+    }
+    if (!OPTIONS.includes(event.target.name)) return;
+    const match = radios.find(function (radio) {
+      return radio.dataset.penalty && OPTIONS.every(function (name) { return radio.dataset[name] === optionValue(form, name); });
+    });
+    const custom = radios.find(function (radio) { return radio.value === "custom"; });
+    (match || custom).checked = true;
+  });
+})();

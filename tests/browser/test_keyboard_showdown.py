@@ -54,7 +54,7 @@ def solve(page, solution: str, empty: list[int], ends_showdown: bool = False):
         if ends_showdown and index == empty[-1]:
             # The last entry ends the race: the final standings replace the board and
             # keyboard focus moves on to their next step.
-            expect(page.get_by_role("link", name="Play again")).to_be_focused()
+            expect(page.get_by_role("button", name="Play again")).to_be_focused()
             return
         # Focus comes back to the board after the live update, on the same cell.
         page.wait_for_function(f"{FOCUSED}.dataset.cell === '{index}'")

@@ -1,0 +1,264 @@
+"""Playing a room as players expect (issue 13), in real Chromium: everything to play
+with on a phone's screen, one standings line per player on a desktop, the race clock,
+scheduled times in two zones, the lobby's options, the copy button and the rematch."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.models import SoloRun
+from rooms import actions as A
+from rooms.models import Room
+from rooms.services import create_room, perform
+from stats.models import Profile
+from tests.browser.conftest import new_page
+from tests.browser.race_setup import running_room
+
+# Every element matching the selectors, and whether it lies inside the viewport with the
+# page not scrolled.
+OUTSIDE = """(selectors) => {
+  window.scrollTo(0, 0);
+  const out = [];
+  let count = 0;
+  for (const el of document.querySelectorAll(selectors)) {
+    count++;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
+      out.push((el.getAttribute("aria-label") || el.textContent.trim()).slice(0, 30) + " @" + Math.round(r.bottom));
+  }
+  return [count, out];
+}"""
+
+PLAY = {
+    "showdown": ("[data-board] [data-cell], .pad [data-digit]", 81 + 9),
+    "cardoku": ("#game [role=gridcell], #game .ck-discard", 81 + 1),
+    "domino": ("#game [role=gridcell], #game [data-marker], #game [data-joker]", 81 + 3),
+}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("game", ["showdown", "cardoku", "domino"])
+def test_phone_shows_the_whole_board_and_pad_during_a_race(browser, daphne_server, game, scheme):
+    room, (ada, grace) = running_room(game)
+    page = new_page(browser, daphne_server, ada, width=375, height=812)
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=playing] #game")
+    selectors, at_least = PLAY[game]
+    count, outside = page.evaluate(OUTSIDE, selectors)
+    assert count >= at_least and not outside, outside
+    # The header is one line; the standings are a strip with every player.
+    head = page.locator(".room-head").bounding_box()
+    assert head["height"] < 60
+    assert page.locator(".standing").count() == 2
+    if game == "showdown":  # the pad keeps its digits-left counts
+        left = page.locator(".pad [data-digit] small").first
+        assert left.get_attribute("data-left") and left.bounding_box()["height"] > 5
+    page.context.close()
+
+
+def test_phone_shows_the_whole_solo_board_and_pad(page, bank_puzzle):
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.goto("/")
+    page.locator("form.level-picker").first.get_by_role("button", name="Easy").click()
+    page.wait_for_selector("[data-board]")
+    count, outside = page.evaluate(OUTSIDE, "[data-board] [data-cell], .pad [data-digit]")
+    assert count == 90 and not outside, outside
+    assert SoloRun.objects.exists()
+
+
+LONG_LINES = """() => Array.from(document.querySelectorAll(".standing .line")).map((el) => {
+  const style = getComputedStyle(el);
+  return [el.textContent, el.getClientRects().length, el.getBoundingClientRect().height,
+          parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.5, el.scrollWidth - el.clientWidth];
+})"""
+
+
+def test_desktop_standings_keep_one_line_per_player(browser, daphne_server):
+    room, players = running_room("showdown", names=("Ada Lovelace", "Grace Hopper", "Edsger"))
+    from rooms.models import Seat
+
+    # Long lines as a race makes them: big scores, mistakes, hints, a finish time.
+    Seat.objects.filter(room=room).update(score=1085, mistakes=12, hints=3)
+    Seat.objects.filter(room=room, player=players[1]).update(status="finished", finish_seconds=754)
+    page = new_page(browser, daphne_server, players[0], width=1280, height=800)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=playing] .standing")
+    lines = page.evaluate(LONG_LINES)
+    assert len(lines) == 3
+    for text, rects, height, line_height, overflow in lines:
+        assert height <= line_height * 1.3 and overflow <= 1, (text, height, line_height, overflow)
+    assert any("finished 12:34" in text for text, *_ in lines)
+    page.context.close()
+
+
+def seconds(text: str) -> int:
+    m, s = text.strip().split(":")[-2:]
+    return int(m) * 60 + int(s)
+
+
+def test_race_clock_for_players_and_spectators_survives_a_reconnect(browser, daphne_server):
+    room, (ada, grace) = running_room("showdown")  # started 27 s ago
+    player = new_page(browser, daphne_server, ada)
+    watcher = new_page(browser, daphne_server, Profile.objects.create(display_name="Watcher"))
+    for page in (player, watcher):
+        page.goto(f"/r/{room.code}/")
+        page.wait_for_selector("#room-body[data-state=playing] [data-race-clock]")
+    started = room.starts_at
+    for page in (player, watcher):
+        shown = seconds(page.locator("[data-race-clock]").inner_text())
+        real = (timezone.now() - started).total_seconds()
+        assert abs(shown - real) <= 1.5
+    # A live re-render (another player's move pushes standings; a room change re-renders the
+    # body) and a reconnect keep the clock on the server's start.
+    player.wait_for_timeout(1200)
+    player.reload()
+    player.wait_for_selector("[data-race-clock]")
+    player.wait_for_timeout(600)
+    for page in (player, watcher):
+        shown = seconds(page.locator("[data-race-clock]").inner_text())
+        assert abs(shown - (timezone.now() - started).total_seconds()) <= 1.5
+    player.context.close()
+    watcher.context.close()
+
+
+@pytest.mark.parametrize("zone", ["Asia/Tokyo", "America/New_York"])
+def test_scheduled_time_in_the_hosts_zone_and_the_viewers_after_a_push(browser, daphne_server, zone):
+    import zoneinfo
+
+    from tests.conftest import cookie_for  # noqa: F401 - new_page sets the cookie
+
+    amsterdam = zoneinfo.ZoneInfo("Europe/Amsterdam")
+    local = (timezone.now() + dt.timedelta(days=2)).astimezone(amsterdam).replace(hour=4, minute=18, second=0,
+                                                                                  microsecond=0)
+    host = Profile.objects.create(display_name="Ada")
+    room = create_room(host, "showdown", "easy", scheduled_for=local.astimezone(dt.UTC),
+                       host_timezone="Europe/Amsterdam")
+    guest = Profile.objects.create(display_name="Grace")
+    context = browser.new_context(base_url=daphne_server, timezone_id=zone, bypass_csp=True)
+    from django.conf import settings
+
+    context.add_cookies([{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(guest),
+                          "domain": "127.0.0.1", "path": "/"}])
+    page = context.new_page()
+    page.goto(f"/r/{room.code}/")
+    there = local.astimezone(zoneinfo.ZoneInfo(zone))
+    viewer = re.compile(f"{there:%H:%M}|{there.hour % 12 or 12}:{there:%M}")  # the browser's own clock style
+    expect(page.locator("[data-host-time]")).to_contain_text("04:18")
+    expect(page.locator("[data-local-time]")).to_contain_text(viewer)
+    # A push (the host changes the rules) replaces the room body: both times are still right.
+    before = page.locator("#room-body").get_attribute("data-version")
+    host_page = new_page(browser, daphne_server, host)
+    host_page.goto(f"/r/{room.code}/")
+    host_page.get_by_label("Hints").select_option("1")
+    host_page.get_by_role("button", name="Apply rules").click()
+    page.wait_for_selector(f'#room-body:not([data-version="{before}"])')
+    expect(page.locator("[data-host-time]")).to_contain_text("04:18")
+    expect(page.locator("[data-local-time]")).to_contain_text(viewer)
+    expect(page.locator("[data-local-wrap]")).to_be_visible()
+    host_page.context.close()
+    assert "I'm ready" not in page.content()  # the ready room is not open yet
+    context.close()
+
+
+def test_ready_appears_live_when_the_ready_room_opens(browser, daphne_server):
+    host = Profile.objects.create(display_name="Ada")
+    # The ready room opens 15 minutes before: 6 s from now.
+    when = timezone.now() + dt.timedelta(minutes=15, seconds=6)
+    room = create_room(host, "showdown", "easy", scheduled_for=when, host_timezone="UTC")
+    page = new_page(browser, daphne_server, host)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=lobby]")
+    assert page.get_by_role("button", name="I'm ready").count() == 0
+    start = page.get_by_role("button", name="Start showdown")
+    expect(start).to_be_disabled()
+    expect(page.locator("#start-why")).to_contain_text("ready room")
+    page.get_by_role("button", name="I'm ready").wait_for(timeout=12_000)
+    expect(page.locator("#start-why")).to_contain_text("at least 2 players")
+    page.context.close()
+
+
+def test_option_changed_under_a_preset_applies_and_shows_custom(browser, daphne_server):
+    host = Profile.objects.create(display_name="Ada")
+    room = create_room(host, "showdown", "easy", "standard")
+    page = new_page(browser, daphne_server, host)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=lobby]")
+    page.get_by_label("Hints").select_option("1")
+    expect(page.locator('input[name=preset][value=custom]')).to_be_checked()
+    page.get_by_role("button", name="Apply rules").click()
+    page.locator(".rule-summary", has_text="1 hint").wait_for()
+    room.refresh_from_db()
+    assert room.rules["hint_limit"] == 1
+    expect(page.locator(".room-meta")).to_contain_text("Custom")
+    # Back to the Standard options: the preset shows again.
+    page.get_by_label("Hints").select_option("3")
+    expect(page.locator('input[name=preset][value=standard]')).to_be_checked()
+    # Picking a preset fills in its options.
+    page.locator('input[name=preset][value=hardcore]').check()
+    expect(page.get_by_label("Hints")).to_have_value("0")
+    expect(page.get_by_label("Mistake cap")).to_have_value("3")
+    page.get_by_role("button", name="Apply rules").click()
+    expect(page.locator(".room-meta")).to_contain_text("Hardcore")
+    page.context.close()
+
+
+def test_copy_button_copies_the_share_link(browser, daphne_server):
+    host = Profile.objects.create(display_name="Ada")
+    room = create_room(host, "showdown", "easy")
+    page = new_page(browser, daphne_server, host)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"/r/{room.code}/")
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator("#copy-status")).to_have_text("Link copied.")
+    assert page.evaluate("navigator.clipboard.readText()").endswith(f"/r/{room.code}/")
+    page.context.close()
+
+
+def test_rematch_invites_every_player_live_and_one_click_joins(browser, daphne_server):
+    room, (ada, grace) = running_room("showdown")
+    host = new_page(browser, daphne_server, ada)
+    guest = new_page(browser, daphne_server, grace)
+    for page in (host, guest):
+        page.goto(f"/r/{room.code}/")
+        page.wait_for_selector("#room-body[data-state=playing]")
+    host.get_by_role("button", name="Forfeit and leave").click()
+    host.wait_for_url(daphne_server + "/")
+    host.goto(f"/r/{room.code}/")
+    guest.get_by_role("button", name="Forfeit and leave").click()
+    guest.wait_for_url(daphne_server + "/")
+    guest.goto(f"/r/{room.code}/")
+    for page in (host, guest):
+        page.wait_for_selector("#room-body[data-state=finished]")
+        assert "Watch the others finish" not in page.content()
+    host.get_by_role("button", name="Play again").click()
+    host.wait_for_selector("#room-body[data-state=lobby]")
+    rematch = Room.objects.exclude(pk=room.pk).get()
+    assert rematch.host == ada and rematch.rules == room.rules and host.url.endswith(f"/r/{rematch.code}/")
+    # Grace's finished room shows the invitation without a reload; one click joins.
+    guest.get_by_text("Ada started a rematch").wait_for()
+    guest.get_by_role("button", name="Join the rematch").click()
+    guest.wait_for_selector("#room-body[data-state=lobby]")
+    host.locator(".player", has_text="Grace").wait_for()
+    for page in (host, guest):
+        page.context.close()
+
+
+def test_a_finished_board_keeps_no_selection(page, bank_puzzle):
+    from tests.conftest import EMPTY, SOLUTION
+
+    page.goto("/")
+    page.locator("form.level-picker").first.get_by_role("button", name="Easy").click()
+    page.wait_for_selector("[data-board]")
+    for index in EMPTY:
+        page.locator(f'[data-cell="{index}"]').click()
+        page.keyboard.press(SOLUTION[index])
+        page.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
+    page.get_by_role("heading", name="Solved!").wait_for()
+    page.wait_for_timeout(1200)  # the last entry's glow fades
+    looks = page.evaluate("""() => Array.from(new Set(Array.from(document.querySelectorAll("[data-board] [data-cell]"),
+        (c) => getComputedStyle(c).backgroundColor + " " + getComputedStyle(c).boxShadow)))""")
+    assert len(looks) == 1, looks  # no selected, peer or same-digit highlight left

@@ -1,0 +1,159 @@
+"""Room pages as players expect them (issue 13): the race clock from the server's start,
+Start disabled with its reason, the ready room's timing, scheduled times in the host's
+zone, the rematch and the after-race banners."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from django.utils import timezone
+
+from rooms import actions as A
+from rooms.models import Room, Seat
+from rooms.services import create_room, perform
+from stats.models import Profile
+from tests.conftest import client_for
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    cache.clear()
+
+
+def page(profile, room) -> str:
+    return client_for(profile).get(reverse("room", args=[room.code])).content.decode()
+
+
+def started(player, other_player, seconds_ago=42):
+    room = create_room(player, level="easy")
+    perform(room.code, other_player, A.Join())
+    for p in (player, other_player):
+        perform(room.code, p, A.SetReady(True))
+    perform(room.code, player, A.Start(), now=timezone.now() - dt.timedelta(seconds=seconds_ago + 3))
+    perform(room.code, player, A.Sync())
+    return Room.objects.get(pk=room.pk)
+
+
+def race_clock(html) -> float:
+    match = re.search(r'data-race-clock data-running="1" data-elapsed="([\d.]+)"', html)
+    assert match, "no running race clock"
+    return float(match.group(1))
+
+
+def test_race_clock_counts_from_the_servers_start_for_players_and_spectators(player, other_player, bank_puzzle):
+    room = started(player, other_player, seconds_ago=42)
+    assert 41 <= race_clock(page(player, room)) <= 45
+    watcher = Profile.objects.create(display_name="Watcher")
+    html = page(watcher, room)
+    assert "You are watching" in html and 41 <= race_clock(html) <= 45
+    # The header is one line during play: the rules are behind a disclosure.
+    assert '<details class="rules-peek">' in html and "share-link" in html
+
+
+def test_lobby_has_a_copy_button_beside_the_share_link(player, bank_puzzle):
+    room = create_room(player, level="easy")
+    html = page(player, room)
+    assert 'data-copy="#share-link"' in html and ">Copy</button>" in html
+
+
+def test_start_is_disabled_with_its_reason_until_two_players_are_all_ready(player, other_player, bank_puzzle):
+    room = create_room(player, level="easy")
+    html = page(player, room)
+    assert re.search(r'<button class="button primary" disabled aria-describedby="start-why">Start showdown', html)
+    assert "waiting for 1 more" in html
+    perform(room.code, other_player, A.Join())
+    perform(room.code, player, A.SetReady(True))
+    html = page(player, room)
+    assert "disabled" in re.search(r"<button[^>]*>Start showdown", html).group(0)
+    assert "1 of 2 not ready yet." in html
+    perform(room.code, other_player, A.SetReady(True))
+    html = page(player, room)
+    assert "disabled" not in re.search(r"<button[^>]*>Start showdown", html).group(0)
+    assert 'id="start-why"' not in html
+
+
+def test_scheduled_room_offers_no_ready_before_the_ready_room_opens(player, bank_puzzle):
+    when = timezone.now() + dt.timedelta(hours=2)
+    room = create_room(player, level="easy", scheduled_for=when, host_timezone="Europe/Amsterdam")
+    html = page(player, room)
+    assert "I'm ready" not in html and "Starting opens with the ready room" in html
+    # The page asks the server for a fresh view when the ready room opens (live).
+    delay = int(re.search(r'hx-trigger="load delay:(\d+)ms" hx-vals=\'\{"action": "sync"\}\'', html).group(1))
+    assert 104 * 60_000 < delay < 106 * 60_000
+    room.scheduled_for = timezone.now() + dt.timedelta(minutes=10)
+    room.save()
+    html = page(player, room)
+    assert "I'm ready" in html and "load delay" not in html
+
+
+def test_scheduled_time_shows_in_the_hosts_zone(player, bank_puzzle):
+    import zoneinfo
+
+    amsterdam = zoneinfo.ZoneInfo("Europe/Amsterdam")
+    local = (timezone.now() + dt.timedelta(days=3)).astimezone(amsterdam).replace(hour=4, minute=18, second=0,
+                                                                                  microsecond=0)
+    room = create_room(player, level="easy", scheduled_for=local.astimezone(dt.UTC), host_timezone="Europe/Amsterdam")
+    html = page(player, room)
+    host = re.search(r"<strong data-host-time>([^<]+)</strong>", html).group(1)
+    assert "04:18" in host and "Europe/Amsterdam" in html
+    assert local.astimezone(dt.UTC).strftime("%H:%M") not in host
+
+
+def finish(player, other_player, bank_puzzle):
+    room = started(player, other_player)
+    perform(room.code, other_player, A.Forfeit())
+    puzzle = room.puzzle  # a second room may get a freshly generated puzzle
+    for index, given in enumerate(puzzle.givens):
+        if given == "0":
+            perform(room.code, player, A.Enter(index, int(puzzle.solution[index])))
+    room.refresh_from_db()
+    assert room.state == "finished"
+    return room
+
+
+def test_finished_room_drops_watch_the_others_and_offers_a_rematch(player, other_player, bank_puzzle):
+    room = finish(player, other_player, bank_puzzle)
+    html = page(player, room)
+    assert "You finished" in html and "Watch the others finish" not in html
+    assert reverse("room_rematch", args=[room.code]) in html and ">Play again</button>" in html
+
+
+def test_rematch_makes_a_room_with_the_same_rules_and_invites_the_others(player, other_player, bank_puzzle):
+    room = finish(player, other_player, bank_puzzle)
+    perform_rules = {"notes": False, "hint_limit": 1, "penalty": "progressive", "mistake_cap": 5}
+    Room.objects.filter(pk=room.pk).update(rules=perform_rules)  # a custom room
+    response = client_for(player).post(reverse("room_rematch", args=[room.code]))
+    rematch = Room.objects.exclude(pk=room.pk).get()
+    assert response.status_code == 302 and response["Location"] == reverse("room", args=[rematch.code])
+    assert rematch.host == player and rematch.state == "lobby" and rematch.game == room.game
+    assert rematch.rules == perform_rules and rematch.level == room.level
+    # The other player sees the invitation on the finished room: one click joins.
+    html = page(other_player, room)
+    assert "started a rematch" in html and reverse("room_join_code", args=[rematch.code]) in html
+    assert "Watch the others" not in html
+    response = client_for(other_player).post(reverse("room_join_code", args=[rematch.code]))
+    assert response.status_code == 302 and Seat.objects.filter(room=rematch, player=other_player).exists()
+    # The host's page links to the rematch it is already in.
+    assert "Go to the rematch" in page(player, room)
+
+
+def test_second_play_again_joins_the_same_rematch(player, other_player, bank_puzzle):
+    room = finish(player, other_player, bank_puzzle)
+    client_for(player).post(reverse("room_rematch", args=[room.code]))
+    response = client_for(other_player).post(reverse("room_rematch", args=[room.code]))
+    assert Room.objects.count() == 2
+    rematch = Room.objects.exclude(pk=room.pk).get()
+    assert response["Location"] == reverse("room", args=[rematch.code])
+    assert set(Seat.objects.filter(room=rematch).values_list("player", flat=True)) == {player.pk, other_player.pk}
+
+
+def test_rematch_refused_before_the_end_and_for_strangers(player, other_player, bank_puzzle):
+    room = started(player, other_player)
+    assert client_for(player).post(reverse("room_rematch", args=[room.code])).status_code == 409
+    room = finish(player, Profile.objects.create(display_name="Other"), bank_puzzle)
+    stranger = Profile.objects.create(display_name="Stranger")
+    assert client_for(stranger).post(reverse("room_rematch", args=[room.code])).status_code == 403
+    assert client_for(stranger).post(reverse("room_rematch", args=["ZZZZZZ"])).status_code == 404
+    assert Room.objects.filter(state="lobby").count() == 0
