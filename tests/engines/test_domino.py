@@ -11,6 +11,7 @@ import json
 import pytest
 
 from games.engines import domino as d
+from games.engines.domino import grid
 
 SOLUTION_ROWS = (
     "534678912",
@@ -570,3 +571,24 @@ def test_outcome_to_dict_is_json_safe():
     data = json.loads(json.dumps(outcome.to_dict()))
     assert data["kind"] == "wrong"
     assert data["clashes"][0] == {"digit": 5, "unit": "column", "number": 4, "cell": [7, 4]}
+
+
+def test_end_by_stuck_when_only_wrong_entries_are_left():
+    """Issue 13: entry points exist, but none lands the current stone on its own cell, and
+    no joker is left: the game ends there ("stuck"), it does not wait for three wrong
+    stones or the clock."""
+    # (1,1) open on the border plus six interior blanks for the jokers and (8,8) closed in.
+    interior = [(2, 2), (2, 5), (2, 8), (5, 2), (8, 2), (8, 5), (8, 8)]
+    puzzle = blanked((1, 1), *interior)
+    state = next(
+        s for s in (d.new_game(puzzle, SOLUTION, seed, 0.0) for seed in range(1000))
+        if s.bag.index(3) < s.bag.index(5)  # the 3 (cell (8,8)) comes before the 5 (cell (1,1))
+    )
+    kinds = ["grey"] * 4 + ["gold"] * 2
+    for n, (kind, cell) in enumerate(zip(kinds, interior[:6])):
+        state, outcome = d.place_joker(state, kind, *cell, float(n))
+    # The 3 is current; (1,1) is reachable but is the 5's cell; no joker is left.
+    assert state.current_stone == 3 and grid.valid_entries(state.board)
+    assert state.finished and state.end_reason == "stuck"
+    assert "can be placed nowhere" in outcome.message and "no jokers are left" in outcome.message.lower()
+    assert d.entry_points(state) == {}

@@ -46,7 +46,7 @@ END_TIME = "time"
 END_REASONS = (END_STUCK, END_FULL, END_LIVES, END_TIME)
 
 END_MESSAGES = {
-    END_STUCK: "The stone can be placed nowhere and no jokers are left.",
+    END_STUCK: "No jokers are left and the current stone can be placed nowhere: no cell a stone can reach is its cell.",
     END_FULL: "The grid is full.",
     END_LIVES: "Third wrong placement: no lives left.",
     END_TIME: "Time is up: the 10 minutes have passed.",
@@ -321,9 +321,17 @@ def _end_reason(state: State) -> str | None:
         return END_FULL
     if state.lives <= 0:
         return END_LIVES
-    if _jokers_total(state) == 0 and (not state.bag or not grid.valid_entries(state.board)):
+    if _jokers_total(state) == 0 and (not state.bag or not _fits_somewhere(state)):
         return END_STUCK
     return None
+
+
+def _fits_somewhere(state: State) -> bool:
+    """Some entry point lands the current stone on its own cell. Without jokers the board
+    only changes when the current stone is placed right, so a stone that fits nowhere now
+    never will: wrong pushes could only throw lives away (RULES.md section 4)."""
+    stone = state.current_stone
+    return any(state.solution[grid.index(cell)] == stone for cell in grid.valid_entries(state.board).values())
 
 
 def _settle(state: State, now: float) -> State:
