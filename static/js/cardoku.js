@@ -104,9 +104,13 @@
 
   function focusSquare(sq) { if (sq) { rove(sq); sq.focus(); } }
 
-  function place(sq) {
+  // A tap while the last move is still on its way is not dropped: it waits for that
+  // answer (the next card and the new step) and is sent then; the server judges it.
+  let queued = null;
+  function place(sq, again) {
     const form = document.getElementById("ck-place");
-    if (!form || busy || !sq || !sq.hasAttribute("data-drop")) return;
+    if (!form || !sq || (!again && !sq.hasAttribute("data-drop"))) return;
+    if (busy) { queued = { row: sq.dataset.row, col: sq.dataset.col }; return; }
     form.querySelector("[data-place-row]").value = sq.dataset.row;
     form.querySelector("[data-place-col]").value = sq.dataset.col;
     restore = { row: sq.dataset.row, col: sq.dataset.col };
@@ -140,7 +144,14 @@
       tabStop = stop ? { row: stop.dataset.row, col: stop.dataset.col } : null;
     }
   });
-  document.addEventListener("htmx:afterRequest", function () { busy = false; });
+  document.addEventListener("htmx:afterRequest", function () {
+    busy = false;
+    if (!queued) return;
+    const next = queued;
+    queued = null;
+    // After this input task: the answer's swap settles first, then the tap goes out.
+    setTimeout(function () { place(square(next.row, next.col), true); }, 0);
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!event.target || event.target.id !== "ck-game") return;
     const message = document.getElementById("ck-message"), live = document.getElementById("ck-announce");

@@ -25,8 +25,14 @@
     const from = event.target;
     if (from && from.closest && from.closest("#game") && !from.hasAttribute("data-deadline-sync")) fire(from, "htmx:beforeRequest");
   });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    fire(document.body, "htmx:afterRequest");
+  // Another player's move reaches this socket as the standings alone (their one id): that
+  // is not the answer to this player's move, which may still be on its way.
+  function othersOnly(message) {
+    const ids = String(message || "").match(/\sid="[^"]*"/g) || [];
+    return ids.length === 1 && ids[0] === ' id="standings"';
+  }
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (!othersOnly(event.detail && event.detail.message)) fire(document.body, "htmx:afterRequest");
     const el = board();
     if (el) fire(el, "htmx:afterSettle");
     armDeadline();

@@ -1,0 +1,54 @@
+"""Cardoku duel: two taps in quick succession both reach the server (issue 13: a fast
+second tap was sometimes dropped while the first was on its way)."""
+
+import time
+
+from games.engines import cardoku as ck
+from rooms.models import Seat
+from rooms.services import running_view
+from tests.browser.conftest import new_page
+from tests.browser.race_setup import running_room
+
+
+def durable_state(player) -> ck.GameState:
+    seat = Seat.objects.get(player=player)
+    _, seats = running_view(seat.room.code)
+    return ck.from_dict(next(s for s in seats if s.pk == seat.pk).state)
+
+
+def two_legal_squares(state):
+    """A square for the current card and, after it, a different one for the next card."""
+    for first in sorted(ck.legal_squares(state)):
+        after = ck.place(state, *first)
+        second = sorted(sq for sq in ck.legal_squares(after) if sq != first)
+        if second:
+            return first, second[0]
+    return None
+
+
+def test_fast_second_tap_is_never_dropped(browser, daphne_server):
+    room, (ada, grace) = running_room("cardoku")
+    page = new_page(browser, daphne_server, ada, width=1280, height=900)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=playing] #ck-board")
+    page.wait_for_timeout(300)  # the socket's first push has arrived
+    rounds = 0
+    for _ in range(5):
+        state = durable_state(ada)
+        pair = two_legal_squares(state)
+        if pair is None:
+            break
+        boxes = [page.locator(f'#ck-board [data-row="{r}"][data-col="{c}"]').bounding_box() for r, c in pair]
+        placed_before = len(state.cards_on_board())
+        for box in boxes:  # back to back: the second lands while the first is on its way
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and len(durable_state(ada).cards_on_board()) < placed_before + 2:
+            time.sleep(0.05)
+        after = durable_state(ada)
+        assert len(after.cards_on_board()) == placed_before + 2, f"round {rounds + 1}: a tap was dropped"
+        assert set(pair) <= set(after.cards_on_board())
+        rounds += 1
+        page.wait_for_timeout(100)
+    assert rounds >= 3
+    page.context.close()
