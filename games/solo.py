@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.engines import race
 
+from . import rows
 from .bank import take_puzzle
 from .models import Level, SoloRun
 from .numbers import ascii_int
@@ -115,25 +116,15 @@ def start_run(player, level: str) -> SoloRun:
                                   started_at=now, active_since=now)
 
 
-def owned_by(player) -> dict:
-    """Filter arguments for "belongs to `player`": a Profile, or the token of the request's
-    player cookie (stats.middleware.player_token: the ownership check joins the read a move
-    makes anyway, instead of loading the profile first)."""
-    if isinstance(player, str) or player is None:
-        return {"player__token": player or None}
-    return {"player_id": player.pk}
-
-
 def act(run_id: int, player, action: SoloAction, now=None) -> Played:
-    """Apply one action under a row lock: one read (the run with its puzzle, if it is
-    `player`'s: see `owned_by`) and one write."""
+    """Apply one action under a row lock: one read (the run with its puzzle's solution, if
+    it is `player`'s: a Profile or the request's player token, games.rows.locked) and one
+    write of the changed columns."""
     now = now or timezone.now()
     with transaction.atomic():
-        try:  # get(), not first(): no ORDER BY for one row by its key
-            run = SoloRun.objects.select_for_update(of=("self",)).select_related("puzzle").get(
-                pk=run_id, **owned_by(player))
-        except SoloRun.DoesNotExist:
-            raise NotYourRun("That run is not yours.") from None
+        run = rows.locked(SoloRun, run_id, player, "puzzle", ("solution",))
+        if run is None:
+            raise NotYourRun("That run is not yours.")
         if run.state == SoloRun.State.FINISHED:
             raise race.IllegalMove("This run is finished. Start a new one from the home page.")
         stale = action.version is not None and action.version != run.moves
@@ -143,13 +134,13 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
                 if has_entry(run):
                     run.active_since = None  # the clock stops; before an entry it runs on
                 run.state = SoloRun.State.PAUSED
-            run.save(update_fields=["elapsed_before", "active_since", "state"])
+            rows.save_fields(run, CLOCK_FIELDS)
             return Played(run, None, None, None, stale)
         if action.kind == "resume":
             if run.state == SoloRun.State.PAUSED:
                 run.active_since = run.active_since or now
                 run.state = SoloRun.State.PLAYING
-            run.save(update_fields=["elapsed_before", "active_since", "state"])
+            rows.save_fields(run, CLOCK_FIELDS)
             return Played(run, None, None, None, stale)
         if run.state == SoloRun.State.PAUSED:
             raise race.IllegalMove("The run is paused: resume to play.")
@@ -170,12 +161,13 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
             run.state = SoloRun.State.FINISHED
             run.finished_at = now
             run.active_since = None
-        run.save(update_fields=MOVE_FIELDS)
+        rows.save_fields(run, MOVE_FIELDS)
         return Played(run, before, board, outcome, stale)
 
 
 MOVE_FIELDS = ["board", "score", "mistakes", "hints", "moves", "assisted", "elapsed", "state", "finished_at",
                "active_since", "elapsed_before"]
+CLOCK_FIELDS = ["elapsed_before", "active_since", "state"]
 
 
 def current_run(player) -> SoloRun | None:

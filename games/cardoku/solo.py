@@ -14,11 +14,13 @@ from django.utils import timezone
 
 from games.engines import cardoku as ck
 
-from games.solo import owned_by
+from games import rows
 
 from . import play
 from .models import CardokuGame
 
+# What a move changes (CardokuGame.store); updated_at (auto_now) is written too.
+MOVE_FIELDS = ["state", "score", "units", "discards", "cards_placed", "cards_left", "step", "status", "finished_at"]
 OPTIONS = {"moves": "show_moves", "restrictions": "show_restrictions"}
 
 
@@ -44,11 +46,11 @@ def start_game(player, data: Mapping, rng: random.Random | None = None, now=None
 
 
 def _locked(game_id: int, player) -> CardokuGame:
-    """The player's game, row-locked. `player`: a Profile or a player token (games.solo.owned_by)."""
-    try:  # get(), not first(): no ORDER BY for one row by its key
-        return CardokuGame.objects.select_for_update(of=("self",)).get(pk=game_id, **owned_by(player))
-    except CardokuGame.DoesNotExist:
-        raise NotYourGame("That Cardoku game is not yours.") from None
+    """The player's game, row-locked. `player`: a Profile or a player token (games.rows.locked)."""
+    game = rows.locked(CardokuGame, game_id, player)
+    if game is None:
+        raise NotYourGame("That Cardoku game is not yours.")
+    return game
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
             error.game = game  # the refusal's answer shows this game as it stands
             raise
         game.store_state(after, game.step + 1, now or timezone.now())
-        game.save()
+        rows.save_fields(game, MOVE_FIELDS)
         return Played(game, before, after, outcome)
 
 
@@ -101,7 +103,7 @@ def set_option(game_id: int, player, option: str, on: bool) -> CardokuGame:
     with transaction.atomic():
         game = _locked(game_id, player)
         setattr(game, OPTIONS[option], on)
-        game.save(update_fields=[OPTIONS[option], "updated_at"])
+        rows.save_fields(game, [OPTIONS[option]])  # and updated_at (auto_now)
         return game
 
 

@@ -13,10 +13,15 @@ from django.utils import timezone
 from games.bank import take_puzzle
 from games.engines.domino import BadMove, DominoError, IllegalMove, Outcome, State
 from games.models import Level
-from games.solo import owned_by
+from games import rows
 
 from . import play
 from .models import TIME_LIMIT, DominoGame
+
+
+# What a move changes (DominoGame.store).
+MOVE_FIELDS = ["state", "score", "lives", "stones_placed", "jokers_used", "moves", "end_reason", "status",
+               "finished_at"]
 
 
 class NotYourGame(IllegalMove):
@@ -57,10 +62,9 @@ def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
     saved."""
     now = now or timezone.now()
     with transaction.atomic():
-        try:  # get(), not first(): no ORDER BY for one row by its key
-            game = DominoGame.objects.select_for_update(of=("self",)).get(pk=game_id, **owned_by(player))
-        except DominoGame.DoesNotExist:
-            raise NotYourGame("That game is not yours.") from None
+        game = rows.locked(DominoGame, game_id, player)
+        if game is None:
+            raise NotYourGame("That game is not yours.")
         before = game.engine_state()
         try:
             after, outcome = play.apply(before, action, now.timestamp())
@@ -68,7 +72,7 @@ def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
             error.game = game  # the refusal's answer shows this game as it stands
             raise
         game.store_state(after, now)
-        game.save()
+        rows.save_fields(game, MOVE_FIELDS)
         return Played(game, before, after, outcome)
 
 
