@@ -254,7 +254,12 @@ def run_backend(moves: int, seed: int, label: str | None = None) -> None:
             for (game, kind, mode), samples in timer.samples.items():
                 merged[(game, kind, mode if game == "floor" else label)] += samples
             timer.samples = merged
-        wal = " WAL, synchronous=NORMAL" if connection.vendor == "sqlite" and os.environ.get("BENCH_SQLITE_WAL") else ""
+        wal = ""
+        if connection.vendor == "sqlite":  # what the settings (or --sqlite-wal) made of the journal
+            with connection.cursor() as cursor:
+                journal = cursor.execute("PRAGMA journal_mode").fetchone()[0]
+                sync = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[cursor.execute("PRAGMA synchronous").fetchone()[0]]
+            wal = f" journal_mode={journal}, synchronous={sync}"
         print(f"{connection.vendor}{wal}{f' ({label})' if label else ''}: "
               + ", ".join(f"{n} {name} games" for name, n in played.items())
               + f", {sum(len(v) for v in timer.samples.values())} timed moves")
