@@ -146,6 +146,14 @@ def _helpers(game, state: ck.GameState):
             ck.blocking_cards(state) if game.show_restrictions else frozenset())
 
 
+def _shown(game, state: ck.GameState):
+    """(the legal squares shown, the blocking cards shown): only what the toggles show."""
+    if state.finished:
+        return frozenset(), frozenset()
+    return (ck.legal_squares(state) if game.show_moves else frozenset(),
+            ck.blocking_cards(state) if game.show_restrictions else frozenset())
+
+
 def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, error=None,
                 refusal: ck.IllegalSquare | None = None) -> SafeString:
     """Only what a move (or a refused move) changed, as out-of-band swaps: the squares that
@@ -160,7 +168,8 @@ def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, e
     if before is after:
         was_legal, was_blocking, was_breakdown = legal, blocking, breakdown
     else:
-        _, was_legal, was_blocking = _helpers(game, before)
+        # Only the marks shown: the legal squares of the board before are not needed otherwise.
+        was_legal, was_blocking = _shown(game, before)
         was_breakdown = ck.score(before)
     scored, was_scored = scored_squares(breakdown.units), scored_squares(was_breakdown.units)
     marks = {
