@@ -58,7 +58,7 @@ class DominoGame(models.Model):
         the state it just computed, so a move never loads what it saved)."""
         loaded = self.__dict__.get("_engine")
         if loaded is None or loaded[0] is not self.state:
-            loaded = self._engine = (self.state, play.load(self.state))
+            loaded = self._engine = (self.state, play.restore(self.state))
         return loaded[1]
 
     def is_overdue(self, now=None) -> bool:

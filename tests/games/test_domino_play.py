@@ -68,3 +68,19 @@ def test_summary_holds_no_secrets():
     assert set(numbers) == {"score", "lives", "stones_placed", "jokers_used", "stones_left", "finished",
                             "end_reason", "moves", "seconds_left"}
     assert numbers["seconds_left"] == 570.0 and numbers["lives"] == 3
+
+
+def test_restore_gives_the_checked_load_of_what_the_write_path_stored():
+    # The write path restores its own dicts without re-checking them: the same state as load.
+    data = play.start_state(GIVENS, DIGITS, 11, 1000.0)
+    for t in range(30):
+        state = play.load(data)
+        assert play.restore(data) == state
+        if state.finished:
+            break
+        entries = list(d.entry_points(state).items())
+        if not entries:
+            break
+        (edge, line), _ = entries[t % len(entries)]
+        data, _ = play.apply_action(data, play.Push(edge, line), 1001.0 + t)
+    assert play.restore(data) == play.load(data)
