@@ -227,6 +227,13 @@ def run_backend(moves: int, seed: int, label: str | None = None) -> None:
     from tests.conftest import cookie_for
 
     setup_test_environment()
+    alternatives = [a for a in os.environ.get("BENCH_PG_ALT", "").split(",") if a]
+    if connection.vendor == "postgresql" and alternatives:  # a prototype beside the settings' path
+        options = connection.settings_dict.setdefault("OPTIONS", {})
+        if "prepared" in alternatives:  # server-side binding: psycopg prepares a statement run 5 times
+            options["server_side_binding"] = True
+        if "async-commit" in alternatives:  # a commit does not wait for the WAL flush
+            options["options"] = "-c synchronous_commit=off"
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     if connection.vendor == "sqlite" and os.environ.get("BENCH_SQLITE_WAL"):
         from django.db.backends.signals import connection_created
@@ -264,6 +271,8 @@ def run_backend(moves: int, seed: int, label: str | None = None) -> None:
                 journal = cursor.execute("PRAGMA journal_mode").fetchone()[0]
                 sync = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[cursor.execute("PRAGMA synchronous").fetchone()[0]]
             wal = f" journal_mode={journal}, synchronous={sync}"
+        if connection.vendor == "postgresql" and alternatives:
+            wal = f" with {' + '.join(alternatives)} (prototype, not the settings)"
         print(f"{connection.vendor}{wal}{f' ({label})' if label else ''}: "
               + ", ".join(f"{n} {name} games" for name, n in played.items())
               + f", {sum(len(v) for v in timer.samples.values())} timed moves")
@@ -289,6 +298,10 @@ def main() -> None:
                         help="also time the same moves on an older commit (e.g. the one before issue 15) in the same run")
     parser.add_argument("--sqlite-wal", action="store_true",
                         help="SQLite in WAL mode with synchronous=NORMAL (a commit without an fsync), for comparison")
+    parser.add_argument("--pg-alt", default="",
+                        help="after the PostgreSQL run, run it again with these prototypes, each a run of its own "
+                             "('+' combines): prepared (server-side binding, prepared statements), "
+                             "async-commit (synchronous_commit=off); e.g. prepared,async-commit,prepared+async-commit")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--label", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -316,8 +329,12 @@ def main() -> None:
             env.pop("REDIS_URL", None)  # moves never touch Redis; keep the cache in memory
             if args.sqlite_wal:
                 env["BENCH_SQLITE_WAL"] = "1"
-            for tree, label in trees:
+            runs = [(tree, label, "") for tree, label in trees]
+            if backend == "postgres" and args.pg_alt:
+                runs += [(ROOT, None, alt.replace("+", ",")) for alt in args.pg_alt.split(",")]
+            for tree, label, alt in runs:
                 env["BENCH_TREE"] = str(tree)
+                env["BENCH_PG_ALT"] = alt
                 command = [sys.executable, str(Path(__file__).resolve()), "--child", "--moves", str(args.moves),
                            "--seed", str(args.seed)] + (["--label", label] if label else [])
                 subprocess.run(command, env=env, cwd=tree, check=True)
