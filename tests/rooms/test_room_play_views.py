@@ -157,3 +157,25 @@ def test_rematch_refused_before_the_end_and_for_strangers(player, other_player, 
     assert client_for(stranger).post(reverse("room_rematch", args=[room.code])).status_code == 403
     assert client_for(stranger).post(reverse("room_rematch", args=["ZZZZZZ"])).status_code == 404
     assert Room.objects.filter(state="lobby").count() == 0
+
+
+def test_admin_room_page_links_the_paginated_move_log_instead_of_listing_every_move(player, other_player,
+                                                                                    bank_puzzle, client):
+    from django.contrib.auth.models import User
+
+    from rooms.models import RoomEvent
+
+    room = started(player, other_player)
+    puzzle = room.puzzle
+    empty = [i for i, g in enumerate(puzzle.givens) if g == "0"]
+    for index in empty[:30]:
+        perform(room.code, player, A.Enter(index, int(puzzle.solution[index])))
+    total = RoomEvent.objects.filter(room=room).count()
+    assert total > 30
+    client.force_login(User.objects.create_superuser("staff", "staff@example.com", "pw-for-tests-only"))
+    html = client.get(reverse("admin:rooms_room_change", args=[room.pk])).content.decode()
+    log = reverse("admin:rooms_roomevent_changelist") + f"?room__id__exact={room.pk}"
+    assert f'href="{log}"' in html and f"All {total} moves" in html
+    assert html.count("<li>v") == 10  # the newest ten, not every move
+    page = client.get(log)
+    assert page.status_code == 200 and room.code in page.content.decode()
