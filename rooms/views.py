@@ -4,16 +4,17 @@ from functools import lru_cache
 
 from django.core.cache import cache
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotAllowed
 from django.utils import timezone
 from icalendar import Calendar, Event
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engines import race
 from stats.middleware import ensure_player, known_player
+from stats.views import name_gate, remember_name_choice
 
 from . import actions as A
 from . import limits
@@ -78,10 +79,16 @@ def room_new(request):
     try:
         if request.POST.get("scheduled_at"):
             scheduled_for, zone = parse_schedule(request.POST["scheduled_at"], request.POST.get("timezone", ""))
+    except RoomError as error:
+        return _message(request, "Cannot create room", str(error), 400)
+    fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
+    if (ask := name_gate(request, "Pick your name, then create the room", fields)) is not None:
+        return ask
+    try:
         room = create_room(request.player, game, level, preset, scheduled_for, zone)
     except RoomError as error:
         return _message(request, "Cannot create room", str(error), 400)
-    return redirect("room", code=room.code)
+    return remember_name_choice(redirect("room", code=room.code))
 
 
 @require_GET
@@ -108,9 +115,16 @@ def room_calendar(request, code: str):
     return response
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def room_join(request, code: str | None = None):
-    """Join by code (home form) or from the room link's Join button."""
+    """Join by code (home form) or from the room link's Join button. A player without a
+    name picks one first (GET: the room page's live Join button is sent here for that)."""
+    if request.method == "GET":
+        if code is None:  # the home form only posts
+            return HttpResponseNotAllowed(["POST"])
+        if not Room.objects.filter(code=normalize_code(code)).exists():
+            return redirect("home")
+        return name_gate(request, "Pick your name, then join the room", {}) or redirect("room", code=normalize_code(code))
     ip = limits.client_ip(request)
     if limits.limited(ip):
         return _message(request, "Too many attempts", limits.TOO_MANY_MISSES, 429)
@@ -118,6 +132,13 @@ def room_join(request, code: str | None = None):
     if len(code) != 6:
         limits.count_miss(ip)
         return _message(request, "Cannot join", "Room codes have 6 characters.", 400)
+    if not name_gate_passed(request, code):
+        if request.htmx:  # a live room form: the name page is a page of its own
+            return HttpResponseClientRedirect(reverse("room_join_code", args=[code]))
+        if not Room.objects.filter(code=code).exists():
+            limits.count_miss(ip)
+            return _message(request, "Room not found", "No room has that code. Check the code and try again.", 404)
+        return name_gate(request, "Pick your name, then join the room", {"code": code})
     try:
         perform(code, request.player, A.Join())
     except RoomNotFound as error:
@@ -125,7 +146,12 @@ def room_join(request, code: str | None = None):
         return _message(request, "Room not found", str(error), 404)
     except RoomError as error:
         return _message(request, "Cannot join", str(error), 409)
-    return _go(request, "room", code=code)
+    return remember_name_choice(_go(request, "room", code=code))
+
+
+def name_gate_passed(request, code) -> bool:
+    """The player has a name, or this post brings a valid one (saved by name_gate)."""
+    return name_gate(request, "", {"code": code}) is None
 
 
 @require_POST

@@ -1,3 +1,5 @@
+import re
+import secrets
 import unicodedata
 
 from django import forms
@@ -24,3 +26,16 @@ class DisplayNameForm(forms.Form):
         if any(unicodedata.category(ch) == "Cc" for ch in name):
             raise forms.ValidationError("Names cannot contain control characters.")
         return name
+
+
+# stats.models.default_name: a profile nobody has named yet.
+DEFAULT_NAME = re.compile(r"Player \d{4}")
+ADJECTIVES = ("Swift", "Clever", "Lucky", "Brave", "Calm", "Bright", "Quiet", "Bold", "Merry", "Nimble",
+              "Sunny", "Keen", "Witty", "Gentle", "Jolly", "Steady")
+ANIMALS = ("Otter", "Falcon", "Panda", "Fox", "Heron", "Lynx", "Badger", "Koala", "Puffin", "Gecko",
+           "Walrus", "Marten", "Robin", "Bison", "Crane", "Hare")
+
+
+def friendly_name() -> str:
+    """A name to start from, friendlier than "Player 1234" (fits NAME_MAX_LENGTH)."""
+    return f"{secrets.choice(ADJECTIVES)} {secrets.choice(ANIMALS)}"

@@ -263,3 +263,27 @@ def test_a_finished_board_keeps_no_selection(page, bank_puzzle):
     looks = page.evaluate("""() => Array.from(new Set(Array.from(document.querySelectorAll("[data-board] [data-cell]"),
         (c) => getComputedStyle(c).backgroundColor + " " + getComputedStyle(c).boxShadow)))""")
     assert len(looks) == 1, looks  # no selected, peer or same-digit highlight left
+
+
+def test_first_time_player_picks_a_name_before_the_first_room(browser, daphne_server):
+    from games.models import Puzzle
+    from tests.conftest import PUZZLE, SOLUTION
+
+    Puzzle.objects.create(level="medium", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    page = new_page(browser, daphne_server)  # no cookie: a first visit
+    page.goto("/")
+    page.get_by_role("button", name="Create room").click()
+    page.get_by_role("heading", name="Pick your name, then create the room").wait_for()
+    field = page.get_by_label("Your name")
+    assert field.input_value() and not field.input_value().startswith("Player ")
+    field.fill("Zoe")
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_selector("#room-body[data-state=lobby]")
+    page.locator(".player", has_text="Zoe").wait_for()
+    # Asked once: the profile page changes it later.
+    page.goto("/")
+    page.get_by_role("link", name="Change name").click()
+    page.get_by_label("Display name").fill("Zoe Q")
+    page.get_by_role("button", name="Save").click()
+    assert Profile.objects.filter(display_name="Zoe Q").exists()
+    page.context.close()

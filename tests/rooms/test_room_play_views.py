@@ -179,3 +179,45 @@ def test_admin_room_page_links_the_paginated_move_log_instead_of_listing_every_m
     assert html.count("<li>v") == 10  # the newest ten, not every move
     page = client.get(log)
     assert page.status_code == 200 and room.code in page.content.decode()
+
+
+def fresh_client():
+    from django.test import Client
+
+    return Client()
+
+
+def test_first_time_player_picks_a_name_before_creating_a_room(bank_puzzle):
+    client = fresh_client()
+    response = client.post(reverse("room_new"), {"level": "hard", "preset": "hardcore", "game": "showdown"})
+    html = response.content.decode()
+    assert response.status_code == 200 and "Pick your name" in html and not Room.objects.exists()
+    suggested = re.search(r'id="id_display_name"[^>]*value="([^"]+)"', html, re.S).group(1)
+    assert suggested and not suggested.startswith("Player ")
+    assert 'name="level" value="hard"' in html and 'name="preset" value="hardcore"' in html
+    bad = client.post(reverse("room_new"), {"level": "hard", "preset": "hardcore", "display_name": "\u200b"})
+    assert bad.status_code == 400 and not Room.objects.exists()
+    response = client.post(reverse("room_new"), {"level": "hard", "preset": "hardcore", "display_name": "Zoe"})
+    room = Room.objects.get()
+    assert response.status_code == 302 and room.host.display_name == "Zoe" and room.level == "hard"
+    assert response.cookies["name_chosen"].value == "1"
+    # Asked once: the next room is created at once.
+    assert client.post(reverse("room_new"), {"level": "easy", "preset": "standard"}).status_code == 302
+
+
+def test_first_time_player_picks_a_name_before_joining(player, bank_puzzle):
+    room = create_room(player, level="easy")
+    client = fresh_client()
+    html = client.post(reverse("room_join"), {"code": room.code.lower()}).content.decode()
+    assert "Pick your name, then join" in html and f'value="{room.code}"' in html
+    assert not Seat.objects.filter(room=room).exclude(player=player).exists()
+    # The live room page's Join button (htmx) is sent to the name page first.
+    response = client.post(reverse("room_join_code", args=[room.code]), HTTP_HX_REQUEST="true")
+    assert response["HX-Redirect"] == reverse("room_join_code", args=[room.code])
+    assert "Pick your name" in client.get(response["HX-Redirect"]).content.decode()
+    response = client.post(reverse("room_join_code", args=[room.code]), {"display_name": "Mia"})
+    assert response.status_code == 302
+    assert Seat.objects.get(room=room, player__display_name="Mia")
+    # The name can be changed later on the profile page.
+    client.post(reverse("profile"), {"display_name": "Mia K"})
+    assert Seat.objects.filter(room=room, player__display_name="Mia K").exists()
