@@ -485,3 +485,26 @@ def test_settle_and_act_use_the_same_clock(player, game):
     with time_machine.travel(game.started_at + dt.timedelta(seconds=600), tick=False):
         _, outcome = solo.act(game.pk, player, Push("right", 1))
     assert outcome.kind == "time_up" and fresh(game).end_reason == "time"
+
+
+def test_no_joker_left_and_a_stone_that_fits_nowhere_ends_the_game_with_the_reason(player_client, player, db):
+    """Issue 13 (RULES.md section 4): entry points exist, but none lands the current stone
+    on its own cell, and the last joker is gone: the game ends there and says why."""
+    blanks = [(1, 1), (2, 2), (2, 5), (2, 8), (5, 2), (8, 2), (8, 5), (8, 8)]
+    grid = list(SOLUTION)
+    for r, c in blanks:
+        grid[(r - 1) * 9 + c - 1] = "0"
+    Puzzle.objects.create(level="hard", givens="".join(grid), solution=SOLUTION, clues=73, techniques=[], seed=4)
+    digits = tuple(int(ch) for ch in grid)
+    seed = next(s for s in range(1000)
+                if (bag := d.new_game(digits, SOLUTION_DIGITS, s, 0.0).bag).index(3) < bag.index(5))
+    game = solo.start_game(player, "hard", seed=seed)
+    kinds = ["grey"] * 4 + ["gold"] * 2
+    for kind, (r, c) in zip(kinds, blanks[1:7]):
+        response = act(player_client, game, joker=kind, cell=f"{r}-{c}")
+    # The 3 belongs on (8,8), closed in; (1,1) can be reached but is the 5's cell.
+    assert response.status_code == 200 and b"No move left" in response.content
+    assert b"can be placed nowhere" in response.content and b"No jokers are left" in response.content
+    game = fresh(game)
+    assert game.status == "finished" and game.end_reason == "stuck"
+    assert b"data-marker" not in response.content  # nothing left to push
