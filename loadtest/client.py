@@ -13,6 +13,9 @@ board before the next tap. Replies are told apart by their top element:
                            or (with an error message) the answer to a refused move
   <section id="standings"> the shared standings push
   <p id="room-message">    an error for a malformed or rate-limited message
+  out-of-band fragments    the answer to a Showdown move applied by the room's live owner:
+                           the changed cells, counters and pad digits, the message line and
+                           the room version (<input id="room-version">), each swapped by id
 """
 
 import asyncio
@@ -30,7 +33,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from .common import HttpSession, csrf_from
 
 HEAD = re.compile(r'\s*<(\w+)\s+id="([\w-]+)"')
-VERSION = re.compile(r'id="(?:room-body|game|standings)"[^>]*?data-version="(\d+)"')
+VERSION = re.compile(r'id="(?:room-body|game|standings)"[^>]*?data-version="(\d+)"|id="room-version"[^>]*?value="(\d+)"')
+OOB = re.compile(r'\s*<\w+ hx-swap-oob="true" id="[\w-]+"')
 STATE = re.compile(r'id="room-body" data-state="(\w+)"')
 MESSAGE = re.compile(r'<p id="room-message" class="message([^"]*)"[^>]*>(.*?)</p>', re.S)
 CELL_SPLIT = re.compile(r'role="gridcell"')
@@ -46,6 +50,8 @@ TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \"/.*\.py\", l
 
 
 def classify(text: str) -> str:
+    if OOB.match(text) and 'id="room-message"' in text:
+        return "fragments"
     match = HEAD.match(text)
     return match.group(2) if match else "?"
 
@@ -102,6 +108,29 @@ def parse_board(text: str, view: View) -> bool:
     elif "You forfeited" in text:
         view.status = "left"
     return True
+
+
+def parse_fragments(text: str, view: View) -> None:
+    """Apply a move's out-of-band answer (only the changed cells and counters) to `view`."""
+    if view.cells:
+        cells = list(view.cells)
+        for chunk in CELL_SPLIT.split(text)[1:]:
+            match = CELL.search(chunk)
+            if not match:
+                continue
+            index, value = int(match.group(1)), match.group(2)
+            cells[index] = value or "0"
+            note = NOTES.search(chunk)
+            digits = frozenset(int(d) for d in re.findall(r"<span>(\d)</span>", note.group(1))) if note else frozenset()
+            if digits:
+                view.notes[index] = digits
+            else:
+                view.notes.pop(index, None)
+        view.cells = "".join(cells)
+    for regex, name in ((SCORE, "score"), (MISTAKES, "mistakes"), (HINTS, "hints")):
+        match = regex.search(text)
+        if match:
+            setattr(view, name, int(match.group(1)))
 
 
 def parse_standings(text: str) -> dict:
@@ -296,7 +325,7 @@ class Player:
         if TRACEBACK.search(text):
             self.stats.tracebacks.append(f"{self.name} socket frame: {text[:300]}")
         version = VERSION.search(text)
-        version = int(version.group(1)) if version else None
+        version = int(version.group(1) or version.group(2)) if version else None
         conn.arrivals.append((kind, version, now_wall, now))
         message = MESSAGE.search(text)
         error = message and "is-error" in message.group(1)
@@ -318,6 +347,10 @@ class Player:
                 self._answer(("refused", message_text, version))
         elif kind == "game":
             parse_board(text, self.view)
+            outcome = "wrong" if error else "ok"
+            self._answer(("applied", version, outcome, message_text), unexpected_ok=False)
+        elif kind == "fragments":
+            parse_fragments(text, self.view)
             outcome = "wrong" if error else "ok"
             self._answer(("applied", version, outcome, message_text), unexpected_ok=False)
         elif kind == "standings":

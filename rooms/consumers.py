@@ -24,6 +24,8 @@ from .services import normalize_code, perform, running_view
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  # sustained messages per second per socket
 BURST = 20
+PROFILE_RATE_PER_SECOND = 20  # and per player, over all their sockets in a process
+PROFILE_BURST = 40
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
 MAX_QUEUED = 16  # messages waiting for their turn; past this the socket is cut off
 # Open sockets per process (a room's sockets normally share its owner's process).
@@ -52,10 +54,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if message["type"] == "websocket.receive":
                 now = time.monotonic()
                 tokens, last = min(BURST, tokens + (now - last) * RATE_PER_SECOND), now
-                if tokens < 1 or inbox.qsize() >= MAX_QUEUED:
+                player = getattr(self, "player", None)
+                shared = live.hub().bucket(player.pk) if player is not None else None
+                if tokens < 1 or inbox.qsize() >= MAX_QUEUED or (shared is not None and not shared.take(now)):
                     strikes += 1
                     if strikes >= FLOOD_STRIKES or inbox.qsize() >= MAX_QUEUED:
                         await send({"type": "websocket.close", "code": CLOSE_TOO_MANY})
+                        while not inbox.empty():  # what it queued is dropped with it, not worked off
+                            inbox.get_nowait()
                         await inbox.put({"type": "websocket.disconnect", "code": CLOSE_TOO_MANY})
                         return
                     await send({"type": "websocket.send", "text": _SLOW_DOWN})

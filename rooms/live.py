@@ -55,6 +55,19 @@ REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window rend
 RUNNING = (Room.State.COUNTDOWN, Room.State.PLAYING)
 
 
+class TokenBucket:
+    def __init__(self, rate: float, burst: float):
+        self.rate, self.burst, self.tokens, self.last = rate, burst, float(burst), time.monotonic()
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
 class Moved(services.RoomError):
     """This process lost the room (its lease ran out and another owner wrote first)."""
 
@@ -255,6 +268,7 @@ class Hub:
         self._flush_wanted = asyncio.Event()
         self._reader: asyncio.Task | None = None
         self._refreshing: set[str] = set()
+        self._buckets: dict[int, TokenBucket] = {}
         self._renewer: asyncio.Task | None = None
 
     async def start(self) -> None:
@@ -266,6 +280,17 @@ class Hub:
             self._reader = asyncio.ensure_future(self._read())
 
     # sockets ---------------------------------------------------------------------------
+    def bucket(self, player_id: int) -> TokenBucket:
+        """The message allowance a player's sockets in this process share."""
+        from .consumers import PROFILE_BURST, PROFILE_RATE_PER_SECOND
+
+        found = self._buckets.get(player_id)
+        if found is None:
+            if len(self._buckets) > 10_000:
+                self._buckets.clear()  # forget idle players now and then
+            found = self._buckets[player_id] = TokenBucket(PROFILE_RATE_PER_SECOND, PROFILE_BURST)
+        return found
+
     def admit(self, consumer, ip: str) -> bool:
         """Room for one more socket of this player, network and room (per process)?"""
         from .consumers import MAX_SOCKETS_PER_IP, MAX_SOCKETS_PER_PROFILE, MAX_WATCHERS_PER_ROOM
