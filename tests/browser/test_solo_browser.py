@@ -141,3 +141,38 @@ def test_tap_to_swapped_cell_latency(page, bank_puzzle):
         waits.append((tap, f"cell-{index}"))
     _, p95 = latency.summary("Solo Run", latency.delays(page, waits))
     assert p95 < 500
+
+
+def test_a_closed_tab_pauses_the_run_and_a_reload_keeps_it_going(page, bank_puzzle, browser, live_server, player):
+    import time
+
+    from tests.browser.conftest import new_page
+
+    start_easy(page)
+    run = SoloRun.objects.get()
+    index = EMPTY[0]
+    page.get_by_role("gridcell", name=f"Row {index // 9 + 1}, column {index % 9 + 1}", exact=True).click()
+    page.get_by_role("button", name=SOLUTION[index], exact=True).click()
+    page.get_by_role("gridcell", name=f"Row {index // 9 + 1}, column {index % 9 + 1}, {SOLUTION[index]}").wait_for()
+
+    def state_within(wanted, seconds=5):
+        for _ in range(int(seconds * 10)):
+            run.refresh_from_db()
+            if run.state == wanted:
+                return True
+            time.sleep(0.1)
+        return False
+
+    page.reload()  # the same tab comes back: the run carries on
+    page.wait_for_selector("#game[data-state=playing] [data-board]")
+    assert state_within("playing")
+    page.close(run_before_unload=True)  # the tab is closed: the run pauses, its clock stops
+    assert state_within("paused") and run.active_since is None
+    stopped = run.play_seconds()
+    time.sleep(1.0)
+    run.refresh_from_db()
+    assert run.play_seconds() == stopped
+    again = new_page(browser, live_server.url, player)
+    again.goto(f"/solo/{run.pk}/")
+    again.get_by_role("button", name="Resume").wait_for()  # a new tab shows the pause, not the board
+    assert again.locator("[data-board]").count() == 0
