@@ -161,6 +161,10 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- Game settings ---
 PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per level
+# Generate a puzzle inside the request when the bank is empty even though a broker is set:
+# for test and load runs that start no Celery worker (make test sets it). Production keeps
+# it off: a request never waits for a generator there (games/bank.py).
+PUZZLE_BANK_INLINE = env_bool("PUZZLE_BANK_INLINE", False)
 COUNTDOWN_SECONDS = env_float("COUNTDOWN_SECONDS", 3.0)
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
 

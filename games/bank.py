@@ -57,7 +57,7 @@ def generate_into_bank(level: str, seed: int | None = None) -> Puzzle:
 
 def inline_allowed() -> bool:
     """True where no worker can top the bank up: the embedded no-broker mode."""
-    return bool(settings.CELERY_TASK_ALWAYS_EAGER)
+    return bool(settings.CELERY_TASK_ALWAYS_EAGER or settings.PUZZLE_BANK_INLINE)
 
 
 def _claim(level: str) -> Puzzle | None:

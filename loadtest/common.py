@@ -113,7 +113,8 @@ def start_daphne(port: int, app: str = "bench.asgi:application", env: dict | Non
 
 def daphne_env(database_url: str, redis_url: str, **extra) -> dict:
     """Environment for a production-mode daphne on the given database and Redis."""
-    return dict(PRODUCTION_ENV, DATABASE_URL=database_url, REDIS_URL=redis_url,
+    # PUZZLE_BANK_INLINE: load runs start no Celery worker to top the puzzle bank up.
+    return dict(PRODUCTION_ENV, DATABASE_URL=database_url, REDIS_URL=redis_url, PUZZLE_BANK_INLINE="1",
                 DJANGO_SETTINGS_MODULE="loadtest.settings", LOADTEST_STATIC_ROOT=static_root(),
                 **{k: str(v) for k, v in extra.items()})
 

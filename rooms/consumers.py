@@ -46,6 +46,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, inbox.get, send)
         finally:
             pump.cancel()
+            if hasattr(self, "group"):  # a consumer that died (Redis away) never got disconnect()
+                await live.hub().detach(self)
 
     async def _pump(self, receive, send, inbox) -> None:
         tokens, last, strikes = float(BURST), time.monotonic(), 0

@@ -51,7 +51,8 @@ FLUSH_SECONDS = 0.5  # seat and room rows lag the log by at most this much
 IDLE_UNLOAD_SECONDS = 120  # an owner with no sockets anywhere for this long is unloaded
 FORWARD_TIMEOUT = 5.0
 FORWARD_CHECK_SECONDS = 1.0
-REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once  # a forwarded message unanswered this long: is its owner still there?
+REFRESH_COALESCE_SECONDS = 0.05
+MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups  # refreshes of one room within this window render once  # a forwarded message unanswered this long: is its owner still there?
 RUNNING = (Room.State.COUNTDOWN, Room.State.PLAYING)
 
 
@@ -278,6 +279,7 @@ class Hub:
             # sockets' own (their pushes never arrived).
             self.channel = f"live.{uuid.uuid4().hex}"
             self._reader = asyncio.ensure_future(self._read())
+            self._member = asyncio.ensure_future(self._memberships())
 
     # sockets ---------------------------------------------------------------------------
     def bucket(self, player_id: int) -> TokenBucket:
@@ -659,6 +661,17 @@ class Hub:
             except Exception:  # noqa: BLE001 - a failed flush is retried; the log has every move
                 logger.exception("write-behind failed")
                 await asyncio.sleep(1)
+
+    async def _memberships(self) -> None:
+        """Join the process groups of this process's rooms again now and then: Redis keeps
+        nothing on disk, so a restarted Redis forgot them (and pushes would stop arriving)."""
+        while True:
+            try:
+                await asyncio.sleep(MEMBERSHIP_SECONDS)
+                for code in list(self.sockets):
+                    await self._group("add", code)
+            except asyncio.CancelledError:
+                return
 
     async def _renew(self) -> None:
         while True:

@@ -23,6 +23,7 @@ from tests.conftest import PUZZLE, SOLUTION
 def broker(settings, monkeypatch):
     """A deployment with a broker: tasks go to a worker (recorded here, not run)."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.PUZZLE_BANK_INLINE = False
     monkeypatch.setattr(bank, "BANK_WAIT", 0.4)
     from django.core.cache import cache
 
