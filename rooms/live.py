@@ -49,10 +49,10 @@ logger = logging.getLogger(__name__)
 
 FLUSH_SECONDS = 0.5  # seat and room rows lag the log by at most this much
 IDLE_UNLOAD_SECONDS = 120  # an owner with no sockets anywhere for this long is unloaded
-FORWARD_TIMEOUT = 5.0
-FORWARD_CHECK_SECONDS = 1.0
-REFRESH_COALESCE_SECONDS = 0.05
-MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups  # refreshes of one room within this window render once  # a forwarded message unanswered this long: is its owner still there?
+FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered this long: busy
+FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
+REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
+MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups
 RUNNING = (Room.State.COUNTDOWN, Room.State.PLAYING)
 
 
@@ -232,6 +232,10 @@ def _write_many(snapshots: list) -> list[bool]:
         return [_write_rows(*snapshot) for snapshot in snapshots]
 
 
+def _running(code: str) -> bool:
+    return Room.objects.filter(code=code, state__in=RUNNING).exists()
+
+
 def _load(code: str):
     """The room as its rows and the newer log entries say (see services.restore)."""
     room = Room.objects.filter(code=code).select_related("puzzle", "host").first()
@@ -356,6 +360,10 @@ class Hub:
 
     async def _load(self, code: str) -> LiveRoom | None:
         await self.start()
+        # A room that is not running is not leased at all: a lease taken only to find that
+        # out made other processes forward lobby messages to a process that owns nothing.
+        if not await run_db(_running, code):
+            return None
         if not await self.leases.acquire(code, self.channel):
             return None
         loaded = await run_db(_load, code)
@@ -776,6 +784,8 @@ def route(code: str, player, action, now, message_id: str):
     try:
         wire = _action_to(action)
     except TypeError:
+        if not _running(code):
+            return None  # a lobby action: the locked path, whoever holds a stale lease
         raise services.RoomError("This room is being played live: use the room page.") from None
     reply = async_to_sync(_call_remote)(holder, code, player, wire, message_id)
     if reply is None:

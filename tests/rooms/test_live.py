@@ -40,6 +40,32 @@ async def test_the_owner_is_loaded_when_a_socket_connects_to_a_running_room():
     await a.disconnect()
 
 
+async def test_a_socket_of_a_lobby_takes_no_lease_and_lobby_messages_take_the_locked_path():
+    # A lease taken only to find out the room was not running made a second process
+    # forward (or refuse) lobby messages meanwhile: a ready was lost and the room never started.
+    room, ada, grace, _ = await setup_room(started=False)
+    a, *_ = await connect(room.code, ada)
+    await a.receive_from(timeout=5)
+    assert await live.hub().leases.holder(room.code) is None
+    assert room.code not in live.hub().rooms
+    await a.send_to(text_data=json.dumps({"action": "ready", "mid": "r1"}))
+    await receive_until(a, 'id="room-body"')
+    assert await sync_to_async(lambda: Seat.objects.get(room=room, player=ada).ready)()
+    # A lobby action from a view, with another process's lease left on the room, is applied.
+    await live.hub().leases.acquire(room.code, "live.another-process")
+    assert await sync_to_async(ready_up)(room, grace)
+    await live.hub().leases.release(room.code, "live.another-process")
+    await a.disconnect()
+
+
+def ready_up(room, player) -> bool:
+    from rooms import actions as A
+    from rooms.services import perform
+
+    perform(room.code, player, A.SetReady(True), message_id="g1")
+    return Seat.objects.get(room=room, player=player).ready
+
+
 async def test_a_move_is_in_the_log_before_its_answer_and_the_rows_follow(monkeypatch):
     monkeypatch.setattr(live, "FLUSH_SECONDS", 0.05)
     room, ada, _, a = await started()
