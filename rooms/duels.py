@@ -150,10 +150,9 @@ DOMINO_ENDS = {dm.END_FULL: "grid full", dm.END_LIVES: "out of lives", dm.END_ST
 class DominoDuel(DuelGame):
     key = "domino"
     label = "Sudoku Domino duel"
-    board_template = "rooms/domino.html#board"
-    settings_template = "rooms/domino.html#settings"
-    css = "css/domino.css"
-    script = "js/domino.js"
+    template = "rooms/domino.html"
+    styles = ("css/domino.css", "css/duels.css")
+    scripts = ("js/domino.js", "js/duels.js")
     has_level = True
     time_limit = timedelta(seconds=dm.TIME_LIMIT)
     progress_unit = "stones placed"
@@ -312,10 +311,9 @@ class SeatGame:
 class CardokuDuel(DuelGame):
     key = "cardoku"
     label = "Cardoku duel"
-    board_template = "rooms/cardoku.html#board"
-    settings_template = "rooms/cardoku.html#settings"
-    css = "css/cardoku.css"
-    script = "js/cardoku.js"
+    template = "rooms/cardoku.html"
+    styles = ("css/cardoku.css", "css/duels.css")
+    scripts = ("js/cardoku.js", "js/duels.js")
     progress_unit = "cards played"
 
     def rules(self, room) -> DuelSettings:

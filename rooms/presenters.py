@@ -4,8 +4,6 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from games.engines import race
-
 from . import fragments
 from .gametypes import game_for
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
@@ -79,16 +77,13 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "room": room, "state": state, "seats": seats, "me": me, "viewer": player,
         "is_host": player is not None and room.host_id == player.pk,
         "rules": rules, "rule_summary": game.summary(room), "preset": rules.preset,
-        "presets": race.PRESETS, "levels": [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("expert", "Expert")],
-        "hint_limits": race.HINT_LIMITS, "caps": race.MISTAKE_CAPS,
+        "levels": [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("expert", "Expert")],
         "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS,
         "can_start": len(seats) >= MIN_PLAYERS and all(s.ready for s in seats),
         "countdown_ms": max(0, int((room.starts_at - now).total_seconds() * 1000)) if room.starts_at else 0,
-        "penalties": [str(p) for p in race.Penalty],
         "outcome": outcome, "error": error, "mode": mode, "selected": selected,
-        "version": room.version, "board_template": game.board_template,
+        "version": room.version,
         "game_type": game, "start_label": game.start_label, "badges": game.badges(room),
-        "settings_template": game.settings_template,
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
     context["race_seconds"] = race_seconds(room, state, now)
@@ -109,6 +104,8 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
             # The page asks for a refresh when the ready room opens (a browser timer tops out at ~24 days).
             "ready_opens_ms": int(until_open) if 0 < until_open < 2**31 - 1000 else None,
         })
+    if state == Room.State.LOBBY:
+        context.update(game.settings_context(room))
     context["start_blocked"] = start_blocked(room, seats, context.get("ready_room_open", True))
     if me is not None and me.state and state in (Room.State.PLAYING, Room.State.FINISHED, Room.State.COUNTDOWN):
         context.update(game.board_context(room, me, outcome=outcome, selected=selected, mode=mode,

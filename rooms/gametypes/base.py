@@ -16,14 +16,27 @@ from datetime import timedelta
 class GameType(ABC):
     key: str = ""
     label: str = ""
-    board_template: str = ""  # partial rendering the player's own board in the room
-    settings_template: str | None = None  # lobby host settings (None: the room's difficulty + rules form)
+    # The game's own template, with the partials the room page includes: settings (the
+    # lobby's host settings), board (the player's own board) and watching (a spectator's line).
+    template: str = ""
     start_label = "Start"
     has_level = True  # the room's difficulty applies
     time_limit: timedelta | None = None  # from the countdown's end (None: the rooms' safety limit only)
-    css = ""
-    script = "js/board.js"
+    styles: tuple[str, ...] = ()  # static css files the room page links
+    scripts: tuple[str, ...] = ("js/board.js",)  # static scripts the room page loads before room.js
     progress_unit = "cells filled"
+
+    @property
+    def settings_template(self) -> str:
+        return f"{self.template}#settings"
+
+    @property
+    def board_template(self) -> str:
+        return f"{self.template}#board"
+
+    @property
+    def watching_template(self) -> str:
+        return f"{self.template}#watching"
 
     # --- settings -------------------------------------------------------------------
     @abstractmethod
@@ -35,9 +48,13 @@ class GameType(ABC):
     def preset(self, room) -> str:
         return self.rules(room).preset
 
-    def badges(self, room) -> list[tuple[str, str]] | None:
-        """[(css class, text)] beside the game's name; None: difficulty and preset."""
-        return None
+    def badges(self, room) -> list[tuple[str, str]]:
+        """[(css class, text)] beside the game's name: the difficulty where it applies."""
+        return [(f"level-{room.level}", room.level.capitalize())] if self.has_level else []
+
+    def settings_context(self, room) -> dict:
+        """What the lobby's settings partial needs beyond the room's context."""
+        return {}
 
     def parse_settings(self, data):
         """The lobby's host settings form -> SetRules."""

@@ -14,7 +14,7 @@ from .base import GameType
 class ShowdownGame(GameType):
     key = "showdown"
     label = "Sudoku Showdown"
-    board_template = "rooms/room.html#showdown_board"
+    template = "rooms/showdown.html"
     start_label = "Start showdown"
     has_level = True
 
@@ -47,6 +47,14 @@ class ShowdownGame(GameType):
 
     def preset(self, room) -> str:
         return self.rules(room).preset
+
+    def badges(self, room) -> list[tuple[str, str]]:
+        preset = self.preset(room)
+        return super().badges(room) + [("", preset.capitalize())]
+
+    def settings_context(self, room) -> dict:
+        return {"presets": race.PRESETS, "hint_limits": race.HINT_LIMITS, "caps": race.MISTAKE_CAPS,
+                "penalties": [str(p) for p in race.Penalty]}
 
     def start(self, room, seats) -> None:
         room.puzzle = take_puzzle(room.level, wait=0)  # never wait on the sockets' sync thread
