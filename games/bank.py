@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from games.engines import race
+from games.engines.errors import Refusal
 
 from .models import Level, Puzzle
 
@@ -33,7 +33,7 @@ TOP_UP_GUARD = 30  # seconds: one queued top-up per level at a time
 BUSY = "Puzzles for that level are being prepared: please try again in a few seconds."
 
 
-class BankEmpty(race.MoveError):
+class BankEmpty(Refusal):
     """No puzzle of that level is ready and none came within the wait; str() says so."""
 
     def __init__(self, message: str = BUSY):

@@ -8,6 +8,7 @@ from django.db.models import Min
 from django.utils import timezone
 
 from games.engines import race
+from games.engines.errors import Refusal
 
 from . import rows
 from .bank import take_puzzle
@@ -15,8 +16,8 @@ from .models import Level, SoloRun
 from .numbers import ascii_int
 
 
-class NotYourRun(race.MoveError):
-    pass
+class NotYourRun(Refusal):
+    """The run belongs to another player (or does not exist)."""
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@
 from dataclasses import dataclass
 
 from games.engines import race
+from games.engines.errors import Malformed
 from games.numbers import ascii_int
 
 
-class MalformedMessage(race.MalformedMove):
+class MalformedMessage(Malformed):
     """The message itself is broken (not JSON, unknown action, bad field)."""
 
 
@@ -79,14 +80,15 @@ def parse_rules(data: dict) -> SetRules:
     notes = str(data.get("notes", "")).lower() in ("on", "true", "1", "yes")
     cap = data.get("mistake_cap") or "off"
     try:
-        rules = race.Rules(
-            notes=notes,
-            hint_limit=_int(data.get("hint_limit", 3), "hint limit", 0, 5),
-            penalty=race.Penalty(data.get("penalty", "flat")),
-            mistake_cap=None if cap in ("off", "none", "") else _int(cap, "mistake cap", 3, 7),
-        )
+        penalty = race.Penalty(data.get("penalty", "flat"))
     except ValueError:
         raise MalformedMessage("Penalty must be none, flat or progressive.") from None
+    rules = race.Rules(
+        notes=notes,
+        hint_limit=_int(data.get("hint_limit", 3), "hint limit", 0, 5),
+        penalty=penalty,
+        mistake_cap=None if cap in ("off", "none", "") else _int(cap, "mistake cap", 3, 7),
+    )
     return SetRules(level, rules)
 
 

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games.engines import race
+from games.engines.errors import Malformed, Refusal
 
 from . import actions as A
 from . import limits, live
@@ -110,15 +110,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             data = json.loads(text_data)
             action, message_id = A.parse_message(data, self.game)
-        except (ValueError, race.MalformedMove) as error:
-            message = str(error) if isinstance(error, race.MalformedMove) else "Messages must be JSON."
+        except ValueError as error:  # Malformed is a ValueError too
+            message = str(error) if isinstance(error, Malformed) else "Messages must be JSON."
             await self.send_error(message)
             return
         mode = self.mode_of(data)
         self.last_data = data
         try:
             result = await live.hub().act(self, action, message_id)
-        except race.MoveError as error:
+        except Refusal as error:
             html = await database_sync_to_async(self._render)(False, None, {"error": str(error), "mode": mode,
                                                                             "selected": _cell(data)})
         else:
@@ -139,7 +139,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         trip to the sync thread; also says whether the room is running now."""
         try:
             result = perform(self.code, self.player, action, message_id=message_id)
-        except race.MoveError as error:
+        except Refusal as error:
             return self._render(False, None, {"error": str(error), "mode": mode, "selected": cell}), False
         running = result.room is not None and result.room.state in live.RUNNING
         if result.outcome is not None:

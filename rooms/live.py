@@ -38,7 +38,7 @@ from channels.layers import get_channel_layer
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games.engines import race
+from games.engines.errors import Refusal
 
 from . import actions as A
 from . import lease, movelog, services
@@ -427,7 +427,7 @@ class Hub:
                 if room is not None:
                     try:
                         result = await room.act(consumer.player, action, message_id)
-                    except race.MoveError as error:
+                    except Refusal as error:
                         await consumer.send_error(str(error))
                         return
                     html = await answer_html(room, consumer.player, result, consumer.mode_of(message["data"]),
@@ -579,7 +579,7 @@ class Hub:
         try:
             action, message_id = A.parse_message(data, room.game)
             result = await room.act(player, action, message_id)
-        except race.MoveError as error:
+        except Refusal as error:
             html = await database_sync_to_async(render_view)(
                 code, player, False, None, {"error": str(error), "mode": mode, "selected": _cell(data)})
         else:
@@ -596,7 +596,7 @@ class Hub:
             player = await run_db(Profile.objects.filter(pk=message["player"]).first)
         try:
             result = await self.call(code, player, _action_from(message["action"]), message.get("mid", ""))
-        except race.MoveError as error:
+        except Refusal as error:
             await self._send(message["reply"], {"error": str(error), "kind": type(error).__name__})
             return
         if result is None:

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engines import race
+from games.engines.errors import Refusal
 from stats.models import ShowdownResult
 
 from . import actions as A
@@ -24,7 +25,7 @@ SAFETY_LIMIT = timedelta(hours=2)
 RESULTS_KEPT = timedelta(hours=24)
 
 
-class RoomError(race.MoveError):
+class RoomError(Refusal):
     """A refused room action; str() is the message for the player."""
 
 

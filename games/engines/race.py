@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from .errors import Illegal, Malformed, Refusal
+
 CORRECT_POINTS = 10
 HINT_COST = 25
 FINISH_BONUS = 100
@@ -39,15 +41,15 @@ class Status(StrEnum):
     LEFT = "left"
 
 
-class MoveError(Exception):
-    """Base of every refused action; `str(error)` is a message for the player."""
+class MoveError(Refusal):
+    """Base of every action this engine refuses; `str(error)` is a message for the player."""
 
 
-class MalformedMove(MoveError):
+class MalformedMove(MoveError, Malformed):
     """The request itself is broken: no such cell, a digit outside 1-9."""
 
 
-class IllegalMove(MoveError):
+class IllegalMove(MoveError, Illegal):
     """A well-formed action the rules forbid: a given cell, a locked board, no hints left."""
 
 

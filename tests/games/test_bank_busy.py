@@ -99,7 +99,7 @@ def test_a_room_start_on_an_empty_bank_is_refused_at_once(broker, monkeypatch, d
     for p in (ada, grace):
         perform(room.code, p, A.SetReady(True))
     started = time.monotonic()
-    with pytest.raises(bank.BankEmpty, match="being prepared"):  # a race.MoveError: a refusal
+    with pytest.raises(bank.BankEmpty, match="being prepared"):  # a Refusal: the socket answers it
         perform(room.code, ada, A.Start())
     assert time.monotonic() - started < 0.3  # the sockets' shared sync thread never waits
     room.refresh_from_db()

@@ -2,7 +2,7 @@
 
 Every error the engine raises is a :class:`CardokuError`, and its message is written
 for the player. Two families are kept apart (like python-chess's InvalidMoveError and
-IllegalMoveError):
+IllegalMoveError), subclassing the shared kinds of ``games.engines.errors``:
 
 * :class:`InvalidInput` -- the request itself is malformed: coordinates off the board,
   an unknown card code, a bad deal code, a corrupt saved game. A well-behaved client
@@ -15,19 +15,17 @@ IllegalMoveError):
 
 from __future__ import annotations
 
+from ..errors import Illegal, Malformed, Refusal
 
-class CardokuError(Exception):
+
+class CardokuError(Refusal):
     """Base class of every error raised by the Cardoku engine."""
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0]) if self.args else ""
 
 
 # --- malformed input -------------------------------------------------------------------
 
 
-class InvalidInput(CardokuError, ValueError):
+class InvalidInput(CardokuError, Malformed):
     """The request is malformed (not a rule question)."""
 
 
@@ -50,7 +48,7 @@ class BadState(InvalidInput):
 # --- against the rules -----------------------------------------------------------------
 
 
-class IllegalMove(CardokuError):
+class IllegalMove(CardokuError, Illegal):
     """The move is well formed but the rules do not allow it."""
 
 
@@ -87,5 +85,5 @@ class NothingToUndo(IllegalMove):
 # --- setup -----------------------------------------------------------------------------
 
 
-class LayoutError(CardokuError, ValueError):
+class LayoutError(CardokuError, Malformed):
     """A starting layout of the nine spades that breaks the setup rules."""

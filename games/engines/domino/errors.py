@@ -1,7 +1,8 @@
 """Typed errors of the Sudoku Domino engine.
 
 Two families, kept apart on purpose (python-chess keeps InvalidMoveError and
-IllegalMoveError apart for the same reason):
+IllegalMoveError apart for the same reason), subclassing the shared kinds of
+``games.engines.errors`` (``Malformed``, ``Illegal``):
 
 - ``BadMove`` / ``BadPosition``: malformed input. The request could not even be
   understood (an edge that is not one of the four, a line outside 1-9, an unknown
@@ -20,25 +21,23 @@ Every error carries a player-readable ``message`` (also its ``str``).
 
 from __future__ import annotations
 
+from ..errors import Illegal, Malformed, Refusal
 
-class DominoError(Exception):
+
+class DominoError(Refusal):
     """Base of every error the domino engine raises."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
-
-class BadMove(DominoError):
+class BadMove(DominoError, Malformed):
     """Malformed move input: unknown edge, line or cell outside 1-9, unknown joker
     kind, a clock value that is not a finite number, an unreadable replay entry."""
 
 
-class BadPosition(DominoError):
+class BadPosition(DominoError, Malformed):
     """Malformed start data for ``new_game`` or a stored state for ``from_dict``."""
 
 
-class IllegalMove(DominoError):
+class IllegalMove(DominoError, Illegal):
     """A well-formed move that the rules do not allow."""
 
 
