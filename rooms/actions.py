@@ -92,7 +92,7 @@ def parse_rules(data: dict) -> SetRules:
     return SetRules(level, rules)
 
 
-def parse_message(data, game=None) -> tuple[object, str]:
+def parse_message(data, game) -> tuple[object, str]:
     """A socket message (dict from JSON) -> (typed action, message id). Room actions are
     common to every game type; anything else is a board move parsed by `game.parse`."""
     if not isinstance(data, dict):
@@ -113,8 +113,8 @@ def parse_message(data, game=None) -> tuple[object, str]:
     if action in ("ready", "unready"):
         return SetReady(action == "ready"), message_id
     if action == "rules":
-        return (game.parse_settings(data) if game is not None else parse_rules(data)), message_id
-    return (game.parse(data) if game is not None else parse_board_message(data)), message_id
+        return game.parse_settings(data), message_id
+    return game.parse(data), message_id
 
 
 def parse_board_message(data: dict):

@@ -224,7 +224,7 @@ async def answer_html(owner, player, result, mode, cell) -> str:
         return ""
     if result.outcome is not None:
         seat = result.seat
-        answer = owner.game.move_answer(owner.room, seat, getattr(result, "before_state", None), result.outcome,
+        answer = owner.game.move_answer(owner.room, seat, result.before_state, result.outcome,
                                         cell) if seat is not None and not result.room_changed else None
         if answer is not None:
             return answer  # only what changed: built here, no template, no thread hop

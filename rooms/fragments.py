@@ -64,11 +64,9 @@ def standings(room, ranked, game) -> SafeString:
         f'<h2>Standings</h2><ol class="standing-list">{rows}</ol></section>')
 
 
-def message(outcome=None, error: str | None = None, element_id: str = "room-message") -> SafeString:
-    """The room's message line: a refusal, or what the last move did (a duel outcome's
-    `ok` counts as good news too)."""
-    kind = sudoku.message_kind(outcome, error)
-    if kind is None and getattr(outcome, "ok", False):
-        kind = "good"
+def message(outcome=None, error: str | None = None, element_id: str = "room-message", game=None) -> SafeString:
+    """The room's message line: a refusal, or what the last move did (its game type says
+    whether that is good news; a refusal alone needs no game type)."""
+    kind = game.message_kind(outcome, error) if game else sudoku.message_kind(outcome, error)
     text = error or (outcome.message if outcome is not None else None)
     return sudoku.message(text, kind=kind, element_id=element_id)

@@ -12,6 +12,14 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def game_choices() -> list[tuple[str, str]]:
+    """Room.game's choices, from the game types' registry (imported late: the game types
+    import these models)."""
+    from .gametypes import GAME_TYPES
+
+    return [(key, game.label) for key, game in GAME_TYPES.items()]
+
+
 class Room(models.Model):
     class State(models.TextChoices):
         LOBBY = "lobby", "Lobby"
@@ -20,13 +28,8 @@ class Room(models.Model):
         FINISHED = "finished", "Finished"
         EXPIRED = "expired", "Expired"
 
-    class Game(models.TextChoices):
-        SHOWDOWN = "showdown", "Sudoku Showdown"
-        DOMINO = "domino", "Sudoku Domino duel"
-        CARDOKU = "cardoku", "Cardoku duel"
-
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code)
-    game = models.CharField(max_length=12, choices=Game.choices, default=Game.SHOWDOWN, db_index=True)
+    game = models.CharField(max_length=12, choices=game_choices, default="showdown", db_index=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.LOBBY, db_index=True)
     host = models.ForeignKey("stats.Profile", null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="hosted_rooms")

@@ -6,6 +6,7 @@ socket; a refresh makes each process render once per distinct viewer, coalescing
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from .gametypes import game_for
 from .models import Room
 from .presenters import standings_context
 
@@ -22,8 +23,8 @@ def process_message(code: str, event: dict) -> dict:
 def room_event(room, seats, result) -> dict | None:
     """What a change means for the room's other sockets: nothing (a private pencil mark),
     the shared standings (a board move in a running race), or a refresh of each view."""
-    if result.outcome is not None and result.outcome.kind == "note":
-        return None  # pencil marks are private: nothing changes for anyone else
+    if result.outcome is not None and game_for(room).private(result.outcome):
+        return None  # nothing changes for anyone else (a pencil mark)
     if result.outcome is not None and room.state == Room.State.PLAYING and not result.room_changed:
         return {"type": "room.standings", "html": str(standings_context(room, seats)["standings_html"])}
     return {"type": "room.refresh"}

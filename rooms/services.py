@@ -49,6 +49,7 @@ class Result:
     status_changed: bool = False  # a seat finished, was eliminated or left
     event: dict | None = None  # the move log entry, when something changed
     private_change: bool = False  # only the actor's own view changed (a duel's helper toggle)
+    before_state: dict | None = None  # the mover's board before the move (the live owner's answer)
 
 
 def normalize_code(code: str) -> str:
@@ -61,7 +62,7 @@ def create_room(player, game: str = "showdown", level: str = "medium", preset: s
                 scheduled_for=None, host_timezone: str = "", now=None) -> Room:
     if game not in GAME_TYPES:
         raise RoomError("Unknown game.")
-    rules = race.PRESETS.get(preset, race.STANDARD).to_dict() if game == "showdown" else {}
+    rules = GAME_TYPES[game].initial_rules(preset)
     now = now or timezone.now()
     if scheduled_for is not None:
         if scheduled_for <= now:
@@ -246,8 +247,8 @@ def _event_data(action, result) -> dict:
 def _push(room, seats, result):
     from .push import push_room_update  # import late: push renders templates
 
-    if result.outcome is not None and result.outcome.kind == "note":
-        return  # pencil marks are private: nothing changes for anyone else
+    if result.outcome is not None and game_for(room).private(result.outcome):
+        return  # nothing changes for anyone else
     # A board move that left the room running only changes the shared standings.
     board_only = result.outcome is not None and room.state == Room.State.PLAYING
     push_room_update(room.code, board_only=board_only, room=room, seats=seats)
@@ -448,11 +449,11 @@ def _board(room, seats, seat, player, action, now):
                         else "The showdown has not started yet.")
     if seat.status == Seat.Status.LEFT:
         raise RoomError("You left this showdown.")
-    outcome = game_for(room).apply(room, seat, action, now)
+    game = game_for(room)
+    outcome = game.apply(room, seat, action, now)
     if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:
         seat.finish_seconds = (now - room.starts_at).total_seconds()
-    # A view-only action (a duel's joker mode or helper toggle) changes nothing for others.
-    return Result(room, seat, outcome, changed=getattr(outcome, "changed", True))  # duel outcomes may be view-only
+    return Result(room, seat, outcome, changed=game.changed(outcome))
 
 
 _HANDLERS = {

@@ -1,9 +1,12 @@
 """Room game types: one module per game behind the GameType interface (base.py), and the
-registry from which rooms, views and templates look them up."""
+registry, the only place that lists them: rooms, views, stats and templates look game
+types up here (Room.game's choices, the home page's game list, the leaderboards' totals
+and result rows)."""
 
 from .base import GameType
+from .cardoku import CardokuDuel
+from .domino import DominoDuel
 from .showdown import ShowdownGame
-from ..duels import CardokuDuel, DominoDuel
 
 GAME_TYPES: dict[str, GameType] = {game.key: game for game in (ShowdownGame(), DominoDuel(), CardokuDuel())}
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from datetime import timedelta
 
+from games import fragments as sudoku
+
 
 class GameType(ABC):
     key: str = ""
@@ -45,6 +47,10 @@ class GameType(ABC):
     @abstractmethod
     def summary(self, room) -> list[str]: ...
 
+    def initial_rules(self, preset: str) -> dict:
+        """A new room's Room.rules, from the home page's preset (most games have none)."""
+        return {}
+
     def preset(self, room) -> str:
         return self.rules(room).preset
 
@@ -56,11 +62,9 @@ class GameType(ABC):
         """What the lobby's settings partial needs beyond the room's context."""
         return {}
 
+    @abstractmethod
     def parse_settings(self, data):
-        """The lobby's host settings form -> SetRules."""
-        from ..actions import parse_rules
-
-        return parse_rules(data)
+        """The lobby's host settings form -> SetRules (or MalformedMessage)."""
 
     # --- play -----------------------------------------------------------------------
     @abstractmethod
@@ -104,6 +108,19 @@ class GameType(ABC):
         """The silhouette every socket of the room gets now (the default: all of it; a duel
         hides where each seat placed its pieces until the room finishes)."""
         return self.silhouette(seat)
+
+    def changed(self, outcome) -> bool:
+        """Whether a move changed the game (saved, logged, others told): False for a
+        view-only action such as a duel's helper toggle."""
+        return True
+
+    def private(self, outcome) -> bool:
+        """A change only the mover sees (a pencil mark): saved, but pushed to nobody."""
+        return False
+
+    def message_kind(self, outcome, error=None) -> str | None:
+        """How the room's message line shows a move: "error", "good" or None."""
+        return sudoku.message_kind(outcome, error)
 
     def status_note(self, seat) -> str | None:
         """A word for the standings instead of "finished 3:20" (None: the default)."""

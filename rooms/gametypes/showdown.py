@@ -18,6 +18,9 @@ class ShowdownGame(GameType):
     start_label = "Start showdown"
     has_level = True
 
+    def parse_settings(self, data):
+        return A.parse_rules(data)
+
     def parse(self, data):
         return A.parse_board_message(data)
 
@@ -26,6 +29,9 @@ class ShowdownGame(GameType):
                               seat.score, seat.finish_seconds) for seat in seats]
         by_id = {seat.pk: seat for seat in seats}
         return [(place, by_id[s.key]) for place, s in race.rank(rows, settings.NEAR_TIE_SECONDS)]
+
+    def private(self, outcome) -> bool:
+        return outcome.kind == "note"  # pencil marks are the player's own
 
     def silhouette(self, seat) -> list[str]:
         """Which cells are filled, never the digits."""
@@ -42,11 +48,11 @@ class ShowdownGame(GameType):
     def rules(self, room) -> race.Rules:
         return race.Rules.from_dict(room.rules) if room.rules else race.STANDARD
 
+    def initial_rules(self, preset: str) -> dict:
+        return race.PRESETS.get(preset, race.STANDARD).to_dict()
+
     def summary(self, room) -> list[str]:
         return self.rules(room).summary()
-
-    def preset(self, room) -> str:
-        return self.rules(room).preset
 
     def badges(self, room) -> list[tuple[str, str]]:
         preset = self.preset(room)

@@ -6,6 +6,6 @@ register = template.Library()
 
 
 @register.simple_tag
-def room_message(outcome=None, error=None):
+def room_message(outcome=None, error=None, game=None):
     """The room's message line: the same builder as a live answer's."""
-    return fragments.message(outcome, error)
+    return fragments.message(outcome, error, game=game)

@@ -97,7 +97,7 @@ def test_a_locked_duel_board_with_bare_marker_slots_renders(game):
     from games.domino.presenters import game_view
 
     view = game_view(fresh(game).engine_state(), 0.0)
-    view["markers"] = {edge: [{"valid": False}] * 9 for edge in d.EDGES}  # as rooms/duels.py sends a locked seat
+    view["markers"] = {edge: [{"valid": False}] * 9 for edge in d.EDGES}  # as rooms/gametypes/domino.py sends a locked seat
     html = render_to_string("domino/game.html#table", view)
     assert html.count('class="marker-slot"') == 36 and 'id="dm-mark-right-9"' in html
 

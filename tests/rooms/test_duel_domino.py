@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from games.domino.play import Joker, Push
 from games.engines import domino as d
-from games.engines import race
 from rooms import actions as A
-from rooms.duels import JokerMode, MoveRefused
+from rooms.gametypes.domino import JokerMode
+from rooms.gametypes.duel import MoveRefused
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, Seat
 from rooms.presenters import room_context
@@ -213,7 +213,7 @@ def test_stale_board_version_is_refused(room, players):
     start(room, players[:2])
     push = push_for(engine(room, players[0]), True)
     move(room, players[0], Push(push.edge, push.line, version=0))
-    with pytest.raises(race.MoveError, match="board changed"):
+    with pytest.raises(MoveRefused, match="board changed"):
         move(room, players[0], Push(push.edge, push.line, version=0))
 
 

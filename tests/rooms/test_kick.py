@@ -7,6 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from rooms import actions as A
+from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
 from rooms.services import NotAllowed, RoomError, create_room, perform
 from stats.models import Profile
@@ -72,7 +73,7 @@ def test_removing_is_lobby_only(lobby):
 @pytest.mark.parametrize("seat", ["٣", "３", "²", "", None, "1.0", True, -1])
 def test_kick_message_needs_an_ascii_seat_number(seat):
     with pytest.raises(A.MalformedMessage, match="seat"):
-        A.parse_message({"action": "kick", "seat": seat})
+        A.parse_message({"action": "kick", "seat": seat}, GAME_TYPES["showdown"])
 
 
 def test_lobby_shows_remove_buttons_to_the_host_only(lobby):

@@ -1,0 +1,158 @@
+"""Cardoku duel (RULES.md sections 3 and 5): no time limit beyond the rooms' 2-hour
+safety limit, and no undo: a duel shares one deal, and undoing would let a player look
+further down the deck. See duel.py for what duels share."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from games.cardoku import play as ck_play
+from games.cardoku import presenters as ck_view
+from games.engines import cardoku as ck
+
+from .. import actions as A
+from ..models import Seat
+from .duel import DuelGame, DuelOutcome, DuelSettings, MoveRefused, refuse_unless_playing
+
+
+@dataclass(frozen=True)
+class Helper:
+    """View-only: switch "Show possible moves" / "Show placement restrictions"."""
+
+    option: str  # "moves" or "restrictions"
+    on: bool
+
+
+CARDOKU_LAYOUTS = {"default": "Default staircase", "random": "Random (the same for everyone)"}
+DECK_SIZE = len(ck.DEAL_CARDS)
+
+
+class SeatGame:
+    """What games/cardoku/presenters.game_context reads from a solo game, for a seat."""
+
+    def __init__(self, data: dict):
+        helpers = data.get("helpers", {})
+        self.show_moves = bool(helpers.get("moves"))
+        self.show_restrictions = bool(helpers.get("restrictions"))
+        self.step = data.get("step", 0)
+
+
+class CardokuDuel(DuelGame):
+    key = "cardoku"
+    label = "Cardoku duel"
+    template = "rooms/cardoku.html"
+    styles = ("css/cardoku.css", "css/duels.css")
+    scripts = ("js/cardoku.js", "js/duels.js")
+    progress_unit = "cards played"
+
+    def rules(self, room) -> DuelSettings:
+        layout = (room.rules or {}).get("layout")
+        return DuelSettings(layout=layout if layout in CARDOKU_LAYOUTS else "default")
+
+    def preset(self, room) -> str:
+        return self.rules(room).layout
+
+    def summary(self, room) -> list[str]:
+        layout = self.rules(room).layout
+        return [f"{CARDOKU_LAYOUTS[layout]} layout", "the same deal for everyone", "no undo: every move is final",
+                f"−{ck.DISCARD_PENALTY} per discard", "highest score when every deck is done wins"]
+
+    def badges(self, room) -> list[tuple[str, str]]:
+        return [("", "Default layout" if self.rules(room).layout == "default" else "Random layout")]
+
+    def parse_settings(self, data) -> A.SetRules:
+        layout = data.get("layout")
+        if layout not in CARDOKU_LAYOUTS:
+            raise A.MalformedMessage("The layout must be default or random.")
+        return A.SetRules(None, DuelSettings(layout=layout))
+
+    def parse(self, data):
+        """``action=place`` with ``row`` and ``col`` (or ``square``), ``action=discard``,
+        or ``action=helper`` with ``option`` (moves, restrictions) and ``on`` (1/0)."""
+        if data.get("action") == "helper":
+            option = data.get("option")
+            if option not in ("moves", "restrictions"):
+                raise A.MalformedMessage("The helper must be moves or restrictions.")
+            return A.GameMove(Helper(option, str(data.get("on", "")) in ("1", "true", "on")))
+        try:
+            return A.GameMove(ck_play.parse_action(data))
+        except ck.CardokuError as error:
+            raise A.MalformedMessage(str(error)) from None
+
+    def start(self, room, seats) -> None:
+        room.puzzle = None
+        seed = self.new_seed()
+        # The deck lives only in the seats' server-side state: Room.seed (64 bits) cannot
+        # hold a long seed, and nothing else needs it. Its code is shown after the finish.
+        room.seed = None
+        layout = ck.random_layout(seed) if self.rules(room).layout == "random" else ck.default_layout()
+        data = ck_play.start_state(layout, seed)
+        for seat in seats:
+            seat.finish_seconds, seat.place = None, None
+            self.store(seat, dict(data, helpers={"moves": False, "restrictions": False}))
+            seat.to_fill = DECK_SIZE
+
+    def new_seed(self) -> int:
+        """128 bits from the OS: nine visible cards of a 40-bit random.Random deal singled
+        out its seed (and so every card to come) in seconds."""
+        return ck.long_seed(secrets.randbits(128))
+
+    def store(self, seat, data: dict) -> None:
+        numbers = ck_play.summary(data)
+        seat.state = data
+        seat.score = numbers["score"]
+        seat.progress = DECK_SIZE - numbers["cards_left"]
+        seat.mistakes = 0
+        if numbers["finished"] and seat.status == Seat.Status.PLAYING:
+            seat.status = Seat.Status.FINISHED
+
+    def apply(self, room, seat, action, now) -> DuelOutcome:
+        move = action.move
+        refuse_unless_playing(seat, "Your deck is done: watch the others finish in the standings.")
+        if isinstance(move, Helper):
+            helpers = dict(seat.state.get("helpers", {}), **{move.option: move.on})
+            seat.state = dict(seat.state, helpers=helpers)
+            name = "Possible moves" if move.option == "moves" else "Placement restrictions"
+            return DuelOutcome("view", f"{name} {'shown' if move.on else 'hidden'}.", changed=False)
+        if move.kind == "undo":
+            raise MoveRefused("There is no undo in a duel: every move is final.")
+        try:
+            data, outcome = ck_play.apply_action(seat.state, move)
+        except ck.IllegalMove as error:
+            raise MoveRefused(str(error)) from None
+        except ck.CardokuError as error:
+            raise A.MalformedMessage(str(error)) from None
+        self.store(seat, dict(data, helpers=seat.state.get("helpers", {})))
+        return DuelOutcome(outcome.kind, outcome.message, finished=outcome.finished, engine=outcome, move=move)
+
+    def standing_line(self, seat) -> str:
+        left = DECK_SIZE - seat.progress
+        return f"{seat.score} pts · {left} card{'' if left == 1 else 's'} left"
+
+    def status_note(self, seat) -> str | None:
+        if seat.status == Seat.Status.FINISHED:
+            return "deck done"
+        return super().status_note(seat)
+
+    def silhouette(self, seat) -> list[str]:
+        """Which squares hold a card, never which card."""
+        if not seat.state:
+            return []
+        start = {(r - 1) * 9 + c - 1 for r, c, _ in seat.state["layout"]["squares"]}
+        return ["g" if i in start else ("f" if code else "") for i, code in enumerate(seat.state["board"])]
+
+    def board_context(self, room, seat, outcome=None, selected=None, mode=None, now=None, playing=True) -> dict:
+        state = ck_play.load(seat.state)
+        duel = outcome if isinstance(outcome, DuelOutcome) else None
+        engine_outcome = duel.engine if duel is not None and duel.engine is not None else None
+        view = ck_view.game_context(SeatGame(seat.state), state, engine_outcome)
+        locked = not playing or seat.status != Seat.Status.PLAYING
+        view.pop("game")
+        view.pop("error")
+        view.pop("outcome")
+        view["ck_playing"] = view.pop("playing") and not locked
+        view.update(locked=locked, board_class="is-cardoku", helpers=SeatGame(seat.state),
+                    deal_code=state.deal_code if room.state == "finished" else None,
+                    deal_layout=self.rules(room).layout)
+        return view

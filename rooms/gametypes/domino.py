@@ -1,0 +1,172 @@
+"""Sudoku Domino duel (RULES.md sections 4 and 5): 10 minutes from the end of the
+countdown on the server's clock; a player whose own game ends (grid full, out of lives,
+no move left) is done and keeps their score. See duel.py for what duels share."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from games.bank import take_puzzle
+from games.domino import play as dm_play
+from games.domino import presenters as dm_view
+from games.engines import domino as dm
+
+from .. import actions as A
+from ..models import Seat
+from .duel import DuelGame, DuelOutcome, DuelSettings, MoveRefused, refuse_unless_playing
+
+
+def _level(data) -> str:
+    level = data.get("level")
+    if level not in A.LEVELS:
+        raise A.MalformedMessage("Difficulty must be easy, medium, hard or expert.")
+    return level
+
+
+@dataclass(frozen=True)
+class JokerMode:
+    """View-only: show (kind) or hide (None) the empty cells a joker can go on."""
+
+    kind: str | None
+
+
+DOMINO_ENDS = {dm.END_FULL: "grid full", dm.END_LIVES: "out of lives", dm.END_STUCK: "no move left",
+               dm.END_TIME: "time up"}
+
+
+class DominoDuel(DuelGame):
+    key = "domino"
+    label = "Sudoku Domino duel"
+    template = "rooms/domino.html"
+    styles = ("css/domino.css", "css/duels.css")
+    scripts = ("js/domino.js", "js/duels.js")
+    has_level = True
+    time_limit = timedelta(seconds=dm.TIME_LIMIT)
+    progress_unit = "stones placed"
+
+    def rules(self, room) -> DuelSettings:
+        return DuelSettings()
+
+    def summary(self, room) -> list[str]:
+        return ["10 minutes on the server's clock", f"{dm.LIVES} lives",
+                f"{dm.JOKERS['grey']} grey and {dm.JOKERS['gold']} gold jokers",
+                "same position and stones for everyone", "highest score wins"]
+
+    def badges(self, room) -> list[tuple[str, str]]:
+        return super().badges(room) + [("", "10 minutes")]
+
+    def parse_settings(self, data) -> A.SetRules:
+        return A.SetRules(_level(data), DuelSettings())
+
+    def parse(self, data):
+        """Socket fields as the solo page posts them: ``push=<edge>-<line>``, or
+        ``joker=<kind>`` with ``cell=<row>-<col>``; a ``joker`` without a cell only
+        switches joker mode (``joker=""`` leaves it)."""
+        joker = data.get("joker")
+        if joker is not None and data.get("cell") in (None, "") and data.get("row") in (None, "") \
+                and data.get("push") in (None, ""):
+            if joker not in ("", *dm.JOKERS):
+                raise A.MalformedMessage("The joker must be grey or gold.")
+            return A.GameMove(JokerMode(joker or None))
+        try:
+            return A.GameMove(dm_play.parse_action(data))
+        except dm.DominoError as error:
+            raise A.MalformedMessage(error.message) from None
+
+    def start(self, room, seats) -> None:
+        room.puzzle = take_puzzle(room.level, wait=0)  # never wait on the sockets' sync thread
+        room.seed = self.new_seed()
+        data = dm_play.start_state(room.puzzle.givens_tuple, room.puzzle.solution_tuple, room.seed,
+                                   room.starts_at.timestamp())
+        stones = dm_play.summary(data)["stones_left"]
+        for seat in seats:
+            seat.finish_seconds, seat.place = None, None
+            self.store(seat, dict(data))
+            seat.to_fill = stones
+
+    def new_seed(self) -> int:
+        return secrets.randbits(62)
+
+    def store(self, seat, data: dict) -> None:
+        numbers = dm_play.summary(data)
+        seat.state = data
+        seat.score = numbers["score"]
+        seat.mistakes = dm.LIVES - numbers["lives"]
+        seat.progress = numbers["stones_placed"]
+        if numbers["finished"] and seat.status == Seat.Status.PLAYING:
+            seat.status = Seat.Status.FINISHED
+
+    def apply(self, room, seat, action, now) -> DuelOutcome:
+        move = action.move
+        refuse_unless_playing(seat, "Your game is over: watch the others finish in the standings.")
+        if isinstance(move, JokerMode):
+            return self._joker_mode(seat, move.kind)
+        try:
+            data, outcome = dm_play.apply_action(seat.state, move, now.timestamp())
+        except dm.IllegalMove as error:
+            raise MoveRefused(_domino_refusal(error, move)) from None
+        except dm.DominoError as error:
+            raise A.MalformedMessage(error.message) from None
+        self.store(seat, data)
+        return DuelOutcome(outcome.kind, dm_view.outcome_message(outcome), finished=outcome.finished,
+                           engine=outcome, move=move)
+
+    def _joker_mode(self, seat, kind) -> DuelOutcome:
+        if kind is None:
+            return DuelOutcome("view", "Joker put away: push your stone in from an orange marker.", changed=False)
+        if dm_play.load(seat.state).jokers_left[kind] <= 0:
+            raise MoveRefused(f"No {kind} jokers left.")
+        return DuelOutcome("view", f"Pick any empty cell for the {kind} joker (Cancel joker or Esc puts it away).", changed=False,
+                           view={"joker_mode": kind})
+
+    def close(self, room, seats, now) -> None:
+        """Time is up: end every game still running at the 10-minute mark."""
+        for seat in seats:
+            if seat.status == Seat.Status.PLAYING and seat.state:
+                self.store(seat, dm_play.tick(seat.state, now.timestamp()))
+                if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:
+                    seat.finish_seconds = min((now - room.starts_at).total_seconds(), dm.TIME_LIMIT)
+
+    def standing_line(self, seat) -> str:
+        lives = dm.LIVES - seat.mistakes
+        return (f"{seat.score} pts · {lives} li{'fe' if lives == 1 else 'ves'} · "
+                f"{seat.progress} stone{'' if seat.progress == 1 else 's'} placed")
+
+    def status_note(self, seat) -> str | None:
+        if seat.status == Seat.Status.FINISHED and seat.state:
+            return DOMINO_ENDS.get(seat.state.get("end_reason") or "", "done")
+        return super().status_note(seat)
+
+    def silhouette(self, seat) -> list[str]:
+        """Which cells are filled (stones and jokers alike), never the digits."""
+        if not seat.state:
+            return []
+        return ["g" if given else ("f" if code else "")
+                for given, code in zip(seat.state["puzzle"], seat.state["board"])]
+
+    def board_context(self, room, seat, outcome=None, selected=None, mode=None, now=None, playing=True) -> dict:
+        state = dm_play.load(seat.state)
+        duel = outcome if isinstance(outcome, DuelOutcome) else None
+        locked = not playing or seat.status != Seat.Status.PLAYING
+        joker_mode = None if locked or duel is None else duel.view.get("joker_mode")
+        view = dm_view.game_view(state, now.timestamp(), duel.engine if duel else None,
+                                 duel.move if duel else None, joker_mode)
+        if locked:  # a finished or left seat: no entry points to press
+            view["markers"] = {edge: [{"valid": False}] * 9 for edge in dm.EDGES}
+        view["dm_version"] = view.pop("version")
+        view.pop("outcome")  # the room's outcome (kind, message) serves the same templates
+        view.pop("message")
+        view.update(locked=locked, seconds_left_ms=int(view["seconds_left"] * 1000) + 300, current_stone=view["current"],
+                    board_class="is-domino", jokers_used=dm_play.summary(state)["jokers_used"])
+        return view
+
+
+def _domino_refusal(error, move) -> str:
+    if isinstance(error, dm.InvalidEntry) and isinstance(move, dm_play.Push):
+        why = ("there is no stone on that line to stop it" if error.reason == "no_stone"
+               else "the first cell of that line is taken")
+        return f"{move.describe()} is not possible: {why}."
+    text = error.message
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
