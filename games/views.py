@@ -17,10 +17,12 @@ LEVELS = [(value, label) for value, label in Level.choices]
 
 
 def _home_context(player, **extra):
+    from rooms.gametypes import GAME_TYPES
     from rooms.views import time_zones
     from stats.panels import home_panels
 
-    return {"levels": LEVELS, "time_zones": time_zones(), **home_panels(player), **extra}
+    room_games = [(key, game.menu_label) for key, game in GAME_TYPES.items()]
+    return {"levels": LEVELS, "time_zones": time_zones(), "room_games": room_games, **home_panels(player), **extra}
 
 
 @require_GET

@@ -69,7 +69,8 @@ def room_new(request):
     preset = request.POST.get("preset", "standard")
     game = request.POST.get("game") or "showdown"
     if game not in GAME_TYPES:
-        return _message(request, "Cannot create room", "Pick Sudoku Showdown, a Sudoku Domino duel or a Cardoku duel.", 400)
+        games = ", ".join(game.label for game in GAME_TYPES.values())
+        return _message(request, "Cannot create room", f"Pick one of the games: {games}.", 400)
     if level not in A.LEVELS or preset not in race.PRESETS:
         return _message(request, "Cannot create room", "Pick a difficulty and a rule preset.", 400)
     if limits.creation_limited(request, "room"):

@@ -15,11 +15,11 @@ from games.domino.views import LEVELS as DOMINO_LEVELS
 from games.domino.views import RECOMMENDED_LEVEL as DOMINO_RECOMMENDED
 from games.models import SoloRun
 from games.presenters import format_seconds
+from rooms.gametypes import GAME_TYPES
 
 from .models import ShowdownResult
 
 RECENT_RESULTS = 4
-ROOM_GAMES = {"showdown": "Showdown", "domino": "Domino duel", "cardoku": "Cardoku duel"}
 
 
 def _ordinal(n: int) -> str:
@@ -48,7 +48,7 @@ def recent_results(player, limit=RECENT_RESULTS) -> list[dict]:
                       "result": format_seconds(run.elapsed), "detail": f"{run.score} points",
                       "when": run.finished_at})
     for r in ShowdownResult.objects.filter(player=player).order_by("-finished_at")[:limit]:
-        lines.append({"game": r.game, "title": ROOM_GAMES.get(r.game, "Room"),
+        lines.append({"game": r.game, "title": GAME_TYPES[r.game].short_label,
                       "result": f"{_ordinal(r.placement)} of {r.player_count}",
                       "detail": format_seconds(r.seconds) if r.seconds else f"{r.score} points",
                       "when": r.finished_at, "win": r.placement == 1})

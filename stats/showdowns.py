@@ -2,9 +2,9 @@
 out of the totals that compare results across rooms. Each game type keeps its own totals:
 Showdown races and the Sudoku Domino and Cardoku duels are never mixed into one count."""
 
-from .models import ShowdownResult
+from rooms.gametypes import GAME_TYPES
 
-DUELS = (("domino", "Sudoku Domino duels"), ("cardoku", "Cardoku duels"))
+from .models import ShowdownResult
 
 
 def _totals(results) -> dict:
@@ -16,8 +16,9 @@ def _totals(results) -> dict:
 
 
 def showdown_summary(player) -> dict:
-    history = list(ShowdownResult.objects.filter(player=player).order_by("-finished_at")[:50])
+    """The history as (result, its game type) pairs, newest first, and each game type's totals."""
     mine = ShowdownResult.objects.filter(player=player)
-    summary = {"history": history, **_totals(mine.filter(game="showdown").exclude(preset="custom"))}
-    summary["duels"] = [{"game": game, "label": label, **_totals(mine.filter(game=game))} for game, label in DUELS]
-    return summary
+    history = [(r, GAME_TYPES[r.game]) for r in mine.order_by("-finished_at")[:50]]
+    counted = mine.exclude(preset="custom")
+    return {"history": history, "totals": [{"game": key, "label": game.totals_label, **_totals(counted.filter(game=key))}
+                                           for key, game in GAME_TYPES.items()]}

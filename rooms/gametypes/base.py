@@ -17,9 +17,13 @@ from games import fragments as sudoku
 
 class GameType(ABC):
     key: str = ""
-    label: str = ""
-    # The game's own template, with the partials the room page includes: settings (the
-    # lobby's host settings), board (the player's own board) and watching (a spectator's line).
+    label: str = ""  # the room's game (Room.game's choice)
+    menu_label: str = ""  # in the home page's game list
+    short_label: str = ""  # a result's game in the history and recent results
+    totals_label: str = ""  # the leaderboards' totals of this game
+    # The game's own template, with the partials the pages include: settings (the lobby's
+    # host settings), board (the player's own board), watching (a spectator's line) and
+    # result (a finished room's cells in the leaderboards' history row).
     template: str = ""
     start_label = "Start"
     has_level = True  # the room's difficulty applies
@@ -39,6 +43,10 @@ class GameType(ABC):
     @property
     def watching_template(self) -> str:
         return f"{self.template}#watching"
+
+    @property
+    def result_template(self) -> str:
+        return f"{self.template}#result"
 
     # --- settings -------------------------------------------------------------------
     @abstractmethod

@@ -40,7 +40,8 @@ class SeatGame:
 
 class CardokuDuel(DuelGame):
     key = "cardoku"
-    label = "Cardoku duel"
+    label = menu_label = short_label = "Cardoku duel"
+    totals_label = "Cardoku duels"
     template = "rooms/cardoku.html"
     styles = ("css/cardoku.css", "css/duels.css")
     scripts = ("js/cardoku.js", "js/duels.js")

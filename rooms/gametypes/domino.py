@@ -38,7 +38,9 @@ DOMINO_ENDS = {dm.END_FULL: "grid full", dm.END_LIVES: "out of lives", dm.END_ST
 
 class DominoDuel(DuelGame):
     key = "domino"
-    label = "Sudoku Domino duel"
+    label = menu_label = "Sudoku Domino duel"
+    short_label = "Domino duel"
+    totals_label = "Sudoku Domino duels"
     template = "rooms/domino.html"
     styles = ("css/domino.css", "css/duels.css")
     scripts = ("js/domino.js", "js/duels.js")

@@ -14,6 +14,9 @@ from .base import GameType
 class ShowdownGame(GameType):
     key = "showdown"
     label = "Sudoku Showdown"
+    menu_label = "Sudoku Showdown (race)"
+    short_label = "Showdown"
+    totals_label = "Showdowns"
     template = "rooms/showdown.html"
     start_label = "Start showdown"
     has_level = True

@@ -121,6 +121,6 @@ def test_two_players_duel_with_the_same_stones(browser, daphne_server):
     assert SOLUTION not in guest.content() and SOLUTION not in host.content()
 
     host.goto("/leaderboards/")
-    assert "Sudoku Domino duels 1" in host.locator('[data-duel-totals="domino"]').inner_text().replace("\n", " ")
-    assert "Showdowns 0" in host.locator("[data-showdown-totals]").inner_text().replace("\n", " ")
+    assert "Sudoku Domino duels 1" in host.locator('[data-game-totals="domino"]').inner_text().replace("\n", " ")
+    assert "Showdowns 0" in host.locator('[data-game-totals="showdown"]').inner_text().replace("\n", " ")
     host.locator('tr[data-game="domino"]', has_text=room.code).wait_for()

@@ -61,5 +61,5 @@ def test_two_players_race_one_finishes_one_is_eliminated(browser, daphne_server)
     assert Seat.objects.get(player=ada).place == 1
     assert ShowdownResult.objects.get(player=grace).status == "eliminated"
     host.goto("/leaderboards/")
-    totals = host.locator("[data-showdown-totals]").inner_text().replace("\n", " ")
+    totals = host.locator('[data-game-totals="showdown"]').inner_text().replace("\n", " ")
     assert "Showdowns 1" in totals and "Wins 1" in totals

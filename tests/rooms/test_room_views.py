@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from rooms import actions as A
+from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
 from rooms.services import create_room, perform
 from stats.models import Profile
@@ -34,6 +35,9 @@ def test_create_room_makes_the_creator_host_and_redirects_to_the_lobby(player_cl
 def test_create_room_refuses_unknown_options(player_client):
     assert player_client.post(reverse("room_new"), {"level": "x", "preset": "standard"}).status_code == 400
     assert player_client.post(reverse("room_new"), {"level": "easy", "preset": "mean"}).status_code == 400
+    chess = player_client.post(reverse("room_new"), {"level": "easy", "preset": "standard", "game": "chess"})
+    html = chess.content.decode()
+    assert chess.status_code == 400 and all(game.label in html for game in GAME_TYPES.values())
     assert not Room.objects.exists()
 
 

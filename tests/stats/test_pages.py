@@ -36,10 +36,10 @@ def test_leaderboards_open_on_the_game_last_played(player_client, player, bank_p
     room_result(player, days_ago=1)
     html = player_client.get(reverse("leaderboards")).content.decode()
     assert re.search(r'href="\?game=rooms" aria-current="page"', html)
-    assert "data-showdown-totals" in html and "2:05" not in html  # one game's board at a time
+    assert 'data-game-totals="showdown"' in html and "2:05" not in html  # one game's board at a time
     assert re.search(r'Solo Run <span class="count">1</span>', html)
     html = player_client.get(reverse("leaderboards"), {"game": "solo"}).content.decode()
-    assert "2:05" in html and "data-showdown-totals" not in html
+    assert "2:05" in html and 'data-game-totals="showdown"' not in html
 
 
 def test_solo_filters_pick_level_and_board(player_client, player, bank_puzzle):
@@ -127,4 +127,4 @@ def test_rooms_tab_without_rooms_invites_instead_of_zero_totals(player_client, p
     finished(player, bank_puzzle, 125)
     html = player_client.get(reverse("leaderboards"), {"game": "rooms"}).content.decode()
     assert "No showdowns or duels yet." in html and "Create a room" in html
-    assert "data-showdown-totals" not in html and "data-duel-totals" not in html
+    assert "data-game-totals" not in html
