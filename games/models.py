@@ -1,14 +1,11 @@
 from django.db import models
 from django.utils import timezone
 
+from games.engines import sudoku
 from games.engines.race import STANDARD, Board
 
-
-class Level(models.TextChoices):
-    EASY = "easy", "Easy"
-    MEDIUM = "medium", "Medium"
-    HARD = "hard", "Hard"
-    EXPERT = "expert", "Expert"
+# The engine's levels (games/engines/sudoku/levels.py) as model choices: one definition.
+Level = models.TextChoices("Level", [(level.name, (level.value, level.label)) for level in sudoku.Level])
 
 
 class Puzzle(models.Model):

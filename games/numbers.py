@@ -26,3 +26,22 @@ def ascii_int_in(value: object, low: int, high: int) -> int | None:
     """`ascii_int(value)` if it lies in low..high, else None."""
     number = ascii_int(value)
     return number if number is not None and low <= number <= high else None
+
+
+def number_field(value: object, name: str, low: int, high: int, error: type[Exception]) -> int:
+    """`ascii_int(value)` in low..high, else `error` saying whether the field is no number
+    or out of range (Sudoku moves and room messages)."""
+    number = ascii_int(value)
+    if number is None:
+        raise error(f"The {name} must be a number.")
+    if not low <= number <= high:
+        raise error(f"The {name} must be between {low} and {high}.")
+    return number
+
+
+def whole_number(value: object, name: str, low: int, high: int, error: type[Exception]) -> int:
+    """`ascii_int_in(value, low, high)`, else `error` with the range (Cardoku and Domino)."""
+    number = ascii_int_in(value, low, high)
+    if number is None:
+        raise error(f"The {name} must be a whole number from {low} to {high}.")
+    return number

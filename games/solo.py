@@ -14,6 +14,7 @@ from . import rows
 from .bank import take_puzzle
 from .models import Level, SoloRun
 from .numbers import ascii_int
+from .sudoku import play
 
 
 class NotYourRun(Refusal):
@@ -26,6 +27,13 @@ class SoloAction:
     cell: int | None = None
     digit: int | None = None
     version: int | None = None  # the run's version the page showed (its move count); None: unknown
+
+    @property
+    def move(self) -> play.Move:
+        """The board move (for enter, note and hint)."""
+        if self.kind == "hint":
+            return play.Hint(self.cell)
+        return (play.Note if self.kind == "note" else play.Enter)(self.cell, self.digit)
 
 
 @dataclass(frozen=True)
@@ -40,7 +48,6 @@ class Played:
     stale: bool
 
 
-COMMANDS = {"hint", "pause", "resume"}
 
 # The Solo Run clock (How to Play, "Solo Run"): it runs from the run's start (its board
 # appears at once) to the finish. A pause stops it only once the run has an entry (a digit
@@ -86,25 +93,13 @@ def selected_cell(data) -> int | None:
 
 
 def parse_action(data) -> SoloAction:
-    """Turn POST data into a typed action, or raise MalformedMove with a clear message."""
-    command = data.get("command")
-    cell = _int_or_none(data.get("cell"), "cell")
+    """Turn POST data into a typed action (a board move as games/sudoku/play.py reads it,
+    or pause or resume), or raise MalformedMove with a clear message."""
     version = _int_or_none(data.get("version"), "version")
-    if command:
-        if command not in COMMANDS:
-            raise race.MalformedMove(f"Unknown command {command[:20]!r}.")
-        if cell is not None and not 0 <= cell < 81:
-            raise race.MalformedMove("Pick a cell on the board first.")
-        return SoloAction(command, cell=cell, version=version)
-    digit = _int_or_none(data.get("digit"), "digit")
-    if digit is None:
-        raise race.MalformedMove("Choose a digit from 1 to 9.")
-    if cell is None:
-        raise race.MalformedMove("Pick a cell on the board first.")
-    mode = data.get("mode", "enter")
-    if mode not in ("enter", "note"):
-        raise race.MalformedMove("Mode must be enter or note.")
-    return SoloAction("note" if mode == "note" else "enter", cell=cell, digit=digit, version=version)
+    if data.get("command") in ("pause", "resume"):
+        return SoloAction(data["command"], version=version)
+    move = play.parse_move(data)
+    return SoloAction(move.kind, cell=move.cell, digit=move.digit, version=version)
 
 
 def start_run(player, level: str) -> SoloRun:
@@ -147,12 +142,8 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
             raise race.IllegalMove("The run is paused: resume to play.")
 
         before, solution = run.get_board(), run.puzzle.solution_tuple
-        if action.kind == "enter":
-            board, outcome = race.enter(before, run.rules, solution, action.cell, action.digit)
-        elif action.kind == "note":
-            board, outcome = race.toggle_note(before, run.rules, action.cell, action.digit)
-        else:
-            board, outcome = race.hint(before, run.rules, solution, action.cell)
+        board, outcome = play.apply(before, run.rules, solution, action.move)
+        if action.kind == "hint":
             run.assisted = True
         run.board = board.to_dict()
         run.score, run.mistakes, run.hints = board.score, board.mistakes, board.hints

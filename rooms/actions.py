@@ -4,7 +4,10 @@ from dataclasses import dataclass
 
 from games.engines import race
 from games.engines.errors import Malformed
-from games.numbers import ascii_int
+from games.engines.sudoku import Level
+from games.numbers import number_field
+from games.sudoku import play
+from games.sudoku.play import Enter, Hint, Note  # noqa: F401 - the Showdown board moves
 
 
 class MalformedMessage(Malformed):
@@ -37,33 +40,17 @@ class Sync:
 class Expire:
     reason: str
 @dataclass(frozen=True)
-class Enter:
-    cell: int
-    digit: int
-@dataclass(frozen=True)
-class Note:
-    cell: int
-    digit: int
-@dataclass(frozen=True)
-class Hint:
-    cell: int | None
-@dataclass(frozen=True)
 class GameMove:
     """A board move of another game type (Domino, Cardoku), already parsed by that type."""
     move: object
 
 
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = tuple(level.value for level in Level)
 MAX_ID = 64
 
 
 def _int(value, name: str, low: int, high: int) -> int:
-    number = ascii_int(value)  # ASCII digits only: int() takes "٣" and "３"
-    if number is None:
-        raise MalformedMessage(f"The {name} must be a number.")
-    if not low <= number <= high:
-        raise MalformedMessage(f"The {name} must be between {low} and {high}.")
-    return number
+    return number_field(value, name, low, high, MalformedMessage)
 
 
 def parse_rules(data: dict) -> SetRules:
@@ -118,21 +105,8 @@ def parse_message(data, game) -> tuple[object, str]:
 
 
 def parse_board_message(data: dict):
-    """Showdown board moves: a digit (entry or note) or a hint."""
-    action = data.get("action")
-    if action is None and data.get("command") == "hint":
-        action = "hint"
-    if action is None and "digit" in data:
-        action = "note" if data.get("mode") == "note" else "enter"
-    if action in ("enter", "note"):
-        if data.get("cell") in (None, ""):
-            raise MalformedMessage("Pick a cell on the board first.")
-        if data.get("mode", "enter") not in ("enter", "note"):
-            raise MalformedMessage("Mode must be enter or note.")
-        cell = _int(data.get("cell"), "cell", 0, 80)
-        digit = _int(data.get("digit"), "digit", 1, 9)
-        return (Enter if action == "enter" else Note)(cell, digit)
-    if action == "hint":
-        cell = data.get("cell")
-        return Hint(None if cell in (None, "") else _int(cell, "cell", 0, 80))
-    raise MalformedMessage("Unknown action." if action is None else f"Unknown action {str(action)[:20]!r}.")
+    """Showdown board moves: a digit (entry or note) or a hint, read as Solo Run's are."""
+    try:
+        return play.parse_move(data)
+    except race.MalformedMove as error:
+        raise MalformedMessage(str(error)) from None

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from games.models import Level
+
 from . import fragments
 from .gametypes import game_for
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
@@ -77,7 +79,7 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "room": room, "state": state, "seats": seats, "me": me, "viewer": player,
         "is_host": player is not None and room.host_id == player.pk,
         "rules": rules, "rule_summary": game.summary(room), "preset": rules.preset,
-        "levels": [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("expert", "Expert")],
+        "levels": Level.choices,
         "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS,
         "can_start": len(seats) >= MIN_PLAYERS and all(s.ready for s in seats),
         "countdown_ms": max(0, int((room.starts_at - now).total_seconds() * 1000)) if room.starts_at else 0,

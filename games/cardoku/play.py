@@ -30,7 +30,7 @@ from typing import Any
 
 from games.engines import cardoku as ck
 from games.engines.cardoku import BadMove, GameOver, IllegalMove, InvalidInput, LayoutError
-from games.numbers import ascii_int_in
+from games.numbers import whole_number
 
 LAYOUT_CHOICES = (
     ("default", "Default staircase"),
@@ -100,10 +100,7 @@ def unit_title(unit: ck.UnitScore) -> str:
 
 
 def _number(value: Any, name: str, low: int, high: int) -> int:
-    number = ascii_int_in(value, low, high)
-    if number is None:
-        raise BadMove(f"The {name} must be a whole number from {low} to {high}.")
-    return number
+    return whole_number(value, name, low, high, BadMove)
 
 
 def parse_square(raw: Any, name: str = "square") -> tuple[int, int]:

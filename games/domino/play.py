@@ -24,7 +24,7 @@ from typing import Any
 from games.engines import domino as engine
 from games.engines.domino import BadMove, IllegalMove
 from games.engines.domino.game import END_MESSAGES
-from games.numbers import ascii_int_in
+from games.numbers import whole_number
 
 EDGE_NAMES = {"left": "the left", "right": "the right", "top": "the top", "bottom": "the bottom"}
 
@@ -60,10 +60,7 @@ Action = Push | Joker
 
 
 def _number(value: Any, name: str, low: int, high: int) -> int:
-    number = ascii_int_in(value, low, high)
-    if number is None:
-        raise BadMove(f"The {name} must be a whole number from {low} to {high}.")
-    return number
+    return whole_number(value, name, low, high, BadMove)
 
 
 def _version(data: Mapping) -> int | None:

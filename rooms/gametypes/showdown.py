@@ -5,6 +5,7 @@ from django.conf import settings
 from games.bank import take_puzzle
 from games.engines import race
 from games import fragments
+from games.sudoku import play
 from games.presenters import board_rows, digit_pad
 
 from .. import actions as A
@@ -74,12 +75,7 @@ class ShowdownGame(GameType):
 
     def apply(self, room, seat, action, now) -> race.Outcome:
         board, rules, solution = race.Board.from_dict(seat.state), self.rules(room), room.puzzle.solution_tuple
-        if isinstance(action, A.Enter):
-            board, outcome = race.enter(board, rules, solution, action.cell, action.digit)
-        elif isinstance(action, A.Note):
-            board, outcome = race.toggle_note(board, rules, action.cell, action.digit)
-        else:
-            board, outcome = race.hint(board, rules, solution, action.cell)
+        board, outcome = play.apply(board, rules, solution, action)
         self.store(seat, board)
         return outcome
 

@@ -127,7 +127,7 @@ def test_a_malformed_move_answers_with_the_message_alone(player_client, run):
     response = act(player_client, run, cell=2, digit=12, version=0)
     html = response.content.decode()
     assert response.status_code == 400 and response["HX-Reswap"] == "none settle:0ms"
-    assert html == fragments.outcome_message(error="Digits run from 1 to 9.", oob=True)
+    assert html == fragments.outcome_message(error="The digit must be between 1 and 9.", oob=True)
 
 
 def test_a_refused_move_answers_with_the_whole_game(player_client, run):

@@ -69,10 +69,10 @@ def test_wrong_entry_is_removed_with_a_message(player_client, run):
     "data, status, message",
     [
         ({"cell": 0, "digit": 3}, 409, b"is a given"),
-        ({"cell": 2, "digit": 0}, 400, b"Digits run from 1 to 9"),
-        ({"cell": 2, "digit": 10}, 400, b"Digits run from 1 to 9"),
+        ({"cell": 2, "digit": 0}, 400, b"The digit must be between 1 and 9"),
+        ({"cell": 2, "digit": 10}, 400, b"The digit must be between 1 and 9"),
         ({"cell": 2, "digit": "x"}, 400, b"must be a number"),
-        ({"cell": 99, "digit": 4}, 400, b"Pick a cell"),
+        ({"cell": 99, "digit": 4}, 400, b"The cell must be between 0 and 80"),
         ({"digit": 4}, 400, b"Pick a cell"),
         ({"cell": 2}, 400, b"Choose a digit"),
         ({"cell": 2, "digit": 4, "mode": "pen"}, 400, b"Mode must be"),

@@ -1,0 +1,82 @@
+"""Sudoku board moves: the one parser for form posts (Solo Run) and socket messages
+(Showdown), and the one way to apply a move to a race board. Pure Python, no Django.
+
+A move is `Enter` or `Note` (a cell and a digit) or `Hint` (a cell, or None: any cell).
+The race engine judges it (games/engines/race.py); a malformed request raises
+`race.MalformedMove` with a message for the player, before the engine sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from games.engines import race
+from games.numbers import number_field
+
+
+@dataclass(frozen=True)
+class Enter:
+    cell: int
+    digit: int
+    kind: ClassVar[str] = "enter"
+
+
+@dataclass(frozen=True)
+class Note:
+    cell: int
+    digit: int
+    kind: ClassVar[str] = "note"
+
+
+@dataclass(frozen=True)
+class Hint:
+    cell: int | None = None  # None: the engine picks a cell
+    kind: ClassVar[str] = "hint"
+    digit: ClassVar[None] = None  # the engine's digit: every move has the three fields
+
+
+Move = Enter | Note | Hint
+
+
+def number(value, name: str, low: int, high: int) -> int:
+    return number_field(value, name, low, high, race.MalformedMove)
+
+
+def parse_move(data) -> Move:
+    """A board move from POST data or a socket message: ``action`` enter, note or hint (or
+    ``command=hint``; without either, a ``digit`` entered or noted as ``mode`` says), with
+    ``cell`` 0-80 and ``digit`` 1-9 as numbers or strings."""
+    action = data.get("action")
+    if action is None:
+        command = data.get("command")
+        if command == "hint":
+            action = "hint"
+        elif command not in (None, ""):
+            raise race.MalformedMove(f"Unknown command {str(command)[:20]!r}.")
+        else:
+            action = "note" if data.get("mode") == "note" else "enter"
+    if action in ("enter", "note"):
+        if data.get("mode", "enter") not in ("enter", "note"):
+            raise race.MalformedMove("Mode must be enter or note.")
+        if data.get("cell") in (None, ""):
+            raise race.MalformedMove("Pick a cell on the board first.")
+        cell = number(data.get("cell"), "cell", 0, 80)
+        if data.get("digit") in (None, ""):
+            raise race.MalformedMove("Choose a digit from 1 to 9.")
+        digit = number(data.get("digit"), "digit", 1, 9)
+        return (Enter if action == "enter" else Note)(cell, digit)
+    if action == "hint":
+        cell = data.get("cell")
+        return Hint(None if cell in (None, "") else number(cell, "cell", 0, 80))
+    raise race.MalformedMove(f"Unknown action {str(action)[:20]!r}.")
+
+
+def apply(board: race.Board, rules: race.Rules, solution, move: Move) -> tuple[race.Board, race.Outcome]:
+    """The board after `move` and what happened; raises the engine's MoveError (and the
+    board is unchanged) when the rules refuse it."""
+    if isinstance(move, Enter):
+        return race.enter(board, rules, solution, move.cell, move.digit)
+    if isinstance(move, Note):
+        return race.toggle_note(board, rules, move.cell, move.digit)
+    return race.hint(board, rules, solution, move.cell)
