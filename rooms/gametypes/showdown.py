@@ -5,8 +5,8 @@ from django.conf import settings
 from games.bank import take_puzzle
 from games.engines import race
 from games import fragments
-from games.sudoku import play
 from games.presenters import board_rows, digit_pad
+from games.sudoku import play
 
 from .. import actions as A
 from .base import GameType
