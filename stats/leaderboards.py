@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F
 
+from games.engines.ranking import places
 from games.models import Level, SoloRun
 
 RECENT = 10
@@ -35,11 +36,7 @@ def solo_board(player, level: str, assisted: bool) -> SoloBoard:
     key = _assisted_key if assisted else _classic_key
     # Equal results share a place; the earlier finish is listed first.
     ranked = sorted(finished, key=lambda run: (*key(run), run.finished_at, run.pk))
-    entries, previous = [], None
-    for position, run in enumerate(ranked[:TOP], start=1):
-        place = entries[-1][0] if previous is not None and key(run) == previous else position
-        entries.append((place, run))
-        previous = key(run)
+    entries = places(ranked[:TOP], key)
     recent = list(finished.order_by(F("finished_at").desc())[:RECENT])
     average = sum(r.elapsed for r in recent) / len(recent) if recent else None
     return SoloBoard(level, Level(level).label, "Assisted" if assisted else "Classic", entries,

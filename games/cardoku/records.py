@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.engines.ranking import places
+
 from .models import CardokuGame
 
 TOP = 10
@@ -12,16 +14,6 @@ RECENT = 10
 
 def finished_games(player):
     return CardokuGame.objects.filter(player=player, status=CardokuGame.Status.FINISHED)
-
-
-def ranked(games) -> list[tuple[int, CardokuGame]]:
-    """(place, game) by higher score; equal scores share a place (earlier finish listed first)."""
-    out, place, previous = [], 0, None
-    for index, game in enumerate(games, start=1):
-        if game.score != previous:
-            place, previous = index, game.score
-        out.append((place, game))
-    return out
 
 
 @dataclass
@@ -39,7 +31,7 @@ def records_for(player) -> CardokuRecords:
     recent = list(games.order_by("-finished_at", "-pk")[:RECENT])
     average = sum(g.score for g in recent) / len(recent) if recent else None
     return CardokuRecords(finished=games.count(), best=top[0] if top else None,
-                          recent_average=average, top=ranked(top), recent=recent)
+                          recent_average=average, top=places(top, key=lambda game: game.score), recent=recent)
 
 
 def previous_best(game: CardokuGame) -> int | None:

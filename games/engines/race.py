@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .errors import Illegal, Malformed, Refusal
+from .ranking import places
 
 CORRECT_POINTS = 10
 HINT_COST = 25
@@ -325,10 +326,4 @@ def rank(standings: list[Standing], near_tie: float = 1.0) -> list[tuple[int, St
         elif s.status is Status.LEFT:
             ordered.append(((3, 0, -s.progress, -s.score, 0), s))
     ordered.sort(key=lambda pair: pair[0])
-    result: list[tuple[int, Standing]] = []
-    for position, (sort_key, s) in enumerate(ordered, start=1):
-        if result and ordered[position - 2][0] == sort_key:
-            result.append((result[-1][0], s))
-        else:
-            result.append((position, s))
-    return result
+    return [(place, s) for place, (_, s) in places(ordered, key=lambda pair: pair[0])]

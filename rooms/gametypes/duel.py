@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.engines.errors import Illegal
+from games.engines.ranking import places
 
 from ..models import Seat
 from .base import GameType
@@ -66,12 +67,7 @@ def rank_by_score(seats) -> list[tuple[int, Seat]]:
     def key(seat):
         return (seat.status == Seat.Status.LEFT, -seat.score)
 
-    ranked, place, previous = [], 0, None
-    for position, seat in enumerate(sorted(seats, key=key), start=1):
-        if key(seat) != previous:
-            place, previous = position, key(seat)
-        ranked.append((place, seat))
-    return ranked
+    return places(sorted(seats, key=key), key)
 
 
 def refuse_unless_playing(seat, done_message: str) -> None:
