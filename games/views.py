@@ -5,6 +5,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import race
+from games.responses import flash
 from rooms.limits import creation_limit
 from stats.middleware import player_token
 
@@ -92,7 +93,7 @@ def solo_act(request, run_id: int):
         action = solo.parse_action(request.POST)
         played = solo.act(run_id, player_token(request), action)
     except solo.NotYourRun as error:
-        return _refusal(request, str(error), 403)
+        return flash(request, str(error), 403)
     except race.MalformedMove as error:
         if request.htmx:  # nothing changed: the message alone
             return fragments.answer(fragments.outcome_message(error=str(error), oob=True), 400)
@@ -112,17 +113,10 @@ def solo_act(request, run_id: int):
     return fragments.answer(answer)
 
 
-def _refusal(request, message: str, status: int) -> HttpResponse:
-    response = render(request, "message.html#message", {"message": message, "error": True}, status=status)
-    response["HX-Retarget"] = "#flash"
-    response["HX-Reswap"] = "innerHTML"
-    return response
-
-
 def _refused_game(request, run_id, message, status, selected, mode):
     run = SoloRun.objects.filter(pk=run_id, player=request.player).first()
     if run is None:
-        return _refusal(request, "That run is not yours.", 403)
+        return flash(request, "That run is not yours.", 403)
     if not request.htmx:
         return render(request, "games/solo.html", _game_context(run, None, selected, mode, message), status=status)
     return render(request, "games/solo.html#game", _game_context(run, None, selected, mode, message), status=status)

@@ -28,6 +28,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.shortcuts import render
 
+from games.responses import refusal
+
 logger = logging.getLogger(__name__)
 TOO_MANY_MISSES = "Too many failed join attempts from your network. Wait a few minutes and try again."
 # Tests give each test fresh counters by changing this prefix (tests/conftest.py).
@@ -162,14 +164,7 @@ def creation_limit(kind: str):
                 minutes = max(1, settings.CREATION_WINDOW // 60)
                 message = (f"You have started too many {CREATION_KINDS[kind]} in a short time. "
                            f"Wait a few minutes (at most {minutes}) and try again.")
-                response = render(request, "message.html", {"title": "Slow down", "message": message,
-                                                            "error": True}, status=429)
-                if request.htmx:  # an htmx form: show the refusal in the page's flash line
-                    response = render(request, "message.html#message", {"message": message, "error": True},
-                                      status=429)
-                    response["HX-Retarget"] = "#flash"
-                    response["HX-Reswap"] = "innerHTML"
-                return response
+                return refusal(request, message, 429, title="Slow down")
             return view(request, *args, **kwargs)
 
         return wrapper

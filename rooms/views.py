@@ -9,7 +9,7 @@ from django.utils import timezone
 from icalendar import Calendar, Event
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engines import race
@@ -28,9 +28,7 @@ from .services import RoomError, RoomNotFound, create_room, normalize_code, perf
 def _message(request, title, message, status):
     if request.htmx:  # forms inside a live room: show the refusal in the room's message line
         response = render(request, "rooms/room.html#message", {"error": message}, status=status)
-        response["HX-Retarget"] = "#room-message"
-        response["HX-Reswap"] = "outerHTML"
-        return response
+        return reswap(retarget(response, "#room-message"), "outerHTML")
     return render(request, "message.html", {"title": title, "message": message, "error": True}, status=status)
 
 

@@ -10,6 +10,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import cardoku as ck
 from games.fragments import answer
+from games.responses import flash
 from rooms.limits import creation_limit
 from stats.middleware import player_token
 
@@ -157,18 +158,11 @@ def _render_game(request, game, status=200, **extra) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-def _refusal(request, message: str, status: int) -> HttpResponse:
-    response = render(request, "message.html#message", {"message": message, "error": True}, status=status)
-    response["HX-Retarget"] = "#flash"
-    response["HX-Reswap"] = "innerHTML"
-    return response
-
-
 def _refused(request, game_id, message, status, refusal=None) -> HttpResponse:
     game = CardokuGame.objects.filter(pk=game_id, player=request.player).first()
     if game is None:
         if request.htmx:
-            return _refusal(request, "That Cardoku game is not yours.", 403)
+            return flash(request, "That Cardoku game is not yours.", 403)
         return _not_yours(request)
     return _render_game(request, game, status, error=message, refusal=refusal)
 
@@ -188,7 +182,7 @@ def act(request, game_id: int):
         played = solo.play_move(game_id, player_token(request), action)
     except solo.NotYourGame as error:
         if request.htmx:
-            return _refusal(request, str(error), 403)
+            return flash(request, str(error), 403)
         return _not_yours(request)
     except (ck.InvalidInput, ck.IllegalMove) as error:
         status = 400 if isinstance(error, ck.InvalidInput) else 409
@@ -218,7 +212,7 @@ def option(request, game_id: int):
         game = solo.set_option(game_id, request.player, name, on)
     except solo.NotYourGame as error:
         if request.htmx:
-            return _refusal(request, str(error), 403)
+            return flash(request, str(error), 403)
         return _not_yours(request)
     except ck.InvalidInput as error:
         return _refused(request, game_id, str(error), 400)

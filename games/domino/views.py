@@ -13,6 +13,7 @@ from games.bank import BankEmpty
 from games.engines import domino as engine
 from games.fragments import answer
 from games.models import Level
+from games.responses import flash
 from rooms.limits import creation_limit
 from stats.middleware import player_token
 
@@ -60,11 +61,7 @@ def _context(game: DominoGame, now, outcome=None, action=None, joker_mode=None, 
 
 def _not_yours(request) -> HttpResponse:
     if request.htmx:
-        response = render(request, "message.html#message",
-                          {"message": "That game is not yours.", "error": True}, status=403)
-        response["HX-Retarget"] = "#flash"
-        response["HX-Reswap"] = "innerHTML"
-        return response
+        return flash(request, "That game is not yours.", 403)
     return render(request, "message.html", {"title": "Not your game",
                   "message": "That Sudoku Domino game belongs to another player."}, status=403)
 
