@@ -76,10 +76,6 @@ class Rules:
                 return key
         return "custom"
 
-    @property
-    def preset_label(self) -> str:
-        return self.preset.capitalize()
-
     def penalty_for(self, mistake_number: int) -> int:
         """Points lost for the n-th mistake (1-based)."""
         if self.penalty is Penalty.FLAT:

@@ -99,11 +99,6 @@ class Card:
         return SUIT_SYMBOLS[self.suit] if self.suit else JOKER_SYMBOL
 
     @property
-    def rank_label(self) -> str:
-        """What the card's corner shows: ``"A"``, ``"7"``, ``"10"``, ``"K"``, ``"Joker"``."""
-        return self.rank
-
-    @property
     def label(self) -> str:
         """Short display label: ``"A♠"``, ``"10♥"``, ``"K♦"``, ``"Joker"``."""
         if self.rank == JOKER:

@@ -52,12 +52,6 @@ class Layout:
         """{(row, col): card} for the nine spades."""
         return dict(self.placements)
 
-    def square_of(self, card: Card) -> Square:
-        for square, c in self.placements:
-            if c == card:
-                return square
-        raise KeyError(card)
-
     def to_dict(self) -> dict:
         """JSON-safe form: ``{"kind": ..., "squares": [[row, col, "AS"], ...]}``."""
         return {

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 EMPTY = 0
 GREY = -1
 GOLD = -2
-JOKER_CODES = {"grey": GREY, "gold": GOLD}
 
 EDGES = ("top", "bottom", "left", "right")
 

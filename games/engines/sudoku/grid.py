@@ -9,7 +9,6 @@ from __future__ import annotations
 
 Grid = tuple[int, ...]
 
-SIZE = 9
 CELLS = 81
 DIGITS = range(1, 10)
 

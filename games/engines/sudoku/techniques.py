@@ -221,14 +221,6 @@ class Ctx:
             self._ufields[u] = g
         return g
 
-    @property
-    def cells_by_unit(self) -> list[list[tuple[int, int]]]:
-        return [self.unit_cells(u) for u in range(27)]
-
-    @property
-    def fields_by_unit(self) -> list[list[tuple[int, int]]]:
-        return [self.unit_fields(u) for u in range(27)]
-
 
 _M1 = (1 << SLOT) - 1
 _SLOT_SHIFTS = [SLOT * d for d in range(9)]
