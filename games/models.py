@@ -35,7 +35,23 @@ class Puzzle(models.Model):
         return tuple(int(c) for c in self.solution)
 
 
-class SoloRun(models.Model):
+class Revised(models.Model):
+    """A game row its write path may keep in memory between moves (games/rows.py). Every write
+    moves `revision` on, so a kept copy is written back only over the row it was read as."""
+
+    revision = models.PositiveIntegerField(default=0, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, update_fields=None, **kwargs):  # the admin, a sweep: writes outside games/rows.py
+        self.revision += 1
+        if update_fields is not None:
+            update_fields = {*update_fields, "revision"}
+        super().save(*args, update_fields=update_fields, **kwargs)
+
+
+class SoloRun(Revised):
     """One Solo Run. Its board lives in `board` (the race engine's Board as JSON)."""
 
     class State(models.TextChoices):

@@ -1,27 +1,44 @@
-"""A move's locked read and its write as two plain SQL statements.
+"""The one way a move reads and writes its game row: `write`.
 
-Building the ORM query (select_for_update + get + save) cost more CPU per move than the
-game itself (issue 15's profile). These two functions send the same SQL a model
-instance would, with the fields' own converters and adapters, so the instance they
-return and the row they write are the ones the ORM would give: they are a faster path
-for the write paths (games/solo.py, games/cardoku/solo.py, games/domino/solo.py), not a
-second way to store a game.
+A move is one statement: an autocommit `UPDATE ... WHERE id = %s AND revision = %s`
+(compare and set) of the columns it changed, applied to the copy of the row this process
+kept after the game's last write. With no kept copy (another process, a restart, the first
+move) the row is read first with a plain SELECT, without a lock or a transaction. Either
+way, if the row changed meanwhile (another tab, another process: the UPDATE finds no row
+of that revision) the move is applied again to the row read under a lock, as every move
+was before (issue 15: BEGIN, SELECT ... FOR UPDATE, UPDATE and COMMIT were four round
+trips and most of a move's time on PostgreSQL). The commit of that one UPDATE still waits
+for the WAL flush: a move is durable when it is answered.
+
+The statements are plain SQL with the fields' own converters and adapters, so the
+instance `write` hands to the change is the one the ORM would give (the ORM's query
+building cost more CPU per move than the game itself).
 """
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
+from typing import TypeVar
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Model
 
 from stats.models import Profile
 
+T = TypeVar("T")
+KEEP = 2000  # game rows kept per process (a few KB each), the least recently played dropped first
+_kept: OrderedDict[tuple[type[Model], int], tuple[str, Model]] = OrderedDict()
+_kept_lock = threading.Lock()  # views run in threads
+
 
 @cache
 def _select(model: type[Model], related: str | None, related_fields: tuple[str, ...], by_token: bool,
-            vendor: str) -> tuple[str, list, list]:
-    """The SELECT (with its lock) of every column of `model` (plus `related_fields` of the
+            lock: bool, vendor: str) -> tuple[str, list, list]:
+    """The SELECT (locked if `lock`) of every column of `model` (plus `related_fields` of the
     `related` foreign key's row), and each column's converters, as the ORM compiler uses them."""
     qn = connection.ops.quote_name
     meta = model._meta
@@ -43,7 +60,7 @@ def _select(model: type[Model], related: str | None, related_fields: tuple[str, 
         where = f"t.{qn(meta.pk.column)} = %s AND t.{qn(player.column)} = %s"
     sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t{joins} WHERE {where}"
     features = connection.features
-    if features.has_select_for_update:  # SQLite: its IMMEDIATE transaction already holds the write lock
+    if lock and features.has_select_for_update:  # SQLite: its IMMEDIATE transaction already holds the write lock
         sql += " FOR UPDATE OF t" if features.has_select_for_update_of else " FOR UPDATE"
     table = meta.db_table
     converters = []
@@ -54,15 +71,16 @@ def _select(model: type[Model], related: str | None, related_fields: tuple[str, 
     return sql, [f.attname for f in fields], converters
 
 
-def locked(model: type[Model], pk: int, player, related: str | None = None,
-           related_fields: tuple[str, ...] = ()) -> Model | None:
+def read(model: type[Model], pk: int, player, related: str | None = None, related_fields: tuple[str, ...] = (),
+         lock: bool = False) -> Model | None:
     """`model`'s row `pk` if it belongs to `player` (a Profile, or the token of the request's
-    player cookie), locked for the rest of the transaction; None if not. With `related`, the
-    instance's `related` object carries `related_fields` (its other fields load when read)."""
+    player cookie), locked for the rest of the transaction if `lock`; None if not. With
+    `related`, the instance's `related` object carries `related_fields` (its other fields
+    load when read)."""
     if player is None or player == "":
         return None
     by_token = isinstance(player, str)
-    sql, names, converters = _select(model, related, tuple(related_fields), by_token, connection.vendor)
+    sql, names, converters = _select(model, related, tuple(related_fields), by_token, lock, connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk, player if by_token else player.pk])
         row = cursor.fetchone()
@@ -84,9 +102,10 @@ def locked(model: type[Model], pk: int, player, related: str | None = None,
     return instance
 
 
-def save_fields(instance: Model, names: list[str] | tuple[str, ...]) -> None:
-    """One UPDATE of `names` (plus any auto_now field), as `instance.save(update_fields=names)`
-    would write them."""
+def update(instance: Model, names: list[str] | tuple[str, ...]) -> bool:
+    """One UPDATE of `names` (plus any auto_now field, with the values `save(update_fields=names)`
+    would write) and the revision, if the row is still at the instance's revision. False if not
+    (nothing was written)."""
     meta = instance._meta
     qn = connection.ops.quote_name
     fields = [meta.get_field(name) for name in names]
@@ -94,5 +113,76 @@ def save_fields(instance: Model, names: list[str] | tuple[str, ...]) -> None:
     sets = ", ".join(f"{qn(f.column)} = %s" for f in fields)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(meta.pk.column)} = %s",
-                       [*params, instance.pk])
+        cursor.execute(f"UPDATE {qn(meta.db_table)} SET {sets}, {qn('revision')} = %s "
+                       f"WHERE {qn(meta.pk.column)} = %s AND {qn('revision')} = %s",
+                       [*params, instance.revision + 1, instance.pk, instance.revision])
+        if cursor.rowcount != 1:
+            return False
+    instance.revision += 1
+    return True
+
+
+def write(model: type[Model], pk: int, player, change: Callable[[Model], tuple[T, list[str]]],
+          missing: Exception, related: str | None = None, related_fields: tuple[str, ...] = ()) -> T:
+    """Apply `change` to the player's game row `pk` and write the fields it names; return what
+    it returned. `change(instance)` changes the instance and returns (result, field names), or
+    raises a refusal (nothing is written then). Raises `missing` if the row is not the player's.
+    `player` and the related read: as `read`."""
+    token = player if isinstance(player, str) else getattr(player, "token", None)
+    kept = _take(model, pk, token)
+    if kept is not None:
+        try:
+            result, names = change(kept)
+        except Exception:  # decided on a copy that may be behind the row: ask the row
+            pass
+        else:
+            if update(kept, names):
+                return _keep(kept, token, result)
+    instance = read(model, pk, player, related, related_fields)
+    if instance is None:
+        raise missing
+    result, names = change(instance)
+    if update(instance, names):
+        return _keep(instance, token, result)
+    with transaction.atomic():  # written meanwhile: apply the move to the row as it is now, locked
+        instance = read(model, pk, player, related, related_fields, lock=True)
+        if instance is None:
+            raise missing
+        result, names = change(instance)
+        if not update(instance, names):  # the row is locked: only a write that skipped `revision`
+            raise RuntimeError(f"{model.__name__} {pk} changed under its lock")
+        return _keep(instance, token, result)
+
+
+def _take(model: type[Model], pk: int, token: str | None) -> Model | None:
+    """This process's copy of the row, if the player whose token it is owns it (tokens never
+    change), taken out so no other thread changes it meanwhile."""
+    with _kept_lock:
+        entry = _kept.get((model, pk))
+        if entry is None or not token or entry[0] != token:
+            return None
+        del _kept[(model, pk)]
+    return entry[1]
+
+
+def _keep(instance: Model, token: str | None, result: T) -> T:
+    """Keep a copy of the row just written, once committed (a rolled-back write is never kept);
+    the caller goes on with `instance`."""
+    if token:
+        clone = copy.copy(instance)
+
+        def put():
+            with _kept_lock:
+                _kept[(type(clone), clone.pk)] = (token, clone)
+                _kept.move_to_end((type(clone), clone.pk))
+                while len(_kept) > KEEP:
+                    _kept.popitem(last=False)
+
+        transaction.on_commit(put)
+    return result
+
+
+def forget() -> None:
+    """Drop every kept row (tests)."""
+    with _kept_lock:
+        _kept.clear()

@@ -3,7 +3,6 @@ engine with the fixed Standard rules and saves the result."""
 
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
@@ -113,48 +112,46 @@ def start_run(player, level: str) -> SoloRun:
 
 
 def act(run_id: int, player, action: SoloAction, now=None) -> Played:
-    """Apply one action under a row lock: one read (the run with its puzzle's solution, if
-    it is `player`'s: a Profile or the request's player token, games.rows.locked) and one
-    write of the changed columns."""
+    """Apply one action to `player`'s run (a Profile or the request's player token) through
+    games.rows.write: one write of the changed columns, to the run this process kept from its
+    last move or read (with its puzzle's solution) by one SELECT."""
     now = now or timezone.now()
-    with transaction.atomic():
-        run = rows.locked(SoloRun, run_id, player, "puzzle", ("solution",))
-        if run is None:
-            raise NotYourRun("That run is not yours.")
-        if run.state == SoloRun.State.FINISHED:
-            raise race.IllegalMove("This run is finished. Start a new one from the home page.")
-        stale = action.version is not None and action.version != run.moves
-        advance_clock(run, now)
-        if action.kind == "pause":
-            if run.state == SoloRun.State.PLAYING:
-                if has_entry(run):
-                    run.active_since = None  # the clock stops; before an entry it runs on
-                run.state = SoloRun.State.PAUSED
-            rows.save_fields(run, CLOCK_FIELDS)
-            return Played(run, None, None, None, stale)
-        if action.kind == "resume":
-            if run.state == SoloRun.State.PAUSED:
-                run.active_since = run.active_since or now
-                run.state = SoloRun.State.PLAYING
-            rows.save_fields(run, CLOCK_FIELDS)
-            return Played(run, None, None, None, stale)
-        if run.state == SoloRun.State.PAUSED:
-            raise race.IllegalMove("The run is paused: resume to play.")
+    return rows.write(SoloRun, run_id, player, lambda run: _apply(run, action, now),
+                      NotYourRun("That run is not yours."), "puzzle", ("solution",))
 
-        before, solution = run.get_board(), run.puzzle.solution_tuple
-        board, outcome = play.apply(before, run.rules, solution, action.move)
-        if action.kind == "hint":
-            run.assisted = True
-        run.board = board.to_dict()
-        run.score, run.mistakes, run.hints = board.score, board.mistakes, board.hints
-        run.moves += 1
-        if board.status is race.Status.FINISHED:
-            run.elapsed = run.play_seconds(now)
-            run.state = SoloRun.State.FINISHED
-            run.finished_at = now
-            run.active_since = None
-        rows.save_fields(run, MOVE_FIELDS)
-        return Played(run, before, board, outcome, stale)
+
+def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
+    if run.state == SoloRun.State.FINISHED:
+        raise race.IllegalMove("This run is finished. Start a new one from the home page.")
+    stale = action.version is not None and action.version != run.moves
+    advance_clock(run, now)
+    if action.kind == "pause":
+        if run.state == SoloRun.State.PLAYING:
+            if has_entry(run):
+                run.active_since = None  # the clock stops; before an entry it runs on
+            run.state = SoloRun.State.PAUSED
+        return Played(run, None, None, None, stale), CLOCK_FIELDS
+    if action.kind == "resume":
+        if run.state == SoloRun.State.PAUSED:
+            run.active_since = run.active_since or now
+            run.state = SoloRun.State.PLAYING
+        return Played(run, None, None, None, stale), CLOCK_FIELDS
+    if run.state == SoloRun.State.PAUSED:
+        raise race.IllegalMove("The run is paused: resume to play.")
+
+    before, solution = run.get_board(), run.puzzle.solution_tuple
+    board, outcome = play.apply(before, run.rules, solution, action.move)
+    if action.kind == "hint":
+        run.assisted = True
+    run.board = board.to_dict()
+    run.score, run.mistakes, run.hints = board.score, board.mistakes, board.hints
+    run.moves += 1
+    if board.status is race.Status.FINISHED:
+        run.elapsed = run.play_seconds(now)
+        run.state = SoloRun.State.FINISHED
+        run.finished_at = now
+        run.active_since = None
+    return Played(run, before, board, outcome, stale), MOVE_FIELDS
 
 
 MOVE_FIELDS = ["board", "score", "mistakes", "hints", "moves", "assisted", "elapsed", "state", "finished_at",

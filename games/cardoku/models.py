@@ -1,10 +1,12 @@
 from django.db import models
 from django.utils import timezone
 
+from games.models import Revised
+
 from . import play
 
 
-class CardokuGame(models.Model):
+class CardokuGame(Revised):
     """One solo Cardoku game. ``state`` is the state dict of games/cardoku/play.py (the
     engine's layout, seed and moves, plus the board version ``step``). It names the seed,
     so it describes every card to come: never render it. The other columns are copies of

@@ -9,7 +9,6 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils import timezone
 
 from games.engines import cardoku as ck
@@ -45,14 +44,6 @@ def start_game(player, data: Mapping, rng: random.Random | None = None, now=None
     return game
 
 
-def _locked(game_id: int, player) -> CardokuGame:
-    """The player's game, row-locked. `player`: a Profile or a player token (games.rows.locked)."""
-    game = rows.locked(CardokuGame, game_id, player)
-    if game is None:
-        raise NotYourGame("That Cardoku game is not yours.")
-    return game
-
-
 @dataclass(frozen=True)
 class Played:
     """One applied move: the saved game, the engine state before and after, what happened."""
@@ -64,20 +55,23 @@ class Played:
 
 
 def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
-    """Apply one move (place, discard, undo) to the player's game, under a row lock: one
-    read, one load of the state, one write. Raises ``NotYourGame`` or the pure layer's
-    errors (the error carries the game as ``error.game`` then); then nothing is saved."""
-    with transaction.atomic():
-        game = _locked(game_id, player)
+    """Apply one move (place, discard, undo) to the player's game (`player`: a Profile or a
+    player token) through games.rows.write: one write, of the game this process kept from its
+    last move or read by one SELECT. Raises ``NotYourGame`` or the pure layer's errors (the
+    error carries the game as ``error.game`` then); then nothing is saved."""
+    now = now or timezone.now()
+
+    def change(game: CardokuGame) -> tuple[Played, list[str]]:
         before = game.engine_state()
         try:
             after, outcome = play.apply(before, game.step, action)
         except ck.CardokuError as error:
             error.game = game  # the refusal's answer shows this game as it stands
             raise
-        game.store_state(after, game.step + 1, now or timezone.now())
-        rows.save_fields(game, MOVE_FIELDS)
-        return Played(game, before, after, outcome)
+        game.store_state(after, game.step + 1, now)
+        return Played(game, before, after, outcome), MOVE_FIELDS
+
+    return rows.write(CardokuGame, game_id, player, change, _not_yours())
 
 
 def act(game_id: int, player, action: play.Action, now=None) -> tuple[CardokuGame, play.Outcome]:
@@ -100,11 +94,15 @@ def parse_option(data: Mapping) -> tuple[str, bool]:
 
 def set_option(game_id: int, player, option: str, on: bool) -> CardokuGame:
     """Turn "Show possible moves" or "Show placement restrictions" on or off."""
-    with transaction.atomic():
-        game = _locked(game_id, player)
+    def change(game: CardokuGame) -> tuple[CardokuGame, list[str]]:
         setattr(game, OPTIONS[option], on)
-        rows.save_fields(game, [OPTIONS[option]])  # and updated_at (auto_now)
-        return game
+        return game, [OPTIONS[option]]  # and updated_at (auto_now)
+
+    return rows.write(CardokuGame, game_id, player, change, _not_yours())
+
+
+def _not_yours() -> NotYourGame:
+    return NotYourGame("That Cardoku game is not yours.")
 
 
 def current_game(player) -> CardokuGame | None:

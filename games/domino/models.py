@@ -4,14 +4,14 @@ from django.db import models
 from django.utils import timezone
 
 from games.engines import domino as engine
-from games.models import Level
+from games.models import Level, Revised
 
 from . import play
 
 TIME_LIMIT = timedelta(seconds=engine.TIME_LIMIT)
 
 
-class DominoGame(models.Model):
+class DominoGame(Revised):
     """One solo Sudoku Domino game. ``state`` is the engine's state dict (it holds the
     solution and the stone order: never render it). The other columns are copies of
     the state's numbers, for the admin, the stats and the overdue sweep."""

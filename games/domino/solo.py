@@ -55,16 +55,14 @@ class Played:
 
 
 def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
-    """Apply one action for ``player`` (a Profile or a player token: games.solo.owned_by)
-    under a row lock: one read, one load of the state, one write. An outcome of kind "time_up" means the clock had run out: the game was
-    ended and saved, and the move was not played. Raises NotYourGame, BadMove or an
-    IllegalMove (carrying the game as ``error.game`` once it was read); then nothing is
-    saved."""
+    """Apply one action for ``player`` (a Profile or a player token) through
+    games.rows.write: one write, of the game this process kept from its last move or read by
+    one SELECT. An outcome of kind "time_up" means the clock had run out: the game was ended
+    and saved, and the move was not played. Raises NotYourGame, BadMove or an IllegalMove
+    (carrying the game as ``error.game`` once it was read); then nothing is saved."""
     now = now or timezone.now()
-    with transaction.atomic():
-        game = rows.locked(DominoGame, game_id, player)
-        if game is None:
-            raise NotYourGame("That game is not yours.")
+
+    def change(game: DominoGame) -> tuple[Played, list[str]]:
         before = game.engine_state()
         try:
             after, outcome = play.apply(before, action, now.timestamp())
@@ -72,8 +70,9 @@ def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
             error.game = game  # the refusal's answer shows this game as it stands
             raise
         game.store_state(after, now)
-        rows.save_fields(game, MOVE_FIELDS)
-        return Played(game, before, after, outcome)
+        return Played(game, before, after, outcome), MOVE_FIELDS
+
+    return rows.write(DominoGame, game_id, player, change, NotYourGame("That game is not yours."))
 
 
 def act(game_id: int, player, action: play.Action, now=None) -> tuple[DominoGame, Outcome]:

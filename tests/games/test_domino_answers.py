@@ -102,12 +102,16 @@ def test_a_locked_duel_board_with_bare_marker_slots_renders(game):
     assert html.count('class="marker-slot"') == 36 and 'id="dm-mark-right-9"' in html
 
 
-def test_a_push_is_one_read_and_one_write(player_client, game):
+def test_a_push_is_one_read_and_one_write_and_then_one_write(player_client, game, django_capture_on_commit_callbacks):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    push = entries(game, True)[0]
-    with CaptureQueriesContext(connection) as queries:
-        act(player_client, game, push=push, version=0)
-    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
-    assert [s for s in statements if s not in ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT")] == ["SELECT", "UPDATE"]
+    def statements(push, version):
+        with CaptureQueriesContext(connection) as queries:
+            act(player_client, game, push=push, version=version)
+        return [q["sql"].split()[0].upper() for q in queries.captured_queries]
+
+    with django_capture_on_commit_callbacks(execute=True):  # committed: this process keeps the game
+        assert statements(entries(game, True)[0], 0) == ["SELECT", "UPDATE"]
+    assert statements(entries(game, True)[0], 1) == ["UPDATE"]
+    assert fresh(game).moves == 2 and fresh(game).stones_placed == 2

@@ -144,15 +144,21 @@ def test_pause_resume_and_finish_answer_with_the_whole_game(player_client, run):
     assert b"Solved!" in response.content and b'id="game"' in response.content
 
 
-def test_a_move_is_one_read_and_one_write(player_client, run):
+def statements_of(client, run, **data) -> list[tuple[str, str]]:
     with CaptureQueriesContext(connection) as queries:
-        act(player_client, run, cell=2, digit=4, version=0)
-    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
-    statements = [s for s in statements if s not in ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT")]
-    # the run (locked, with its puzzle, found by the cookie's player token) and its update
-    assert statements == ["SELECT", "UPDATE"], statements
-    read = next(q["sql"] for q in queries.captured_queries if q["sql"].upper().startswith("SELECT"))
-    assert "solorun" in read and "token" in read
+        act(client, run, **data)
+    return [(q["sql"].split()[0].upper(), q["sql"]) for q in queries.captured_queries]
+
+
+def test_a_move_is_one_read_and_one_write_and_then_one_write(player_client, run, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):  # committed: this process keeps the run
+        first = statements_of(player_client, run, cell=2, digit=4, version=0)
+    # the run (with its puzzle, found by the cookie's player token) and its update: no
+    # transaction, no lock (games/rows.py)
+    assert [kind for kind, _ in first] == ["SELECT", "UPDATE"], first
+    assert "solorun" in first[0][1] and "token" in first[0][1] and "FOR UPDATE" not in first[0][1]
+    assert [kind for kind, _ in statements_of(player_client, run, cell=3, digit=6, version=1)] == ["UPDATE"]
+    assert fresh(run).moves == 2 and fresh(run).get_board().cells[2:4] == (4, 6)
 
 
 @pytest.mark.parametrize("field", ["cell", "digit", "version"])
