@@ -1,23 +1,26 @@
 """Server time and answer size per move: Solo Run, Cardoku and Sudoku Domino.
 
 Run from the repo root:
-    .venv/bin/python bench/moves.py [--moves 400] [--backends sqlite,postgres] [--previous acb4dfb]
+    .venv/bin/python bench/moves.py [--moves 400] [--rounds 4] [--backends sqlite,postgres] [--previous REV]
+                                    [--pg-alt prepared,async-commit]
 
 Plays whole games through Django's test client (every middleware, the view, the write
 path, the answer; no network) on a fresh test database: SQLite always, PostgreSQL too
-when DATABASE_URL is set (or --backends names it). Each backend runs in a process of its
-own, because the settings read DATABASE_URL when they load.
+when DATABASE_URL is set (or --backends names it). Each run is a process of its own,
+because the settings read DATABASE_URL when they load.
 
-Every move is timed two ways, alternately, in the same run: the answer that carries only
-what changed (what the game pages use) and the whole-board answer (the same move asking
-for the whole game: Solo Run with a version the run does not have, Cardoku and Domino
-with `full=1`). With `--previous REV` the same moves are also played on that older commit
-(checked out in a temporary worktree), where every move answered with the whole board:
-the baseline of issue 15. Moves that end a game answer with the finish screen and are
-left out.
+Every move is timed two ways, alternately: the answer that carries only what changed (what
+the game pages use) and the whole-board answer (the same move asking for the whole game:
+Solo Run with a version the run does not have, Cardoku and Domino with `full=1`). With
+`--previous REV` the same moves are also played on that older commit (checked out in a
+temporary worktree), and with `--pg-alt` on PostgreSQL settings that are not the project's
+(prototypes). The trees and prototypes take turns (`--rounds`), so a machine whose load
+changes during the run weighs on each alike; compare rows of one run only. Moves that end
+a game answer with the finish screen and are left out.
 
-Two rows at the end show the floor of this stack on this machine: the same POST to a
-view that does nothing, and to one that only makes a move's locked read and write.
+Three rows at the end show the floor of this stack on this machine: the same POST to a
+view that does nothing, to one that makes a locked read and one write in a transaction (a
+move before games/rows.py kept games), and to one that sends one UPDATE (a move now).
 
 Moves are posted form-encoded, as htmx sends them (not multipart, the test client's
 default). Times are wall clock (what a player waits for, database included); the CPU time of the
@@ -30,6 +33,7 @@ answer <= 3 KB, for each game.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -204,16 +208,24 @@ def time_floor(timer: Timer, player, n: int = 200) -> None:
             row.save(update_fields=["display_name"])
         return HttpResponse("")
 
-    config.urls.urlpatterns[:0] = [path("bench/nothing/", nothing), path("bench/rw/", one_read_one_write)]
+    def one_update(request):  # what a move of a kept game sends (games/rows.py)
+        Profile.objects.filter(pk=player.pk).update(display_name="Bench")
+        return HttpResponse("")
+
+    config.urls.urlpatterns[:0] = [path("bench/nothing/", nothing), path("bench/rw/", one_read_one_write),
+                                   path("bench/w/", one_update)]
     clear_url_caches()
     for _ in range(n):
         timer.post("/bench/nothing/", {"cell": 1, "digit": 2}, ("floor", "no game work", "request only"))
-        timer.post("/bench/rw/", {"cell": 1, "digit": 2}, ("floor", "no game work", "+ read + write"))
+        timer.post("/bench/rw/", {"cell": 1, "digit": 2}, ("floor", "no game work", "+ locked read + write"))
+        timer.post("/bench/w/", {"cell": 1, "digit": 2}, ("floor", "no game work", "+ one UPDATE"))
 
 
 # --- one backend --------------------------------------------------------------------------------
 
-def run_backend(moves: int, seed: int, label: str | None = None) -> None:
+def run_backend(moves: int, seed: int, label: str | None, out: str, floor: int) -> None:
+    """Play `moves` timed moves of each game on a fresh test database (in this process's
+    settings) and write the samples to `out` as JSON."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -254,38 +266,41 @@ def run_backend(moves: int, seed: int, label: str | None = None) -> None:
         plays = {"Solo Run": play_solo, "Cardoku": play_cardoku, "Domino": play_domino}
         for play in plays.values():  # warm up: imports, template loading, connections
             play(Timer(client), player, rng)
-        played = dict.fromkeys(plays, 0)
         for name, play in plays.items():  # whole games until each has `moves` timed moves
             while sum(len(v) for k, v in timer.samples.items() if k[0] == name) < moves:
                 play(timer, player, rng)
-                played[name] += 1
-        time_floor(timer, player)
-        if label:  # an older tree answers every move with the whole board: one row per move kind
+        if floor:
+            time_floor(timer, player, floor)
+        if label:  # an older tree or a prototype: one row per move kind
             merged = defaultdict(list)
             for (game, kind, mode), samples in timer.samples.items():
-                merged[(game, kind, mode if game == "floor" else label)] += samples
+                if mode == FRAGMENTS or game == "floor":  # an older tree answered with the whole board
+                    merged[(game, kind, mode if game == "floor" else label)] += samples
             timer.samples = merged
-        wal = ""
+        backend = connection.vendor
         if connection.vendor == "sqlite":  # what the settings (or --sqlite-wal) made of the journal
             with connection.cursor() as cursor:
                 journal = cursor.execute("PRAGMA journal_mode").fetchone()[0]
                 sync = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[cursor.execute("PRAGMA synchronous").fetchone()[0]]
-            wal = f" journal_mode={journal}, synchronous={sync}"
-        if connection.vendor == "postgresql" and alternatives:
-            wal = f" with {' + '.join(alternatives)} (prototype, not the settings)"
-        print(f"{connection.vendor}{wal}{f' ({label})' if label else ''}: "
-              + ", ".join(f"{n} {name} games" for name, n in played.items())
-              + f", {sum(len(v) for v in timer.samples.values())} timed moves")
-        print(f"  {'game':<9} {'move':<14} {'answer':<18} {'n':>4} {'median':>8} {'p99':>8} {'max':>8} "
-              f"{'cpu med':>8} {'bytes med':>10} {'bytes max':>10}")
-        for (game, kind, mode) in sorted(timer.samples, key=lambda k: (k[0] == "floor", k[0], k[1], k[2] != FRAGMENTS)):
-            samples = timer.samples[(game, kind, mode)]
-            ms, cpu, size = ([s[i] for s in samples] for i in range(3))
-            print(f"  {game:<9} {kind:<14} {mode:<18} {len(ms):4d} {statistics.median(ms):6.2f}ms "
-                  f"{pct(ms, 0.99):6.2f}ms {max(ms):6.2f}ms {statistics.median(cpu):6.2f}ms "
-                  f"{int(statistics.median(size)):10d} {max(size):10d}")
+            backend += f" journal_mode={journal}, synchronous={sync}"
+        Path(out).write_text(json.dumps({"backend": backend, "label": label,
+                                         "samples": [[*k, v] for k, v in timer.samples.items()]}))
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def report(backend: str, samples: dict, order: list[str]) -> None:
+    print(backend)
+    print(f"  {'game':<9} {'move':<14} {'answer':<24} {'n':>4} {'median':>8} {'p99':>8} {'max':>8} "
+          f"{'cpu med':>8} {'cpu p99':>8} {'bytes med':>10} {'bytes max':>10}")
+    rank = {mode: i for i, mode in enumerate(order)}
+    for (game, kind, mode) in sorted(samples, key=lambda k: (k[0] == "floor", k[0], k[1], rank.get(k[2], 99))):
+        rows = samples[(game, kind, mode)]
+        ms, cpu, size = ([s[i] for s in rows] for i in range(3))
+        sizes = (f"{int(statistics.median(size)):10d} {max(size):10d}" if game != "floor" else "")
+        print(f"  {game:<9} {kind:<14} {mode:<24} {len(ms):4d} {statistics.median(ms):6.2f}ms "
+              f"{pct(ms, 0.99):6.2f}ms {max(ms):6.2f}ms {statistics.median(cpu):6.2f}ms {pct(cpu, 0.99):6.2f}ms "
+              f"{sizes}")
 
 
 def main() -> None:
@@ -299,20 +314,24 @@ def main() -> None:
     parser.add_argument("--sqlite-wal", action="store_true",
                         help="SQLite in WAL mode with synchronous=NORMAL (a commit without an fsync), for comparison")
     parser.add_argument("--pg-alt", default="",
-                        help="after the PostgreSQL run, run it again with these prototypes, each a run of its own "
+                        help="on PostgreSQL, also run these prototypes (taking turns with the settings' run), each a run of its own "
                              "('+' combines): prepared (server-side binding, prepared statements), "
                              "async-commit (synchronous_commit=off); e.g. prepared,async-commit,prepared+async-commit")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="the trees and prototypes take turns, each playing moves/rounds per turn (default 4)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--label", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--floor", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        run_backend(args.moves, args.seed, args.label)
+        run_backend(args.moves, args.seed, args.label, args.out, args.floor)
         return
     url = os.environ.get("DATABASE_URL", "")
     backends = args.backends.split(",") if args.backends else ["sqlite"] + (["postgres"] if url.startswith("postgres") else [])
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"bench/moves.py: server time per move through the test client (load {load:.1f}, "
-          f"{os.cpu_count()} cores)")
+    print(f"bench/moves.py: server time per move through the test client (load {load:.1f} at the start, "
+          f"{os.cpu_count()} cores; {args.rounds} alternating rounds)")
     trees = [(ROOT, None)]
     if args.previous:  # the older code in a temporary worktree, run by this same script
         old = Path(tempfile.mkdtemp(prefix="bench-previous-"))
@@ -331,13 +350,25 @@ def main() -> None:
                 env["BENCH_SQLITE_WAL"] = "1"
             runs = [(tree, label, "") for tree, label in trees]
             if backend == "postgres" and args.pg_alt:
-                runs += [(ROOT, None, alt.replace("+", ",")) for alt in args.pg_alt.split(",")]
-            for tree, label, alt in runs:
-                env["BENCH_TREE"] = str(tree)
-                env["BENCH_PG_ALT"] = alt
-                command = [sys.executable, str(Path(__file__).resolve()), "--child", "--moves", str(args.moves),
-                           "--seed", str(args.seed)] + (["--label", label] if label else [])
-                subprocess.run(command, env=env, cwd=tree, check=True)
+                runs += [(ROOT, f"prototype {alt}", alt.replace("+", ",")) for alt in args.pg_alt.split(",")]
+            samples, name = defaultdict(list), backend
+            per_round = max(1, args.moves // args.rounds)
+            for n in range(args.rounds):  # the same load for every tree: they take turns
+                for tree, label, alt in runs:
+                    env["BENCH_TREE"] = str(tree)
+                    env["BENCH_PG_ALT"] = alt
+                    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+                        command = [sys.executable, str(Path(__file__).resolve()), "--child", "--moves", str(per_round),
+                                   "--seed", str(args.seed + n), "--out", out.name,
+                                   "--floor", str(200 // args.rounds if label is None else 0)]
+                        subprocess.run(command + (["--label", label] if label else []), env=env, cwd=tree, check=True)
+                        result = json.loads(Path(out.name).read_text())
+                    name = result["backend"] if label is None else name
+                    for game, kind, mode, rows in result["samples"]:
+                        floor_of = f"{mode} ({label.split()[0]})" if game == "floor" and label else mode
+                        samples[(game, kind, floor_of)] += rows
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            report(f"{name} (load {load:.1f} at the end)", samples, [FRAGMENTS, WHOLE] + [r[1] for r in runs[1:]])
     finally:
         if args.previous:
             subprocess.run(["git", "worktree", "remove", "--force", str(trees[1][0])], cwd=ROOT, check=False)
