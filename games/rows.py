@@ -30,7 +30,7 @@ from django.db.models import Model
 from stats.models import Profile
 
 T = TypeVar("T")
-KEEP = 2000  # game rows kept per process (a few KB each), the least recently played dropped first
+KEEP = 1000  # game rows kept per process (a few KB each), the least recently played dropped first
 _kept: OrderedDict[tuple[type[Model], int], tuple[str, Model]] = OrderedDict()
 _kept_lock = threading.Lock()  # views run in threads
 
