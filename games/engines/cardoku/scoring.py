@@ -101,18 +101,22 @@ def score_board(board: Sequence[Card | None], discards: int = 0) -> ScoreBreakdo
     if len(board) != 81:
         raise ValueError("A board has 81 squares.")
     units: list[UnitScore] = []
-    for kind in UNIT_KINDS:
-        for number in range(1, 10):
-            cards = [board[(r - 1) * 9 + (c - 1)] for r, c in unit_squares(kind, number)]
-            if any(c is None for c in cards):
-                continue
-            bonuses = unit_bonuses(cards)  # type: ignore[arg-type]
-            base = unit_base(kind, number)
-            mult = multiplier_of(bonuses)
-            units.append(UnitScore(kind, number, base, bonuses, mult, base * mult))
+    for kind, number, indexes in _UNITS:
+        cards = [board[i] for i in indexes]
+        if any(c is None for c in cards):
+            continue
+        bonuses = unit_bonuses(cards)  # type: ignore[arg-type]
+        base = unit_base(kind, number)
+        mult = multiplier_of(bonuses)
+        units.append(UnitScore(kind, number, base, bonuses, mult, base * mult))
     units_total = sum(u.points for u in units)
     penalty = -DISCARD_PENALTY * discards
     return ScoreBreakdown(tuple(units), units_total, discards, penalty, units_total + penalty)
+
+
+# The 27 units as board indexes, in scoring order: a move scores the board several times.
+_UNITS = tuple((kind, number, tuple((r - 1) * 9 + (c - 1) for r, c in unit_squares(kind, number)))
+               for kind in UNIT_KINDS for number in range(1, 10))
 
 
 def score(state) -> ScoreBreakdown:
