@@ -1,30 +1,11 @@
 from django.conf import settings
 from django.shortcuts import redirect, render
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.models import Level
-from games.presenters import format_seconds
+from games.panels import pick, tab_url
 
-from .charts import line_chart
 from .forms import DEFAULT_NAME, DisplayNameForm, friendly_name
-from .leaderboards import board_counts, latest_solo, recent_times, solo_board
-from .panels import game_records, latest_game, room_count
-from .showdowns import showdown_summary
-
-GAMES = (("solo", "Solo Run"), ("rooms", "Showdowns & duels"), ("cardoku", "Cardoku"), ("domino", "Domino"))
-BOARDS = (("classic", "Classic"), ("assisted", "Assisted"))
-
-
-def _pick(request, name, choices, default, problems):
-    """The filter value asked for, or the default with a note when it is not one we know."""
-    value = request.GET.get(name)
-    if value is None:
-        return default
-    if value in dict(choices):
-        return value
-    problems.append(f"There is no {name} {value[:20]!r}: showing {dict(choices)[default]} instead.")
-    return default
+from .panels import PANELS, latest_game, settle
 
 
 @require_GET
@@ -32,45 +13,18 @@ def leaderboards(request):
     """One leaderboard at a time, picked by game (and for Solo Run by level and board);
     it opens on the one the player last added to."""
     player = request.player
-    records = game_records(player)  # also ends overdue Domino games: they belong in the records
-    showdowns = showdown_summary(player)
-    counts = board_counts(player)
-    totals = {"solo": sum(counts.values()), "rooms": room_count(player),
-              "cardoku": records["cardoku_records"].finished, "domino": records["domino_records"]["total"]}
+    settle(player)  # ended games belong in the records
     latest = latest_game(player)
     problems = []
-    game = _pick(request, "game", GAMES, latest or "solo", problems)
-    last_run = latest_solo(player)
-    level = _pick(request, "level", Level.choices, last_run.level if last_run else "easy", problems)
-    board = _pick(request, "board", BOARDS, "assisted" if last_run and last_run.assisted and last_run.level == level
-                  else "classic", problems)
-
-    def url(**params):
-        return "?" + urlencode(params)
-
+    game = pick(request.GET, "game", [(key, panel.label) for key, panel in PANELS.items()], latest or "solo",
+                problems)
     context = {
-        **records, "showdowns": showdowns, "game": game, "problems": problems,
+        "game": game, "problems": problems,
         "welcome": latest is None and "game" not in request.GET,
-        "tabs": [{"key": key, "label": label, "count": totals[key], "url": url(game=key), "current": key == game}
-                 for key, label in GAMES],
+        "tabs": [{"key": key, "label": panel.label, "count": panel.count(player), "url": tab_url(game=key),
+                  "current": key == game} for key, panel in PANELS.items()],
+        **PANELS[game].stats_panel(player, request.GET, problems),
     }
-    if game == "solo":
-        context["levels"] = [{"value": value, "label": label, "current": value == level,
-                              "count": counts.get((value, False), 0) + counts.get((value, True), 0),
-                              "url": url(game="solo", level=value)} for value, label in Level.choices]
-        pair = [solo_board(player, level, False), solo_board(player, level, True)]
-        for kind, solo in zip(("classic", "assisted"), pair):
-            solo.url, solo.current = url(game="solo", level=level, board=kind), kind == board
-        context["pair"] = pair
-        context["board"] = pair[board == "assisted"]
-        context["chart"] = line_chart(recent_times(player, level, board == "assisted"), format_seconds,
-                                      what=f"{dict(BOARDS)[board]} {Level(level).label} times")
-    elif game == "cardoku":
-        scores = [g.score for g in reversed(records["cardoku_records"].recent)]
-        context["chart"] = line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what="Cardoku scores")
-    elif game == "domino":
-        scores = [g.score for g in reversed(records["domino_records"]["recent"])]
-        context["chart"] = line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what="Domino scores")
     return render(request, "stats/leaderboards.html", context, status=400 if problems else 200)
 
 

@@ -12,18 +12,15 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.bank import BankEmpty
 from games.engines import domino as engine
 from games.fragments import answer
-from games.models import Level
 from games.responses import flash
 from rooms.limits import creation_limit
 from stats.middleware import player_token
 
 from . import fragments, play, solo
 from .models import DominoGame
+from .panels import LEVELS, RECOMMENDED_LEVEL
 from .presenters import game_view, move_answer
 from .records import player_records
-
-LEVELS = [(value, label) for value, label in Level.choices]
-RECOMMENDED_LEVEL = Level.EASY
 
 
 def _home_context(request, error=None):

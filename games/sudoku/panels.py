@@ -1,0 +1,49 @@
+"""Solo Run on the home page and the leaderboards (games/panels.py)."""
+
+from __future__ import annotations
+
+from games import solo
+from games.models import Level, SoloRun
+from games.panels import Panel, pick, tab_url
+from games.presenters import format_seconds
+
+BOARDS = (("classic", "Classic"), ("assisted", "Assisted"))
+
+
+class SoloRunPanel(Panel):
+    key = "solo"
+    label = "Solo Run"
+
+    def home_panel(self, player) -> dict:
+        return {"current_run": solo.current_run(player)}
+
+    def finished(self, player):
+        return SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED, finished_at__isnull=False)
+
+    def count(self, player) -> int:
+        return SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED).count()
+
+    def recent_results(self, player, limit: int) -> list[dict]:
+        return [{"game": "solo", "title": f"Solo Run · {run.get_level_display()}", "result": format_seconds(run.elapsed),
+                 "detail": f"{run.score} points", "when": run.finished_at}
+                for run in self.finished(player).order_by("-finished_at")[:limit]]
+
+    def stats_panel(self, player, params, problems: list[str]) -> dict:
+        """One level's Classic and Assisted boards (the player's latest board unless asked)."""
+        from stats.charts import line_chart
+        from stats.leaderboards import board_counts, latest_solo, recent_times, solo_board
+
+        last_run = latest_solo(player)
+        level = pick(params, "level", Level.choices, last_run.level if last_run else "easy", problems)
+        board = pick(params, "board", BOARDS, "assisted" if last_run and last_run.assisted and last_run.level == level
+                     else "classic", problems)
+        counts = board_counts(player)
+        levels = [{"value": value, "label": label, "current": value == level,
+                   "count": counts.get((value, False), 0) + counts.get((value, True), 0),
+                   "url": tab_url(game="solo", level=value)} for value, label in Level.choices]
+        pair = [solo_board(player, level, False), solo_board(player, level, True)]
+        for kind, shown in zip(("classic", "assisted"), pair):
+            shown.url, shown.current = tab_url(game="solo", level=level, board=kind), kind == board
+        chart = line_chart(recent_times(player, level, board == "assisted"), format_seconds,
+                           what=f"{dict(BOARDS)[board]} {Level(level).label} times")
+        return {"levels": levels, "pair": pair, "board": pair[board == "assisted"], "chart": chart}
