@@ -489,23 +489,32 @@ def push(state: State, edge: str, line: int, now: float) -> tuple[State, Outcome
     digit = state.bag[0]
     state = replace(state, moves=state.moves + (move,))
     if state.solution[grid.index(cell)] != digit:
-        clashes = _clashes(state.board, cell, digit)
-        reason = clashes[0].describe() if clashes else "does not fit the solution"
-        state = _settle(replace(state, lives=state.lives - 1), now)
-        lives_text = f"{state.lives} {'life' if state.lives == 1 else 'lives'} left"
-        outcome = Outcome(
-            kind="wrong",
-            message=_with_end(f"Wrong: the {digit} {reason}. {lives_text}.", state),
-            lives_left=state.lives,
-            finished=state.finished,
-            end_reason=state.end_reason,
-            cell=cell,
-            digit=digit,
-            reason=reason,
-            clashes=clashes,
-        )
-        return state, outcome
+        return _wrong_stone(state, cell, digit, now)
+    return _placed_stone(state, cell, digit, now)
 
+
+def _wrong_stone(state: State, cell: Cell, digit: int, now: float) -> tuple[State, Outcome]:
+    """The pushed stone does not fit its landing cell: a life is lost, the stone stays current."""
+    clashes = _clashes(state.board, cell, digit)
+    reason = clashes[0].describe() if clashes else "does not fit the solution"
+    state = _settle(replace(state, lives=state.lives - 1), now)
+    lives_text = f"{state.lives} {'life' if state.lives == 1 else 'lives'} left"
+    outcome = Outcome(
+        kind="wrong",
+        message=_with_end(f"Wrong: the {digit} {reason}. {lives_text}.", state),
+        lives_left=state.lives,
+        finished=state.finished,
+        end_reason=state.end_reason,
+        cell=cell,
+        digit=digit,
+        reason=reason,
+        clashes=clashes,
+    )
+    return state, outcome
+
+
+def _placed_stone(state: State, cell: Cell, digit: int, now: float) -> tuple[State, Outcome]:
+    """The pushed stone fits: placed and scored, and the next stone that has a place becomes current."""
     state, scoring, completed = _fill(state, cell, digit, ("stone", STONE_POINTS), now)
     bag, skipped = _skip(state.bag[1:], state.board, state.solution)
     state = replace(state, bag=bag, stones_placed=state.stones_placed + 1)

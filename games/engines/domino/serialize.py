@@ -78,14 +78,8 @@ def _move(raw: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def from_dict(data: Any) -> State:
-    """Rebuild a state written by ``to_dict``, checking it on the way."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BadPosition("not a stored domino game (format 1)")
-    puzzle, solution = _check_start(data.get("puzzle"), data.get("solution"))
-    seed = data.get("seed")
-    if not (_is_int(seed) or isinstance(seed, str)):
-        raise BadPosition(f"seed: expected an int or a str, got {seed!r}")
+def _board(data: dict, puzzle: tuple[int, ...], solution: tuple[int, ...]) -> tuple[int, ...]:
+    """81 cells, each its given, or empty, a joker or the solution's digit."""
     board_raw = data.get("board")
     if not isinstance(board_raw, list) or len(board_raw) != 81:
         raise BadPosition("board: expected 81 cells")
@@ -98,6 +92,12 @@ def from_dict(data: Any) -> State:
         ):
             row, col = grid.cell_of(i)
             raise BadPosition(f"board: row {row}, column {col} holds {value!r}")
+    return board
+
+
+def _bag(data: dict, board: tuple[int, ...], solution: tuple[int, ...]) -> tuple[int, ...]:
+    """The stones still to come: of each digit at least as many as it has empty cells,
+    and none of a digit with no empty cell left."""
     bag_raw = data.get("bag")
     if not isinstance(bag_raw, list) or not all(_is_int(d) and 1 <= d <= 9 for d in bag_raw):
         raise BadPosition("bag: expected a list of digits 1-9")
@@ -107,6 +107,11 @@ def from_dict(data: Any) -> State:
         in_bag = bag.count(digit)
         if in_bag < targets[digit] or (targets[digit] == 0 and in_bag):
             raise BadPosition(f"bag: the stones of {digit} do not match the board")
+    return bag
+
+
+def _jokers(data: dict, board: tuple[int, ...]) -> tuple[int, int]:
+    """(grey, gold) jokers left, matching the jokers on the board."""
     jokers = data.get("jokers")
     if not isinstance(jokers, dict):
         raise BadPosition("jokers: expected {'grey': n, 'gold': n}")
@@ -114,6 +119,11 @@ def from_dict(data: Any) -> State:
     gold = _int(jokers, "gold", 0, JOKERS["gold"])
     if board.count(grid.GREY) != JOKERS["grey"] - grey or board.count(grid.GOLD) != JOKERS["gold"] - gold:
         raise BadPosition("jokers: the counts do not match the board")
+    return grey, gold
+
+
+def _ending(data: dict) -> tuple[bool, str | None, float | None]:
+    """(finished, end_reason, ended_at), consistent with each other."""
     finished = data.get("finished")
     end_reason = data.get("end_reason")
     if not isinstance(finished, bool) or (end_reason not in END_REASONS if finished else end_reason is not None):
@@ -123,6 +133,21 @@ def from_dict(data: Any) -> State:
         ended_at = _time(ended_at, "ended_at")
     elif ended_at is not None:
         raise BadPosition("ended_at is set on a game that is not over")
+    return finished, end_reason, ended_at
+
+
+def from_dict(data: Any) -> State:
+    """Rebuild a state written by ``to_dict``, checking it on the way."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BadPosition("not a stored domino game (format 1)")
+    puzzle, solution = _check_start(data.get("puzzle"), data.get("solution"))
+    seed = data.get("seed")
+    if not (_is_int(seed) or isinstance(seed, str)):
+        raise BadPosition(f"seed: expected an int or a str, got {seed!r}")
+    board = _board(data, puzzle, solution)
+    bag = _bag(data, board, solution)
+    grey, gold = _jokers(data, board)
+    finished, end_reason, ended_at = _ending(data)
     moves_raw = data.get("moves")
     if not isinstance(moves_raw, list):
         raise BadPosition("moves: expected a list")

@@ -87,76 +87,87 @@ class Contradiction(ValueError):
     """The grid breaks the rules somewhere (a cell or unit has no option left)."""
 
 
+def _naked_singles(X: int, P: int, U: int) -> tuple[int, int, int, bool]:
+    """Place every cell that has one candidate left. Returns (X, P, U, found); U == -1 on
+    a contradiction (a cell with no candidate, or two singles that clash)."""
+    a = X & M4
+    b = (X >> 4 * SLOT) & M4
+    o = a | b
+    t = a & b
+    a = o & M2
+    b = o >> 2 * SLOT
+    t = (t & M2) | (t >> 2 * SLOT) | (a & b)
+    o = a | b
+    a = o & M1
+    b = o >> SLOT
+    t = (t & M1) | (t >> SLOT) | (a & b)
+    o = (o | b) & M1
+    c = X >> 8 * SLOT
+    ones = o | c  # cells with at least one candidate
+    if U & ~ones:
+        return X, P, -1, False
+    s = ones & ~(t | (o & c)) & U  # unsolved cells with exactly one
+    if not s:
+        return X, P, U, False
+    keep, place, move_at = KEEP, PLACE, MOVE_AT
+    U ^= s
+    x = X & (s * REPL)
+    while x:
+        low = x & -x
+        x ^= low
+        if not X & low:
+            return X, P, -1, True
+        m = move_at[low.bit_length() - 1]
+        X &= keep[m]
+        P |= place[m]
+    return X, P, U, True
+
+
+def _hidden_singles(X: int, P: int, U: int) -> tuple[int, int, int, bool]:
+    """Place every digit that has one place left in a unit. Returns (X, P, U, found); U ==
+    -1 on a contradiction (a digit with no place left in a unit)."""
+    t = (X | G) - L
+    nz = t & G
+    if (G ^ nz) & ~P:
+        return X, P, -1, False
+    single = nz & ~(((X & t) | G) - L)
+    if not single:
+        return X, P, U, False
+    keep, place, move_at = KEEP, PLACE, MOVE_AT
+    x = X & (single - (single >> 9))
+    while x:
+        low = x & -x
+        x ^= low
+        m = move_at[low.bit_length() - 1]
+        pl = place[m]
+        if P & pl == pl:
+            continue
+        if not X & low:
+            return X, P, -1, True
+        X &= keep[m]
+        P |= pl
+        U &= ~RBIT[m % 81]
+    return X, P, U, True
+
+
 def singles(X: int, P: int, U: int, used: list[str] | None = None) -> tuple[int, int, int]:
     """Naked singles first, then hidden singles, to a fixpoint.
 
     Like solver.propagate, but tries the simpler technique first and records
     which were used. Returns U == -1 on a contradiction.
     """
-    keep = KEEP
-    place = PLACE
-    move_at = MOVE_AT
     naked = hidden = False
-    while True:
-        a = X & M4
-        b = (X >> 4 * SLOT) & M4
-        o = a | b
-        t = a & b
-        a = o & M2
-        b = o >> 2 * SLOT
-        t = (t & M2) | (t >> 2 * SLOT) | (a & b)
-        o = a | b
-        a = o & M1
-        b = o >> SLOT
-        t = (t & M1) | (t >> SLOT) | (a & b)
-        o = (o | b) & M1
-        c = X >> 8 * SLOT
-        ones = o | c
-        if U & ~ones:
-            U = -1
-            break
-        s = ones & ~(t | (o & c)) & U
-        if s:
+    while U >= 0:
+        X, P, U, found = _naked_singles(X, P, U)
+        if found:
             naked = True
-            U ^= s
-            x = X & (s * REPL)
-            while x:
-                low = x & -x
-                x ^= low
-                if not X & low:
-                    U = -1
-                    break
-                m = move_at[low.bit_length() - 1]
-                X &= keep[m]
-                P |= place[m]
-            if U < 0:
-                break
             continue
-        t = (X | G) - L
-        nz = t & G
-        if (G ^ nz) & ~P:
-            U = -1
-            break
-        single = nz & ~(((X & t) | G) - L)
-        if not single:
-            break
-        hidden = True
-        x = X & (single - (single >> 9))
-        while x:
-            low = x & -x
-            x ^= low
-            m = move_at[low.bit_length() - 1]
-            pl = place[m]
-            if P & pl == pl:
-                continue
-            if not X & low:
-                U = -1
-                break
-            X &= keep[m]
-            P |= pl
-            U &= ~RBIT[m % 81]
         if U < 0:
             break
+        X, P, U, found = _hidden_singles(X, P, U)
+        if not found:
+            break
+        hidden = True
     if used is not None:
         if naked and NAKED_SINGLE not in used:
             used.append(NAKED_SINGLE)
