@@ -13,6 +13,12 @@ def flash(request, message: str, status: int) -> HttpResponse:
     return reswap(retarget(response, "#flash"), "innerHTML")
 
 
+def busy(response: HttpResponse) -> HttpResponse:
+    """A 503 for an empty puzzle bank: the level is being topped up (games/bank.py)."""
+    response["Retry-After"] = "5"
+    return response
+
+
 def refusal(request, message: str, status: int, title: str) -> HttpResponse:
     """`flash` for htmx; otherwise the message page under `title`."""
     if request.htmx:

@@ -1,5 +1,5 @@
-"""Solo Run: the one write path. Views call `act`; it locks the run, applies the race
-engine with the fixed Standard rules and saves the result."""
+"""Solo Run: the one write path. Views call `act`; it applies the move through
+games/sudoku/play.py (the race engine, with the fixed Standard rules) and saves the result."""
 
 from dataclasses import dataclass
 

@@ -1,11 +1,10 @@
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import race
-from games.responses import flash
+from games.responses import busy, flash
 from rooms.limits import creation_limit
 from stats.middleware import player_token
 
@@ -14,8 +13,6 @@ from .bank import BankEmpty
 from .models import Level, SoloRun
 from .presenters import board_rows, digit_pad
 
-LEVELS = [(value, label) for value, label in Level.choices]
-
 
 def _home_context(player, **extra):
     from rooms.gametypes import GAME_TYPES
@@ -23,7 +20,7 @@ def _home_context(player, **extra):
     from stats.panels import home_panels
 
     room_games = [(key, game.menu_label) for key, game in GAME_TYPES.items()]
-    return {"levels": LEVELS, "time_zones": time_zones(), "room_games": room_games, **home_panels(player), **extra}
+    return {"levels": Level.choices, "time_zones": time_zones(), "room_games": room_games, **home_panels(player), **extra}
 
 
 @require_GET
@@ -48,12 +45,6 @@ def solo_new(request):
     if request.htmx:
         return HttpResponseClientRedirect(reverse("solo_run", args=[run.pk]))
     return redirect("solo_run", run_id=run.pk)
-
-
-def busy(response: HttpResponse) -> HttpResponse:
-    """A 503 for an empty puzzle bank: the level is being topped up (games/bank.py)."""
-    response["Retry-After"] = "5"
-    return response
 
 
 def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error=None, board=None):

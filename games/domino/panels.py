@@ -11,7 +11,6 @@ from . import solo
 from .models import DominoGame
 from .records import player_records
 
-LEVELS = [(value, label) for value, label in Level.choices]
 RECOMMENDED_LEVEL = Level.EASY
 
 
@@ -25,7 +24,7 @@ class DominoPanel(Panel):
     def home_panel(self, player) -> dict:
         game = solo.current_game(player)
         return {"domino_game": game, "domino_seconds_left": game.seconds_left(timezone.now()) if game else None,
-                "domino_levels": LEVELS, "domino_recommended": RECOMMENDED_LEVEL}
+                "domino_levels": Level.choices, "domino_recommended": RECOMMENDED_LEVEL}
 
     def finished(self, player):
         return DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED, finished_at__isnull=False)

@@ -203,3 +203,13 @@ def move_answer(before: engine.State, after: engine.State, now: float, outcome: 
     if before is not after:
         parts.append(fragments.version_input(after.move_count, oob=True))
     return mark_safe("".join(parts))
+
+
+def refusal_message(error: engine.DominoError, action) -> str:
+    """A refused move in the player's words (the solo page's and the duel's)."""
+    if isinstance(error, engine.InvalidEntry) and isinstance(action, Push):
+        why = ("there is no stone on that line to stop it" if error.reason == "no_stone"
+               else "the first cell of that line is taken")
+        return f"{action.describe()} is not possible: {why}."
+    text = error.message
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

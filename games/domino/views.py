@@ -12,20 +12,21 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.bank import BankEmpty
 from games.engines import domino as engine
 from games.fragments import answer
-from games.responses import flash
+from games.models import Level
+from games.responses import busy, flash
 from rooms.limits import creation_limit
 from stats.middleware import player_token
 
 from . import fragments, play, solo
 from .models import DominoGame
-from .panels import LEVELS, RECOMMENDED_LEVEL
-from .presenters import game_view, move_answer
+from .panels import RECOMMENDED_LEVEL
+from .presenters import game_view, move_answer, refusal_message
 from .records import player_records
 
 
 def _home_context(request, error=None):
     solo.settle_overdue(player=request.player)
-    return {"levels": LEVELS, "recommended": RECOMMENDED_LEVEL, "error": error,
+    return {"levels": Level.choices, "recommended": RECOMMENDED_LEVEL, "error": error,
             "current_game": solo.current_game(request.player), "records": player_records(request.player)}
 
 
@@ -42,9 +43,7 @@ def domino_new(request):
     except engine.BadMove as error:
         return render(request, "domino/home.html", _home_context(request, str(error)), status=400)
     except BankEmpty as error:  # the bank is being topped up: try again (games/bank.py)
-        response = render(request, "domino/home.html", _home_context(request, str(error)), status=503)
-        response["Retry-After"] = "5"
-        return response
+        return busy(render(request, "domino/home.html", _home_context(request, str(error)), status=503))
     if request.htmx:
         return HttpResponseClientRedirect(reverse("domino_game", args=[game.pk]))
     return redirect("domino_game", game_id=game.pk)
@@ -94,15 +93,6 @@ def domino_game(request, game_id: int):
                         status)
 
 
-def _refusal_message(error: engine.DominoError, action) -> str:
-    if isinstance(error, engine.InvalidEntry) and isinstance(action, play.Push):
-        why = ("there is no stone on that line to stop it" if error.reason == "no_stone"
-               else "the first cell of that line is taken")
-        return f"{action.describe()} is not possible: {why}."
-    text = error.message
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-
-
 @require_POST
 def domino_act(request, game_id: int):
     """Every move of a game: a push at an entry point or a joker on an empty cell.
@@ -121,7 +111,7 @@ def domino_act(request, game_id: int):
         return _not_yours(request)
     except engine.DominoError as error:
         status = 400 if isinstance(error, (engine.BadMove, engine.BadPosition)) else 409
-        message = _refusal_message(error, action)
+        message = refusal_message(error, action)
         game = getattr(error, "game", None)  # play_move's read of the game, when it got that far
         plain = request.htmx and not full and not isinstance(action, play.Joker)
         if plain and not isinstance(error, (play.StaleBoard, engine.GameOver)):

@@ -108,7 +108,7 @@ class DominoDuel(DuelGame):
         try:
             data, outcome = dm_play.apply_action(seat.state, move, now.timestamp())
         except dm.IllegalMove as error:
-            raise MoveRefused(_domino_refusal(error, move)) from None
+            raise MoveRefused(dm_view.refusal_message(error, move)) from None
         except dm.DominoError as error:
             raise A.MalformedMessage(error.message) from None
         self.store(seat, data)
@@ -163,12 +163,3 @@ class DominoDuel(DuelGame):
         view.update(locked=locked, seconds_left_ms=int(view["seconds_left"] * 1000) + 300, current_stone=view["current"],
                     board_class="is-domino", jokers_used=dm_play.summary(state)["jokers_used"])
         return view
-
-
-def _domino_refusal(error, move) -> str:
-    if isinstance(error, dm.InvalidEntry) and isinstance(move, dm_play.Push):
-        why = ("there is no stone on that line to stop it" if error.reason == "no_stone"
-               else "the first cell of that line is taken")
-        return f"{move.describe()} is not possible: {why}."
-    text = error.message
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
