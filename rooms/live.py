@@ -29,7 +29,7 @@ import time
 import uuid
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
@@ -695,22 +695,21 @@ class Hub:
                 logger.warning("lease renewal failed", exc_info=True)
 
 
-_ACTIONS = {"sync": A.Sync, "forfeit": A.Forfeit, "leave": A.Leave, "join": A.Join}
+# Actions the locked path of another process (a view, a task) hands to a room's owner:
+# those made of plain values. The duels' board moves arrive over the sockets only.
+_WIRE = {cls.__name__: cls for cls in (A.Join, A.Leave, A.Forfeit, A.SetReady, A.Kick, A.Start, A.Sync,
+                                       A.Expire, A.Enter, A.Note, A.Hint)}
 
 
 def _action_to(action) -> dict:
-    if isinstance(action, A.Expire):
-        return {"name": "expire", "reason": action.reason}
-    for name, cls in _ACTIONS.items():
-        if isinstance(action, cls):
-            return {"name": name}
-    raise TypeError(f"{type(action).__name__} cannot be sent to a live owner")
+    if type(action).__name__ not in _WIRE:
+        raise TypeError(f"{type(action).__name__} cannot be sent to a live owner")
+    return {"name": type(action).__name__, **asdict(action)}
 
 
 def _action_from(data: dict):
-    if data["name"] == "expire":
-        return A.Expire(data["reason"])
-    return _ACTIONS[data["name"]]()
+    fields = dict(data)
+    return _WIRE[fields.pop("name")](**fields)
 
 
 # --- the live rooms' own database thread ---------------------------------------------------
@@ -779,13 +778,11 @@ def route(code: str, player, action, now, message_id: str):
         future = asyncio.run_coroutine_threadsafe(local.call(code, player, action, message_id), local.loop)
         return future.result(FORWARD_TIMEOUT)
     holder = lease.holder_sync(code)
-    if not holder:
-        return None
+    if not holder or not _running(code):
+        return None  # nobody owns it, or a lease left on a room no longer running
     try:
         wire = _action_to(action)
     except TypeError:
-        if not _running(code):
-            return None  # a lobby action: the locked path, whoever holds a stale lease
         raise services.RoomError("This room is being played live: use the room page.") from None
     reply = async_to_sync(_call_remote)(holder, code, player, wire, message_id)
     if reply is None:

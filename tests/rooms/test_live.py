@@ -58,6 +58,26 @@ async def test_a_socket_of_a_lobby_takes_no_lease_and_lobby_messages_take_the_lo
     await a.disconnect()
 
 
+async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the_owner():
+    # A view, a task or a test in another process hands any plain action to the owner.
+    from rooms import actions as A
+
+    room, ada, grace, a = await started()
+    cell = EMPTY[2]
+    move = A.Enter(cell, int(SOLUTION[cell]))
+    assert live._action_from(live._action_to(move)) == move
+    reply = f"live-reply.{room.code.lower()}"
+    await live.hub()._handle({"type": "live.call", "code": room.code, "player": grace.pk,
+                              "action": live._action_to(move), "mid": "far1", "reply": reply})
+    answer = await live.hub().layer.receive(reply)
+    assert answer == {"changed": True, "duplicate": False}
+    event = await sync_to_async(RoomEvent.objects.get)(room=room, message_id="far1")
+    assert event.data["outcome"] == "correct"
+    with pytest.raises(TypeError):  # a duel's engine move only comes over its socket
+        live._action_to(A.GameMove(object()))
+    await a.disconnect()
+
+
 def ready_up(room, player) -> bool:
     from rooms import actions as A
     from rooms.services import perform
