@@ -17,6 +17,27 @@
     try { sessionStorage.setItem(key(section), String(Date.now())); } catch (e) { /* private mode */ }
   });
 
+  // The pause this tab sent as it reloaded can land after the new page: a move refused
+  // for it ("paused") in the next seconds resumes the run and is sent again, once.
+  let reloaded = 0;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const detail = event.detail;
+    if (detail.xhr.status !== 409 || !reloaded || Date.now() - reloaded > 15000) return;
+    const form = document.querySelector("#move-form");
+    const sent = detail.requestConfig && detail.requestConfig.formData;
+    if (!form || !sent || !sent.has("digit") || detail.xhr.responseText.indexOf('data-state="paused"') < 0) return;
+    reloaded = 0;
+    detail.shouldSwap = false;
+    const move = Object.fromEntries(sent);
+    const url = game().dataset.leaveUrl;
+    const resume = new FormData();
+    resume.append("command", "resume");
+    resume.append("csrfmiddlewaretoken", move.csrfmiddlewaretoken || "");
+    fetch(url, { method: "POST", body: resume, credentials: "same-origin", redirect: "manual" }).then(function () {
+      htmx.ajax("POST", url, { source: form, values: move, target: "#game", swap: "outerHTML" });
+    });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     const section = game();
     if (!section) return;
@@ -26,6 +47,7 @@
     // may still be on its way (a beacon is not ordered with the reload), so the resume is
     // sent again once it has surely arrived; a resume of a running run changes nothing.
     if (!left || Date.now() - Number(left) > 15000) return;
+    reloaded = Date.now();
     const resume = section.querySelector('button[name="command"][value="resume"]');
     if (resume) resume.click();
     setTimeout(function () {

@@ -176,3 +176,22 @@ def test_a_closed_tab_pauses_the_run_and_a_reload_keeps_it_going(page, bank_puzz
     again.goto(f"/solo/{run.pk}/")
     again.get_by_role("button", name="Resume").wait_for()  # a new tab shows the pause, not the board
     assert again.locator("[data-board]").count() == 0
+
+
+def test_a_move_right_after_a_reload_survives_the_reload_s_late_pause(page, bank_puzzle, player):
+    # The tab's leaving pause is a beacon, not ordered with the reload: it can land after
+    # the new page. The move typed then is refused as "paused"; the page resumes the run
+    # and sends the move again, so the player loses nothing.
+    from games import solo
+
+    start_easy(page)
+    run = SoloRun.objects.get()
+    page.reload()
+    page.wait_for_selector("#game[data-state=playing] [data-board]")
+    solo.act(run.pk, player, solo.SoloAction("pause"))  # the late beacon
+    index = EMPTY[0]
+    page.get_by_role("gridcell", name=f"Row {index // 9 + 1}, column {index % 9 + 1}", exact=True).click()
+    page.keyboard.press(str(int(SOLUTION[index]) % 9 + 1))
+    page.locator(f"#cell-{index}[data-wrong-shown]").wait_for()
+    run.refresh_from_db()
+    assert run.state == "playing" and run.mistakes == 1
