@@ -7,9 +7,9 @@ from django.utils import timezone
 from games.models import Level
 
 from . import fragments
-from .gametypes import game_for
+from .gametypes import game_for, standings
+from .lifecycle import overdue_state, ready_room_opens
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
-from .services import overdue_state, ready_room_opens, standings
 
 
 def standings_context(room, seats) -> dict:
@@ -64,7 +64,8 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
     """`seats` may come from the write path that just saved them (saves a query); a reply
     that only swaps the player's own board skips the standings (they arrive by push)."""
     now = now or timezone.now()
-    due = overdue_state(room, now)
+    game = game_for(room)
+    due = overdue_state(room, now, game.time_limit)
     state = room.state
     if due and due.startswith("expired"):
         state = Room.State.EXPIRED  # a late worker never shows a stale room as live
@@ -73,7 +74,6 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
     if seats is None:
         seats = list(room.seats.select_related("player"))
     me = next((s for s in seats if player is not None and s.player_id == player.pk), None)
-    game = game_for(room)
     rules = game.rules(room)
     context = {
         "room": room, "state": state, "seats": seats, "me": me, "viewer": player,

@@ -14,16 +14,9 @@ from games.engines.errors import Refusal
 from stats.models import ShowdownResult
 
 from . import actions as A
-from .gametypes import GAME_TYPES, game_for
+from .gametypes import GAME_TYPES, game_for, standings
+from .lifecycle import SAFETY_LIMIT, SCHEDULE_AHEAD, overdue_state, ready_room_opens  # live.py reads SAFETY_LIMIT
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
-
-LOBBY_IDLE = timedelta(minutes=30)
-READY_ROOM_OPENS = timedelta(minutes=15)  # before a scheduled start
-SCHEDULED_GRACE = timedelta(minutes=30)  # after it, an unstarted scheduled room expires
-SCHEDULE_AHEAD = timedelta(days=30)
-SAFETY_LIMIT = timedelta(hours=2)
-RESULTS_KEPT = timedelta(hours=24)
-
 
 class RoomError(Refusal):
     """A refused room action; str() is the message for the player."""
@@ -80,25 +73,6 @@ def create_room(player, game: str = "showdown", level: str = "medium", preset: s
         except IntegrityError:  # a code collision: draw again
             continue
     raise RoomError("Could not create a room, please try again.")
-
-
-def overdue_state(room: Room, now) -> str | None:
-    """Why a room should already have moved on (pages treat overdue rooms the same way)."""
-    if room.state == Room.State.LOBBY and room.scheduled_for is not None:
-        if now > room.scheduled_for + SCHEDULED_GRACE:
-            return "expired:The host did not start the scheduled showdown within 30 minutes of its time."
-    elif room.state == Room.State.LOBBY and now - room.last_activity > LOBBY_IDLE:
-        return "expired:The lobby was idle for 30 minutes."
-    if room.state == Room.State.FINISHED and room.finished_at and now - room.finished_at > RESULTS_KEPT:
-        return "expired:Final results are kept for 24 hours."
-    if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING) and room.starts_at and now - room.starts_at > SAFETY_LIMIT:
-        return "finish"
-    deadline = game_for(room).deadline(room)
-    if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING) and deadline and now >= deadline:
-        return "finish"  # a timed duel (Domino: 10 minutes), even with nobody connected
-    if room.state == Room.State.COUNTDOWN and room.starts_at and now >= room.starts_at:
-        return "play"
-    return None
 
 
 SEAT_FIELDS = ("state", "status", "score", "mistakes", "hints", "progress", "finish_seconds", "place")
@@ -255,7 +229,7 @@ def _push(room, seats, result):
 
 
 def _advance(room, seats, now) -> bool:
-    due = overdue_state(room, now)
+    due = overdue_state(room, now, game_for(room).time_limit)
     if due is None:
         return False
     if due == "play":
@@ -272,11 +246,6 @@ def _expire(room, reason, now):
     room.state = Room.State.EXPIRED
     room.expired_at = now
     room.expiry_reason = reason
-
-
-def standings(room, seats):
-    """Places for the room's seats, by the game type's ranking rules."""
-    return game_for(room).rank(room, seats) if room.starts_at else []
 
 
 def _finish(room, seats, now):
@@ -373,10 +342,6 @@ def _kick(room, seats, seat, player, action, now):
     seats.remove(target)
     target.delete()
     return Result(room, seat)
-
-
-def ready_room_opens(room):
-    return room.scheduled_for - READY_ROOM_OPENS if room.scheduled_for else None
 
 
 def _require_ready_room(room, now, what):

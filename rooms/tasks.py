@@ -8,24 +8,29 @@ from django.utils import timezone
 
 from . import actions as A
 from .gametypes import GAME_TYPES
+from .lifecycle import RULES
 from .models import Room
-from .services import LOBBY_IDLE, RESULTS_KEPT, SAFETY_LIMIT, SCHEDULED_GRACE, RoomError, perform
+from .services import RoomError, perform
+
+
+def _due(rule, now, after) -> Q:
+    """The rooms `rule` (rooms/lifecycle.py) makes due at `now`, as a query."""
+    moment = f"{rule.since}__{'lt' if rule.strict else 'lte'}"
+    query = Q(state__in=rule.states, **{moment: now - after})
+    return query & Q(scheduled_for__isnull=True) if rule.unscheduled else query
 
 
 def due_rooms(now):
-    timed = Q(pk__in=[])  # nothing, unless a game type has a time limit (Domino duels: 10 minutes)
-    for key, game in GAME_TYPES.items():
-        if game.time_limit:
-            timed |= Q(game=key, state__in=[Room.State.COUNTDOWN, Room.State.PLAYING],
-                       starts_at__lte=now - game.time_limit)
-    return Room.objects.filter(
-        timed
-        | Q(state=Room.State.LOBBY, scheduled_for__isnull=True, last_activity__lt=now - LOBBY_IDLE)
-        | Q(state=Room.State.LOBBY, scheduled_for__lt=now - SCHEDULED_GRACE)
-        | Q(state__in=[Room.State.COUNTDOWN, Room.State.PLAYING], starts_at__lt=now - SAFETY_LIMIT)
-        | Q(state=Room.State.COUNTDOWN, starts_at__lte=now)
-        | Q(state=Room.State.FINISHED, finished_at__lt=now - RESULTS_KEPT)
-    ).values_list("code", flat=True)
+    """The codes of the rooms some lifecycle rule makes due at `now`."""
+    due = Q(pk__in=[])  # nothing, until a rule adds its rooms
+    for rule in RULES:
+        if rule.after is not None:
+            due |= _due(rule, now, rule.after)
+            continue
+        for key, game in GAME_TYPES.items():  # the game types' own time limits (Domino duels: 10 minutes)
+            if game.time_limit is not None:
+                due |= _due(rule, now, game.time_limit) & Q(game=key)
+    return Room.objects.filter(due).values_list("code", flat=True)
 
 
 @shared_task

@@ -13,3 +13,8 @@ GAME_TYPES: dict[str, GameType] = {game.key: game for game in (ShowdownGame(), D
 
 def game_for(room) -> GameType:
     return GAME_TYPES[room.game]
+
+
+def standings(room, seats) -> list[tuple[int, object]]:
+    """Places for the room's seats by its game type's ranking (none before play)."""
+    return game_for(room).rank(room, seats) if room.starts_at else []
