@@ -1,5 +1,7 @@
 """Cardoku duels through the room's write path: the same layout and deal for all, scoring
-by the engine, ranking by score, the end when every deck is done, refusals."""
+by the engine, ranking by score, the end when every deck is done, refusals. What every
+game type does (spectators, countdown, settings, malformed messages) is checked in
+test_game_type_contract.py."""
 
 import datetime as dt
 
@@ -15,7 +17,7 @@ from rooms.gametypes.duel import MoveRefused
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, Seat
 from rooms.presenters import room_context
-from rooms.services import NotAllowed, RoomError, create_room, perform
+from rooms.services import create_room, perform
 from stats.models import Profile, ShowdownResult
 
 GAME = GAME_TYPES["cardoku"]
@@ -145,15 +147,6 @@ def test_a_stale_step_is_refused(room, players):
         move(room, players[0], Action("discard", step=0))
 
 
-def test_moves_before_the_countdown_ends_and_by_spectators_are_refused(room, players):
-    start(room, players[:2])
-    with pytest.raises(RoomError, match="countdown"):
-        move(room, players[0], Action("discard"), now=T0 + dt.timedelta(seconds=1))
-    with pytest.raises(NotAllowed, match="watching"):
-        move(room, players[3], Action("discard"))
-    assert engine(room, players[0]).position == 0
-
-
 def test_helpers_are_a_private_view_kept_on_the_seat(room, players):
     start(room, players[:2])
     perform(room.code, players[0], A.Sync(), now=PLAY)
@@ -164,29 +157,6 @@ def test_helpers_are_a_private_view_kept_on_the_seat(room, players):
     assert seat(room, players[0]).state["helpers"]["moves"] is True
     move(room, players[0], Action("discard"))
     assert seat(room, players[0]).state["helpers"]["moves"] is True  # kept across moves
-
-
-def test_host_sets_the_layout_and_every_ready_flag_resets(room, players):
-    for p in players[:2]:
-        perform(room.code, p, A.SetReady(True), now=T0)
-    set_layout(room, players[0], "random")
-    room.refresh_from_db()
-    assert room.rules == {"layout": "random"} and not room.seats.filter(ready=True).exists()
-    with pytest.raises(NotAllowed):
-        set_layout(room, players[1], "default")
-
-
-@pytest.mark.parametrize("data, message", [
-    ({"action": "place", "row": "0", "col": "1"}, "row must be"),
-    ({"action": "place", "square": "7"}, "row,column"),
-    ({"action": "deal"}, "Unknown move"),
-    ({"action": "helper", "option": "peek"}, "moves or restrictions"),
-    ({"action": "discard", "step": "-1"}, "step must be"),
-    ({"action": "rules", "layout": "custom"}, "default or random"),
-])
-def test_malformed_messages_are_refused_at_the_boundary(data, message):
-    with pytest.raises(A.MalformedMessage, match=message):
-        A.parse_message(data, GAME)
 
 
 def test_nobody_sees_the_deck_and_the_deal_code_only_after_the_end(room, players):

@@ -115,12 +115,6 @@ def test_host_leaving_the_lobby_hands_over_to_longest_waiting(room, players):
     assert room.host == players[1] and Seat.objects.filter(room=room).count() == 2
 
 
-def test_spectator_cannot_move(room, players):
-    after = start(room, players[:2])
-    with pytest.raises(NotAllowed, match="watching"):
-        perform(room.code, players[3], A.Enter(EMPTY[0], 4), now=after)
-
-
 def play_all(room, player, now):
     for cell in EMPTY:
         perform(room.code, player, A.Enter(cell, int(SOLUTION[cell])), now=now)
