@@ -1,6 +1,7 @@
 """Content-Security-Policy in a real browser (issue 12, section 7): every page is served with
 the policy and runs without a single violation (no inline script, no eval, no style element
-inserted by htmx), including htmx swaps, live room pushes and the games' own scripts."""
+inserted by htmx), including htmx swaps, live room pushes and the games' own scripts. Our
+scripts also leave no globals behind (each is an IIFE): only the vendored ones."""
 
 import re
 
@@ -9,10 +10,16 @@ from tests.browser.test_accessibility import bank, cardoku_games, domino_games, 
 from tests.conftest import EMPTY, SOLUTION
 
 WATCH = """
+window.__globals = Object.getOwnPropertyNames(window);
 window.__csp = [];
 document.addEventListener('securitypolicyviolation', e => window.__csp.push(
   `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile || '?'}:${e.lineNumber} ${e.sample || ''}`));
 """
+
+
+# This watch's, the vendored htmx's, and django-htmx's debug helper (a sloppy-mode block
+# function: only when DEBUG is on, as in the live test server).
+OWN_GLOBALS = {"__globals", "__csp", "htmx", "showErrorResponse"}
 
 
 class Watch:
@@ -24,7 +31,8 @@ class Watch:
         page.on("console", lambda m: "Content Security Policy" in m.text and self.found.append(f"console: {m.text}"))
         page.on("pageerror", lambda e: self.found.append(f"page error: {e}"))
 
-    def visit(self, label, url=None, ready=None):
+    def visit(self, label, url=None, ready=None, ours=True):
+        """`ours`: the page runs only our scripts (and the vendored htmx), not Django admin's."""
         if url is not None:
             response = self.page.goto(url)
             policy = response.headers.get("content-security-policy", "")
@@ -38,6 +46,10 @@ class Watch:
         styles = self.page.evaluate("document.querySelectorAll('style').length")
         if styles:
             self.found.append(f"{label}: {styles} style element(s) in the page")
+        leaked = self.page.evaluate("Object.getOwnPropertyNames(window).filter(n => !__globals.includes(n))")
+        leaked = sorted(set(leaked) - OWN_GLOBALS)
+        if leaked and ours:
+            self.found.append(f"{label}: scripts left globals behind: {', '.join(leaked)}")
 
     def assert_clean(self):
         assert self.pages
@@ -86,7 +98,7 @@ def test_pages_and_their_scripts_raise_no_csp_violation(browser, live_server, pl
     page.get_by_role("button", name="Save").click()
     watch.visit("profile saved")
     watch.visit("unknown room", "/r/ZZZZZZ/")
-    watch.visit("admin login", "/admin/login/")
+    watch.visit("admin login", "/admin/login/", ours=False)
     for w in (watch, fresh):
         w.page.context.close()
         w.assert_clean()
