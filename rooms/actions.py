@@ -53,10 +53,17 @@ def _int(value, name: str, low: int, high: int) -> int:
     return number_field(value, name, low, high, MalformedMessage)
 
 
-def parse_rules(data: dict) -> SetRules:
+def parse_level(data: dict) -> str:
+    """The lobby settings' difficulty (every game type with a level)."""
     level = data.get("level")
     if level not in LEVELS:
         raise MalformedMessage("Difficulty must be easy, medium, hard or expert.")
+    return level
+
+
+def parse_rules(data: dict) -> SetRules:
+    """Showdown's lobby settings: a difficulty and a preset, or custom rules."""
+    level = parse_level(data)
     preset = data.get("preset") or "custom"
     if not isinstance(preset, str):
         raise MalformedMessage("Unknown rule preset.")

@@ -20,5 +20,6 @@ def showdown_summary(player) -> dict:
     mine = ShowdownResult.objects.filter(player=player)
     history = [(r, GAME_TYPES[r.game]) for r in mine.order_by("-finished_at")[:50]]
     counted = mine.exclude(preset="custom")
-    return {"history": history, "totals": [{"game": key, "label": game.totals_label, **_totals(counted.filter(game=key))}
-                                           for key, game in GAME_TYPES.items()]}
+    totals = [{"game": key, "label": game.totals_label, **_totals(counted.filter(game=key))}
+              for key, game in GAME_TYPES.items()]
+    return {"history": history, "totals": totals}

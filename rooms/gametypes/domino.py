@@ -18,13 +18,6 @@ from ..models import Seat
 from .duel import DuelGame, DuelOutcome, DuelSettings, MoveRefused, refuse_unless_playing
 
 
-def _level(data) -> str:
-    level = data.get("level")
-    if level not in A.LEVELS:
-        raise A.MalformedMessage("Difficulty must be easy, medium, hard or expert.")
-    return level
-
-
 @dataclass(frozen=True)
 class JokerMode:
     """View-only: show (kind) or hide (None) the empty cells a joker can go on."""
@@ -60,7 +53,7 @@ class DominoDuel(DuelGame):
         return super().badges(room) + [("", "10 minutes")]
 
     def parse_settings(self, data) -> A.SetRules:
-        return A.SetRules(_level(data), DuelSettings())
+        return A.SetRules(A.parse_level(data), DuelSettings())
 
     def parse(self, data):
         """Socket fields as the solo page posts them: ``push=<edge>-<line>``, or
