@@ -41,7 +41,7 @@ from django.utils import timezone
 from games.engines.errors import Refusal
 
 from . import actions as A
-from . import lease, movelog, services
+from . import lease, lifecycle, movelog, services
 from .gametypes import game_for
 from .models import Room, RoomEvent, Seat
 
@@ -182,14 +182,8 @@ class LiveRoom:
         room = self.room
         if room.state not in RUNNING or room.starts_at is None:
             return None
-        moments = [room.starts_at + services.SAFETY_LIMIT]
-        if room.state == Room.State.COUNTDOWN:
-            moments.append(room.starts_at)
-        deadline = self.game.deadline(room)
-        if deadline is not None:
-            moments.append(deadline)
         now = timezone.now()
-        upcoming = [m for m in moments if m > now - _EPSILON] or [now]
+        upcoming = [m for m in lifecycle.moments(room, self.game.time_limit) if m > now - _EPSILON] or [now]
         return min(upcoming)
 
 

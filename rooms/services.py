@@ -15,7 +15,7 @@ from stats.models import ShowdownResult
 
 from . import actions as A
 from .gametypes import GAME_TYPES, game_for, standings
-from .lifecycle import SAFETY_LIMIT, SCHEDULE_AHEAD, overdue_state, ready_room_opens  # live.py reads SAFETY_LIMIT
+from .lifecycle import SCHEDULE_AHEAD, overdue_state, ready_room_opens
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
 
 class RoomError(Refusal):

@@ -94,12 +94,6 @@ class GameType(ABC):
     def close(self, room, seats, now) -> None:
         """The room is finishing: settle what time has ended (nothing by default)."""
 
-    def deadline(self, room):
-        """When time ends the game (None: only the safety limit)."""
-        if self.time_limit is None or room.starts_at is None:
-            return None
-        return room.starts_at + self.time_limit
-
     # --- presentation ---------------------------------------------------------------
     @abstractmethod
     def rank(self, room, seats) -> list[tuple[int, object]]:
