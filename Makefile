@@ -1,7 +1,11 @@
 # Two commands: `make run` serves the site on http://127.0.0.1:8000, `make test` runs every test.
 VENV := .venv
 PY := $(VENV)/bin/python
+# The product's packages (requirements.txt), and on top of them the tests' and tools'
+# (requirements-dev.txt): a change of requirements.txt redoes both, since DEV_STAMP
+# is then older than STAMP.
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test test-fast test-browser setup bench clean
 
@@ -11,7 +15,11 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install -q -r requirements.txt
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(DEV_STAMP): $(STAMP) requirements-dev.txt
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $(DEV_STAMP)
+
+setup: $(DEV_STAMP)
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -23,12 +31,12 @@ run: $(STAMP)
 # Unit, view and socket tests first; browser tests in their own run (Playwright's sync
 # API breaks async tests that run after it in the same process).
 # PUZZLE_BANK_INLINE: no Celery worker runs in tests, so an empty bank generates inline.
-test: $(STAMP)
+test: $(DEV_STAMP)
 	scripts/install-chromium.sh
 	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m "not browser"
 	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m browser -p no:randomly
 
-test-fast: $(STAMP)
+test-fast: $(DEV_STAMP)
 	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m "not browser"
 
 bench: $(STAMP)
