@@ -2,16 +2,15 @@
 only relays a message to its group through the channel layer, and one that writes it
 straight to the group's local sockets (no DB, no templates, no logic)."""
 
-import json
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.urls import path  # noqa: E402
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.routing import URLRouter
+from django.urls import path
 
-from config.asgi import application as site  # noqa: E402
+from config.asgi import application as site
 
 
 class RelayConsumer(AsyncWebsocketConsumer):

@@ -14,8 +14,8 @@ saturated server) are counted, never silently dropped from the percentiles' stor
 """
 
 import argparse
-import contextlib
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -38,8 +38,7 @@ os.environ["LOG_LEVEL"] = "WARNING"
 
 import websockets  # noqa: E402
 
-from loadtest.common import (PUZZLE, SOLUTION, ensure_database, free_port, pct, setup_rooms,  # noqa: E402
-                             start_daphne, stop)
+from loadtest.common import PUZZLE, SOLUTION, ensure_database, free_port, pct, setup_rooms, start_daphne, stop  # noqa: E402
 
 # The mover's answer carries the room version it produced (the full own board's data-version,
 # or the fragment answer's room-version input); opponents' standings carry the room version.
@@ -60,7 +59,7 @@ class Player:
         try:
             self.ws = await websockets.connect(self.url, additional_headers=headers, max_size=2**22, open_timeout=30)
             await asyncio.wait_for(self.ws.recv(), 30)  # resync push
-        except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
+        except (TimeoutError, OSError, websockets.WebSocketException):
             self.room.failed_connects += 1
             self.ws = None
 
@@ -180,7 +179,7 @@ async def baseline(port, groups, rate, duration, route="bench"):
             while True:
                 try:
                     message = await asyncio.wait_for(ws.recv(), timeout=max(0.1, end - time.perf_counter() + 1))
-                except (asyncio.TimeoutError, websockets.ConnectionClosed):
+                except (TimeoutError, websockets.ConnectionClosed):
                     return
                 if not sender:
                     latencies.append((time.perf_counter() - json.loads(message)["t"]) * 1000)
@@ -273,7 +272,7 @@ async def with_attack(port, rooms, lobby_code, cookie, attack, rate):
                 while time.perf_counter() < stop_at:
                     try:
                         await asyncio.wait_for(ws.recv(), 1)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         pass
         except (OSError, websockets.WebSocketException):
             refused.append(1)

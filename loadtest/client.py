@@ -220,7 +220,7 @@ class Player:
             self.check_deadline()
             try:
                 response = await self.http.request(method, path, data=data, headers=headers)
-            except (OSError, ConnectionError, asyncio.TimeoutError) as error:
+            except (TimeoutError, OSError, ConnectionError) as error:
                 self.stats.http_errors.append((time.time(), f"{method} {path}: {error!r}"))
                 await asyncio.sleep(0.3 + 0.2 * attempt)
                 continue
@@ -256,7 +256,7 @@ class Player:
             try:
                 ws = await websockets.connect(self.url, additional_headers=headers, proxy=None, compression=None,
                                               ping_interval=None, open_timeout=30, close_timeout=3, max_size=2**23)
-            except (OSError, InvalidHandshake, InvalidStatus, asyncio.TimeoutError, ConnectionClosed) as error:
+            except (TimeoutError, OSError, InvalidHandshake, InvalidStatus, ConnectionClosed) as error:
                 self.stats.connect_failures.append((time.time(), repr(error)[:200]))
                 await asyncio.sleep(delay * (0.5 + self.rng.random()))
                 delay = min(2.0, delay * 2)
@@ -268,7 +268,7 @@ class Player:
             started = time.monotonic()
             try:  # a browser waits as long as the socket is open; so do we (up to 5 minutes)
                 await asyncio.wait_for(self.first_or_close(conn), 300)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.stats.timeouts.append((time.time(), self.name, "no resync within 300 s of connecting"))
             self.stats.resync_waits.append(time.monotonic() - started)
             if conn.first.is_set():
@@ -418,7 +418,7 @@ class Player:
                 await self.close(abort=True)
             try:
                 answer = await asyncio.wait_for(asyncio.shield(future), 10 if resent else 300) if sent else ("closed",)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 answer = ("timeout",)
             finally:
                 self.pending = None
@@ -473,7 +473,7 @@ class Player:
         while not predicate():
             self.check_deadline()
             if time.monotonic() > end:
-                raise asyncio.TimeoutError(f"{self.name}: waited {timeout:.0f}s in state {self.view.state}")
+                raise TimeoutError(f"{self.name}: waited {timeout:.0f}s in state {self.view.state}")
             if self.conn is None or self.conn.done.is_set():
                 await self.connect()
                 if poke:
@@ -566,7 +566,7 @@ class Player:
     async def watch_to_end(self, room):
         try:
             await self.wait_for(lambda: self.view.state in ("finished", "expired"), timeout=self.run.deadline - time.monotonic())
-        except (asyncio.TimeoutError, Deadline):
+        except (TimeoutError, Deadline):
             pass
         await asyncio.sleep(1.0)  # let the last pushes land
         await self.close()

@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loadtest.common import PRODUCTION_ENV, daphne_env, ensure_database  # noqa: E402
-from loadtest.scenario import Config, run_clients  # noqa: E402
+from loadtest.common import PRODUCTION_ENV, daphne_env, ensure_database
+from loadtest.scenario import Config, run_clients
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/showdown_load"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/4"

@@ -70,7 +70,7 @@ class RedisLeases:
         try:
             if await self.client.set(PREFIX + code, channel, nx=True, px=TTL_MS):
                 return True
-        except Exception:  # noqa: BLE001
+        except Exception:
             logger.warning("lease unavailable", exc_info=True)
             return False
         return await self.holder(code) == channel and await self.renew(code, channel)
@@ -78,7 +78,7 @@ class RedisLeases:
     async def renew(self, code: str, channel: str) -> bool:
         try:
             return bool(await self.client.eval(_RENEW, 1, PREFIX + code, channel, TTL_MS))
-        except Exception:  # noqa: BLE001 - keep owning through a blip; the fence guards a split
+        except Exception:  # keep owning through a blip; the fence guards a split
             logger.warning("lease renewal unavailable", exc_info=True)
             return True
 
@@ -91,7 +91,7 @@ class RedisLeases:
     async def holder(self, code: str) -> str | None:
         try:
             value = await self.client.get(PREFIX + code)
-        except Exception:  # noqa: BLE001
+        except Exception:
             logger.warning("lease unavailable", exc_info=True)
             return None
         return value.decode() if value else None
@@ -107,7 +107,7 @@ class RedisLeases:
             cls._sync_client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         try:
             value = cls._sync_client.get(PREFIX + code)
-        except Exception:  # noqa: BLE001
+        except Exception:
             logger.warning("lease unavailable", exc_info=True)
             return None
         return value.decode() if value else None

@@ -1,6 +1,5 @@
 """Context for the room templates, for one viewer (a seated player or a spectator)."""
 
-from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 

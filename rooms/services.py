@@ -18,6 +18,7 @@ from .gametypes import GAME_TYPES, game_for, standings
 from .lifecycle import SCHEDULE_AHEAD, overdue_state, ready_room_opens
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
 
+
 class RoomError(Refusal):
     """A refused room action; str() is the message for the player."""
 

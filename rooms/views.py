@@ -5,12 +5,12 @@ from functools import lru_cache
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseNotAllowed
-from django.utils import timezone
-from icalendar import Calendar, Event
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from icalendar import Calendar, Event
 
 from games.engines import race
 from stats.middleware import ensure_player, known_player

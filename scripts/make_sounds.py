@@ -5,7 +5,6 @@ from a few sine tones, so the site vendors its own sounds and needs no tool beyo
 """
 
 import math
-import struct
 import wave
 from pathlib import Path
 

@@ -2,9 +2,9 @@
 
 from django.conf import settings
 
+from games import fragments
 from games.bank import take_puzzle
 from games.engines import race
-from games import fragments
 from games.presenters import board_rows, digit_pad
 from games.sudoku import play
 

@@ -223,7 +223,6 @@ def test_tap_to_swapped_square_latency(page, player):
     """Measures tap -> the placed card's square from the server, over a whole deal played by
     tapping (issue 15's target: p95 <= 50 ms on a quiet machine; the bound here is generous)."""
     from games.cardoku import solo
-
     from tests.browser import latency
 
     game = solo.start_game(player, {"layout": "default"})

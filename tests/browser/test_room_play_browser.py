@@ -10,9 +10,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import SoloRun
-from rooms import actions as A
 from rooms.models import Room
-from rooms.services import create_room, perform
+from rooms.services import create_room
 from stats.models import Profile
 from tests.browser.conftest import new_page
 from tests.browser.race_setup import running_room
@@ -130,7 +129,7 @@ def test_race_clock_for_players_and_spectators_survives_a_reconnect(browser, dap
 def test_scheduled_time_in_the_hosts_zone_and_the_viewers_after_a_push(browser, daphne_server, zone):
     import zoneinfo
 
-    from tests.conftest import cookie_for  # noqa: F401 - new_page sets the cookie
+    from tests.conftest import cookie_for
 
     amsterdam = zoneinfo.ZoneInfo("Europe/Amsterdam")
     local = (timezone.now() + dt.timedelta(days=2)).astimezone(amsterdam).replace(hour=4, minute=18, second=0,

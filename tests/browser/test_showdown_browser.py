@@ -54,8 +54,8 @@ def test_two_players_race_one_finishes_one_is_eliminated(browser, daphne_server)
             guest.locator(".standing", has_text="Ada").get_by_text("110 pts").wait_for()
     for page in (host, guest):
         page.wait_for_selector("#room-body[data-state=finished]", timeout=15_000)
-    assert "1" == host.locator(".standing", has_text="Ada").locator(".place").inner_text()
-    assert "2" == guest.locator(".standing", has_text="Grace").locator(".place").inner_text()
+    assert host.locator(".standing", has_text="Ada").locator(".place").inner_text() == "1"
+    assert guest.locator(".standing", has_text="Grace").locator(".place").inner_text() == "2"
     # The solution never reached the eliminated player's page.
     assert SOLUTION not in guest.content()
     assert Seat.objects.get(player=ada).place == 1

@@ -17,7 +17,6 @@ from tests.conftest import EMPTY, SOLUTION
 from tests.games.test_cardoku_views import deal
 from tests.games.test_solo_answers import act
 
-
 # Real commits: a write is kept once committed, as outside tests.
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,7 +5,6 @@ on the answer that finished the run."""
 import datetime as dt
 import re
 
-import pytest
 import time_machine
 from django.urls import reverse
 from django.utils import timezone

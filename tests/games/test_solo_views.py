@@ -7,8 +7,7 @@ import time_machine
 from django.urls import reverse
 
 from games.models import Puzzle, SoloRun
-from tests.conftest import client_for
-from tests.conftest import EMPTY, SOLUTION
+from tests.conftest import EMPTY, SOLUTION, client_for
 
 HX = {"HTTP_HX_REQUEST": "true"}
 

@@ -22,7 +22,9 @@ from asgiref.sync import async_to_sync
 from django.db import transaction
 from django.test import Client
 from django.utils import timezone
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from games.models import Puzzle
 from rooms import actions as A

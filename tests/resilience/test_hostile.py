@@ -60,7 +60,7 @@ async def drain(sockets, stop):
         while not stop.is_set():
             try:
                 await c.receive_output(timeout=0.2)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             except Exception:  # noqa: BLE001 - cut off: fine, that is the defence
                 return

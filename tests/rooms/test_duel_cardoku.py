@@ -12,9 +12,9 @@ from django.template.loader import render_to_string
 from games.cardoku.play import Action
 from games.engines import cardoku as ck
 from rooms import actions as A
+from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.cardoku import Helper
 from rooms.gametypes.duel import MoveRefused
-from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, Seat
 from rooms.presenters import room_context
 from rooms.services import create_room, perform

@@ -13,9 +13,9 @@ from django.utils import timezone
 from games.domino.play import Joker, Push
 from games.engines import domino as d
 from rooms import actions as A
+from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.domino import JokerMode
 from rooms.gametypes.duel import MoveRefused
-from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, Seat
 from rooms.presenters import room_context
 from rooms.services import RoomError, create_room, perform
@@ -98,7 +98,7 @@ def test_moves_are_scored_by_the_engine(room, players):
     mine = seat(room, players[0])
     assert engine(room, players[0]) == expected
     assert (mine.score, mine.progress, mine.mistakes) == (expected.score, 2, 1) and mine.score == 10
-    assert "10 pts · 2 lives · 2 stones placed" == GAME.standing_line(mine)
+    assert GAME.standing_line(mine) == "10 pts · 2 lives · 2 stones placed"
     assert seat(room, players[1]).score == 0  # each plays their own board
 
 

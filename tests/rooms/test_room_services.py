@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.engines import race
 from rooms import actions as A
 from rooms.models import CODE_ALPHABET, Room, RoomEvent, Seat
-from rooms.services import RoomError, RoomNotFound, NotAllowed, create_room, perform
+from rooms.services import NotAllowed, RoomError, RoomNotFound, create_room, perform
 from stats.models import Profile, ShowdownResult
 from tests.conftest import EMPTY, SOLUTION, require_service
 

@@ -9,8 +9,8 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from rooms import consumers, live
 from rooms import actions as A
+from rooms import consumers, live
 from rooms.services import perform
 from tests.rooms.test_consumer import connect, receive_until, setup_room
 

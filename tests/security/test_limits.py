@@ -1,7 +1,6 @@
 """Per-client limits (issue 12, sections 4 and 6): room-code guessing is limited per client
 IP however many cookies are thrown away, and rooms / games are created at a bounded rate."""
 
-import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 

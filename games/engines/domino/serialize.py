@@ -71,7 +71,7 @@ def _move(raw: Any) -> tuple[Any, ...]:
     for value, kind in zip(move[1:], shape):
         if kind == "t":
             out.append(_time(value, "moves"))
-        elif kind is int and not _is_int(value) or kind is str and not isinstance(value, str):
+        elif (kind is int and not _is_int(value)) or (kind is str and not isinstance(value, str)):
             raise BadPosition(f"moves: not a move: {raw!r}")
         else:
             out.append(value)

@@ -3,7 +3,7 @@
 Pure standard library (no Django): other code imports only from here.
 """
 
-from .generator import GenerationFailed, Generated, generate
+from .generator import Generated, GenerationFailed, generate
 from .grader import Contradiction, Grade, Hint, grade, next_hint
 from .grid import Grid, PuzzleFormatError, clue_count, format_grid, index, is_complete_solution, parse, rc
 from .levels import CLUE_BANDS, Level

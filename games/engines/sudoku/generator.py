@@ -212,7 +212,7 @@ class _Closures:
     def too_hard(self) -> bool:
         return self.cap_state[2] != 0
 
-    def add(self, c: int, v: int) -> "_Closures":
+    def add(self, c: int, v: int) -> _Closures:
         new = object.__new__(_Closures)
         new.floor, new.cap = self.floor, self.cap
         fs = self.floor_state

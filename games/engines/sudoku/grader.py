@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from .grid import Grid, rc
 from .levels import Level
 from .solver import (
-    G,
     KEEP,
-    L,
     M1,
     M2,
     M4,
@@ -24,6 +22,8 @@ from .solver import (
     RBIT,
     REPL,
     SLOT,
+    G,
+    L,
     initial_state,
     locked,
     propagate,

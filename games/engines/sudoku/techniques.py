@@ -9,9 +9,9 @@ reaches the same closure. Nothing here looks at the solution.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable
 
 from .grid import BOX_OF, CELLS, COL_OF, PEERS, ROW_OF, UNITS, cell_name, unit_name
 from .solver import (
@@ -20,8 +20,6 @@ from .solver import (
     CLAIM_C,
     CLAIM_R,
     FW,
-    G,
-    L,
     PEER_ROWBITS,
     POINT_C,
     POINT_R,
@@ -29,6 +27,8 @@ from .solver import (
     REPL,
     ROWPART,
     SLOT,
+    G,
+    L,
     candidate_counts,
     locked_flags,
 )
