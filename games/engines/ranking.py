@@ -4,12 +4,9 @@ duels, the personal boards and records all number their rows here. Pure Python."
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TypeVar
-
-T = TypeVar("T")
 
 
-def places(ordered: Iterable[T], key: Callable[[T], object]) -> list[tuple[int, T]]:
+def places[T](ordered: Iterable[T], key: Callable[[T], object]) -> list[tuple[int, T]]:
     """[(place, item)] for items already in ranking order: an item whose key equals the
     previous item's shares its place; the next different one takes its own position."""
     result: list[tuple[int, T]] = []

@@ -24,8 +24,8 @@ class SoloRunPanel(Panel):
         return SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": "solo", "title": f"Solo Run · {run.get_level_display()}", "result": format_seconds(run.elapsed),
-                 "detail": f"{run.score} points", "when": run.finished_at}
+        return [{"game": "solo", "title": f"Solo Run · {run.get_level_display()}",
+                 "result": format_seconds(run.elapsed), "detail": f"{run.score} points", "when": run.finished_at}
                 for run in self.finished(player).order_by("-finished_at")[:limit]]
 
     def stats_panel(self, player, params, problems: list[str]) -> dict:
@@ -42,7 +42,7 @@ class SoloRunPanel(Panel):
                    "count": counts.get((value, False), 0) + counts.get((value, True), 0),
                    "url": tab_url(game="solo", level=value)} for value, label in Level.choices]
         pair = [solo_board(player, level, False), solo_board(player, level, True)]
-        for kind, shown in zip(("classic", "assisted"), pair):
+        for kind, shown in zip(("classic", "assisted"), pair, strict=True):
             shown.url, shown.current = tab_url(game="solo", level=level, board=kind), kind == board
         chart = line_chart(recent_times(player, level, board == "assisted"), format_seconds,
                            what=f"{dict(BOARDS)[board]} {Level(level).label} times")
