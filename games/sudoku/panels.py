@@ -34,7 +34,7 @@ class SoloRunPanel(Panel):
         from stats.leaderboards import board_counts, latest_solo, recent_times, solo_board
 
         last_run = latest_solo(player)
-        level = pick(params, "level", Level.choices, last_run.level if last_run else "easy", problems)
+        level = pick(params, "level", Level.choices, last_run.level if last_run else Level.EASY, problems)
         board = pick(params, "board", BOARDS, "assisted" if last_run and last_run.assisted and last_run.level == level
                      else "classic", problems)
         counts = board_counts(player)
