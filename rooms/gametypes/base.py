@@ -29,7 +29,7 @@ class GameType(ABC):
     has_level = True  # the room's difficulty applies
     time_limit: timedelta | None = None  # from the countdown's end (None: the rooms' safety limit only)
     styles: tuple[str, ...] = ()  # static css files the room page links
-    scripts: tuple[str, ...] = ("js/board.js",)  # static scripts the room page loads before room.js
+    scripts: tuple[str, ...] = ()  # static scripts the room page loads before room.js
     progress_unit = "cells filled"
 
     @property

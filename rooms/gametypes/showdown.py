@@ -19,6 +19,7 @@ class ShowdownGame(GameType):
     short_label = "Showdown"
     totals_label = "Showdowns"
     template = "rooms/showdown.html"
+    scripts = ("js/board.js",)
     start_label = "Start showdown"
     has_level = True
 

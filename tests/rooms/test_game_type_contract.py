@@ -144,6 +144,14 @@ def test_every_registered_game_type_has_a_driver():
     assert DRIVERS.keys() == GAME_TYPES.keys()
 
 
+def test_rooms_and_the_home_page_offer_every_registered_game_type(client, db):
+    assert list(Room._meta.get_field("game").choices) == [(key, g.label) for key, g in GAME_TYPES.items()]
+    home = client.get("/").content.decode()
+    for key, game in GAME_TYPES.items():
+        assert f'<option value="{key}"' in home and game.menu_label in home
+        assert game.short_label and game.totals_label
+
+
 def test_start_gives_every_seat_the_same_board(game, room, players):
     start(room, players[:3])
     seats = list(Seat.objects.filter(room__code=room.code))
