@@ -91,7 +91,7 @@ class GameType(ABC):
     def leave(self, seat) -> None:
         """A player leaves or forfeits a running game."""
 
-    def close(self, room, seats, now) -> None:
+    def close(self, room, seats, now) -> None:  # noqa: B027 - an optional hook: nothing to settle by default
         """The room is finishing: settle what time has ended (nothing by default)."""
 
     # --- presentation ---------------------------------------------------------------

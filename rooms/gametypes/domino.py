@@ -113,8 +113,8 @@ class DominoDuel(DuelGame):
             return DuelOutcome("view", "Joker put away: push your stone in from an orange marker.", changed=False)
         if dm_play.load(seat.state).jokers_left[kind] <= 0:
             raise MoveRefused(f"No {kind} jokers left.")
-        return DuelOutcome("view", f"Pick any empty cell for the {kind} joker (Cancel joker or Esc puts it away).", changed=False,
-                           view={"joker_mode": kind})
+        return DuelOutcome("view", f"Pick any empty cell for the {kind} joker (Cancel joker or Esc puts it away).",
+                           changed=False, view={"joker_mode": kind})
 
     def close(self, room, seats, now) -> None:
         """Time is up: end every game still running at the 10-minute mark."""
@@ -139,7 +139,7 @@ class DominoDuel(DuelGame):
         if not seat.state:
             return []
         return ["g" if given else ("f" if code else "")
-                for given, code in zip(seat.state["puzzle"], seat.state["board"])]
+                for given, code in zip(seat.state["puzzle"], seat.state["board"], strict=True)]
 
     def board_context(self, room, seat, outcome=None, selected=None, mode=None, now=None, playing=True) -> dict:
         state = dm_play.load(seat.state)
@@ -153,6 +153,7 @@ class DominoDuel(DuelGame):
         view["dm_version"] = view.pop("version")
         view.pop("outcome")  # the room's outcome (kind, message) serves the same templates
         view.pop("message")
-        view.update(locked=locked, seconds_left_ms=int(view["seconds_left"] * 1000) + 300, current_stone=view["current"],
-                    board_class="is-domino", jokers_used=dm_play.summary(state)["jokers_used"])
+        view.update(locked=locked, seconds_left_ms=int(view["seconds_left"] * 1000) + 300,
+                    current_stone=view["current"], board_class="is-domino",
+                    jokers_used=dm_play.summary(state)["jokers_used"])
         return view

@@ -43,7 +43,7 @@ class ShowdownGame(GameType):
         if not seat.state:
             return []
         givens, cells = seat.state["givens"], seat.state["cells"]
-        return ["g" if g != "0" else ("f" if c != "0" else "") for g, c in zip(givens, cells)]
+        return ["g" if g != "0" else ("f" if c != "0" else "") for g, c in zip(givens, cells, strict=True)]
 
     def standing_line(self, seat) -> str:
         parts = [f"{seat.score} pts", f"{seat.mistakes} mistake{'s' if seat.mistakes != 1 else ''}",
