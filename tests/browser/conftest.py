@@ -83,7 +83,7 @@ def daphne_server(transactional_db):
             break
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError(process.stderr.read().decode()[-2000:])
+                raise RuntimeError(process.stderr.read().decode()[-2000:]) from None
             time.sleep(0.1)
     yield f"http://127.0.0.1:{port}"
     process.terminate()

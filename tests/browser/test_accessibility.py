@@ -152,7 +152,9 @@ def solo_runs(player):
     and notes; the one in play is the newest, so the home page offers to continue it."""
     from games import solo
 
-    enter = lambda run, cell, digit: solo.act(run.pk, player, solo.SoloAction("enter", cell=cell, digit=digit))
+    def enter(run, cell, digit):
+        solo.act(run.pk, player, solo.SoloAction("enter", cell=cell, digit=digit))
+
     finished = solo.start_run(player, "easy")
     enter(finished, EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1)
     for cell in EMPTY:

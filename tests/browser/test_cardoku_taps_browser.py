@@ -27,7 +27,7 @@ def two_legal_squares(state):
 
 
 def test_fast_second_tap_is_never_dropped(browser, daphne_server):
-    room, (ada, grace) = running_room("cardoku")
+    room, (ada, _grace) = running_room("cardoku")
     page = new_page(browser, daphne_server, ada, width=1280, height=900)
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=playing] #ck-board")

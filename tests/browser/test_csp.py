@@ -130,7 +130,7 @@ def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_serve
         perform(room.code, ada, A.SetReady(True))
         started = perform(room.code, ada, A.Start()).room
         perform(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
-        for label, page, watch in (("host", host, watches[0]), ("guest", guest, watches[1])):
+        for label, watch in (("host", watches[0]), ("guest", watches[1])):
             watch.visit(f"{game} playing ({label})", url, ready="#room-body[data-state=playing]")
         if game == "showdown":
             cell = EMPTY[0]

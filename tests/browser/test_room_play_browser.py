@@ -41,7 +41,7 @@ PLAY = {
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("game", ["showdown", "cardoku", "domino"])
 def test_phone_shows_the_whole_board_and_pad_during_a_race(browser, daphne_server, game, scheme):
-    room, (ada, grace) = running_room(game)
+    room, (ada, _grace) = running_room(game)
     page = new_page(browser, daphne_server, ada, width=375, height=812)
     page.emulate_media(color_scheme=scheme)
     page.goto(f"/r/{room.code}/")
@@ -89,7 +89,7 @@ def test_desktop_standings_keep_one_line_per_player(browser, daphne_server):
     page.wait_for_selector("#room-body[data-state=playing] .standing")
     lines = page.evaluate(LONG_LINES)
     assert len(lines) == 3
-    for text, rects, height, line_height, overflow in lines:
+    for text, _rects, height, line_height, overflow in lines:
         assert height <= line_height * 1.3 and overflow <= 1, (text, height, line_height, overflow)
     assert any("finished 12:34" in text for text, *_ in lines)
     page.context.close()
@@ -101,7 +101,7 @@ def seconds(text: str) -> int:
 
 
 def test_race_clock_for_players_and_spectators_survives_a_reconnect(browser, daphne_server):
-    room, (ada, grace) = running_room("showdown")  # started 27 s ago
+    room, (ada, _grace) = running_room("showdown")  # started 27 s ago
     player = new_page(browser, daphne_server, ada)
     watcher = new_page(browser, daphne_server, Profile.objects.create(display_name="Watcher"))
     for page in (player, watcher):

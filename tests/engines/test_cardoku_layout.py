@@ -8,7 +8,7 @@ S = {c.digit: c for c in ck.SPADES}
 
 
 def staircase_mapping():
-    return {sq: S[d] for d, sq in zip(range(1, 10), ck.STAIRCASE)}
+    return {sq: S[d] for d, sq in zip(range(1, 10), ck.STAIRCASE, strict=True)}
 
 
 def test_default_layout_is_the_staircase():

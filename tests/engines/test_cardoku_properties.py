@@ -1,5 +1,6 @@
 """Cardoku property tests (hypothesis)."""
 
+import itertools
 import json
 
 from hypothesis import given, settings
@@ -50,7 +51,7 @@ def games(draw, max_steps=60):
 @given(games())
 def test_undo_restores_the_previous_state_exactly(game):
     _, _, walk = game
-    for before, after in zip(walk, walk[1:]):
+    for before, after in itertools.pairwise(walk):
         if len(after.history) == len(before.history) + 1:
             assert ck.undo(after) == before
 

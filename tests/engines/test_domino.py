@@ -67,7 +67,7 @@ def test_new_game_bag_holds_the_empty_cells_digits_in_seeded_order():
     a = d.new_game(WIKI_PUZZLE, SOLUTION, 42, 0.0)
     b = d.new_game(WIKI_PUZZLE, SOLUTION, 42, 0.0)
     c = d.new_game(WIKI_PUZZLE, SOLUTION, 43, 0.0)
-    expected = sorted(s for p, s in zip(WIKI_PUZZLE, SOLUTION) if p == 0)
+    expected = sorted(s for p, s in zip(WIKI_PUZZLE, SOLUTION, strict=True) if p == 0)
     assert sorted(a.bag) == expected
     assert a.bag == b.bag and a == b
     assert a.bag != c.bag
@@ -151,7 +151,7 @@ def test_slide_table(edge, line, expected):
 
 def test_entry_points_lists_exactly_the_valid_entries():
     state = d.new_game(SLIDE_PUZZLE, SOLUTION, 0, 0.0)
-    valid = {(e, l): cell for e, l, cell in SLIDES if isinstance(cell, tuple)}
+    valid = {(e, line): cell for e, line, cell in SLIDES if isinstance(cell, tuple)}
     entries = d.entry_points(state)
     assert valid.items() <= entries.items()
     # Only the lines through a stone can be valid: rows 1, 2, 5, 8 and columns 1, 3, 5, 7.
@@ -159,7 +159,7 @@ def test_entry_points_lists_exactly_the_valid_entries():
     assert {line for (edge, line) in entries if edge in ("top", "bottom")} == {1, 3, 5, 7}
 
 
-@pytest.mark.parametrize("edge, line, cell", [(e, l, c) for e, l, c in SLIDES if isinstance(c, tuple)])
+@pytest.mark.parametrize("edge, line, cell", [s for s in SLIDES if isinstance(s[2], tuple)])
 def test_a_correct_push_lands_on_the_slide_cell(edge, line, cell):
     state = game_starting_with(SLIDE_PUZZLE, SOLUTION[i(*cell)])
     state, outcome = d.push(state, edge, line, 1.0)
@@ -455,7 +455,7 @@ def test_end_by_stuck_after_the_last_joker():
     assert d.entry_points(state) == {}
     assert state.unreachable == set(blanks)
     kinds = ["grey"] * 4 + ["gold"] * 2
-    for n, (kind, cell) in enumerate(zip(kinds, blanks)):
+    for n, (kind, cell) in enumerate(zip(kinds, blanks, strict=False)):  # six jokers, eight blanks
         assert not state.finished  # jokers are left: not stuck yet
         state, outcome = d.place_joker(state, kind, *cell, float(n))
     assert state.finished and state.end_reason == "stuck"
@@ -472,7 +472,7 @@ def test_end_by_stuck_after_a_push():
         if s.bag.index(5) < s.bag.index(3)  # 3 is the digit of (8,8)
     )
     kinds = ["grey"] * 4 + ["gold"] * 2
-    for n, (kind, cell) in enumerate(zip(kinds, interior[:6])):
+    for n, (kind, cell) in enumerate(zip(kinds, interior[:6], strict=True)):
         state, _ = d.place_joker(state, kind, *cell, float(n))
     assert state.bag == (5, 3) and not state.finished
     state, outcome = d.push(state, "left", 1, 10.0)
@@ -585,7 +585,7 @@ def test_end_by_stuck_when_only_wrong_entries_are_left():
         if s.bag.index(3) < s.bag.index(5)  # the 3 (cell (8,8)) comes before the 5 (cell (1,1))
     )
     kinds = ["grey"] * 4 + ["gold"] * 2
-    for n, (kind, cell) in enumerate(zip(kinds, interior[:6])):
+    for n, (kind, cell) in enumerate(zip(kinds, interior[:6], strict=True)):
         state, outcome = d.place_joker(state, kind, *cell, float(n))
     # The 3 is current; (1,1) is reachable but is the 5's cell; no joker is left.
     assert state.current_stone == 3 and grid.valid_entries(state.board)

@@ -30,10 +30,8 @@ def positions(draw):
         solution = [solution[(i % 9) * 9 + i // 9] for i in range(81)]
     # Sometimes keep the whole border given: then no entry point exists at all
     # until the border opens, which drives games into the "stuck" ending.
-    if draw(st.booleans()):
-        pool = [i for i in range(81) if 0 < i // 9 < 8 and 0 < i % 9 < 8]
-    else:
-        pool = list(range(81))
+    interior = [i for i in range(81) if 0 < i // 9 < 8 and 0 < i % 9 < 8]
+    pool = interior if draw(st.booleans()) else list(range(81))
     empties = random.Random(draw(st.integers(0, 2**32))).sample(
         pool, draw(st.integers(1, len(pool)))
     )
@@ -50,8 +48,8 @@ starts = st.floats(0, 2e9, allow_nan=False)
 def check_invariants(state, outcomes_points):
     assert state.score == outcomes_points
     assert d.from_dict(json.loads(json.dumps(d.to_dict(state)))) == state
-    for value, given, digit in zip(state.board, state.puzzle, state.solution):
-        assert value in (given,) if given else value in (0, d.GREY, d.GOLD, digit)
+    for value, clue, digit in zip(state.board, state.puzzle, state.solution, strict=True):
+        assert value in (clue,) if clue else value in (0, d.GREY, d.GOLD, digit)
     assert state.unreachable == grid.unreachable_cells(state.board)
     landings = set(grid.valid_entries(state.board).values())
     assert not landings & state.unreachable
@@ -59,7 +57,7 @@ def check_invariants(state, outcomes_points):
     assert (not state.bag) == grid.is_full(state.board)
     if state.bag:
         current = state.current_stone
-        assert any(v == 0 and s == current for v, s in zip(state.board, state.solution))
+        assert any(v == 0 and s == current for v, s in zip(state.board, state.solution, strict=True))
 
 
 @FAST
@@ -69,7 +67,7 @@ def test_same_seed_same_stones(position, seed, started_at):
     a = d.new_game(puzzle, solution, seed, started_at)
     b = d.new_game(puzzle, solution, seed, started_at + 5)
     assert a.bag == b.bag
-    assert sorted(a.bag) == sorted(s for p, s in zip(puzzle, solution) if p == 0)
+    assert sorted(a.bag) == sorted(s for p, s in zip(puzzle, solution, strict=True) if p == 0)
 
 
 @FAST
@@ -135,7 +133,7 @@ def test_a_careful_player_fills_the_grid_or_is_reported_stuck(position, seed, st
             assert outcome.kind == "placed"
         elif state.grey_jokers or state.gold_jokers:
             targets = [
-                grid.cell_of(i) for i, (v, s) in enumerate(zip(state.board, solution))
+                grid.cell_of(i) for i, (v, s) in enumerate(zip(state.board, solution, strict=True))
                 if v == 0 and s == current
             ]
             kind = "grey" if state.grey_jokers else "gold"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -96,7 +97,7 @@ def test_top95_answers_are_complete_and_keep_the_givens():
     for puzzle in load("top95.txt"):
         answer = solve(puzzle)
         assert answer is not None and is_complete_solution(answer)
-        assert all(g in (0, a) for g, a in zip(puzzle, answer))
+        assert all(g in (0, a) for g, a in zip(puzzle, answer, strict=True))
         assert count_solutions(puzzle) == 1
 
 
@@ -168,7 +169,7 @@ def test_levels_and_bands():
     assert [Level(x).clue_range for x in ("easy", "medium", "hard", "expert")] == [
         (36, 40), (30, 35), (26, 29), (22, 25)]
     bands = sorted(CLUE_BANDS.values())
-    assert all(a[1] < b[0] for a, b in zip(bands, bands[1:]))  # bands never overlap
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(bands))  # bands never overlap
 
 
 def test_grade_easy_puzzle():
@@ -247,7 +248,7 @@ def check_generated(level: Level, seed: int) -> None:
     assert made.clues == sum(1 for v in made.puzzle if v) and lo <= made.clues <= hi
     assert count_solutions(made.puzzle) == 1
     assert is_complete_solution(made.solution)
-    assert all(v in (0, s) for v, s in zip(made.puzzle, made.solution))
+    assert all(v in (0, s) for v, s in zip(made.puzzle, made.solution, strict=True))
     assert made.grade == grade(made.puzzle) and made.grade.level is level
     assert made.grade.solved is (level is not Level.EXPERT)
 

@@ -12,10 +12,13 @@ def element_span(html: str, element_id: str) -> tuple[int, int]:
     """Start and end offsets of the element with this id (our markup: quoted ids)."""
     at = html.index(f' id="{element_id}"')
     start = html.rindex("<", 0, at)
-    tag = re.match(r"<([\w-]+)", html[start:]).group(1)
+    opening = re.match(r"<([\w-]+)", html[start:])
+    if opening is None:
+        raise ValueError(f"no tag around #{element_id}")
+    tag = opening.group(1)
     if tag in VOID:
         return start, html.index(">", at) + 1
-    depth, pos = 0, start
+    depth = 0
     pattern = re.compile(rf"<(/?){tag}[\s>]")
     for match in pattern.finditer(html, start):
         depth += -1 if match.group(1) else 1

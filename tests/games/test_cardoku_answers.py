@@ -30,7 +30,7 @@ def page(client, game) -> str:
 
 def test_a_placed_card_answers_with_its_square_the_hand_the_deck_and_the_step(player_client, player):
     game = deal(player, lambda d: d[0].digit not in (None, 1) and not d[1].is_wild)
-    card, following = game.engine_state().deck[:2]
+    _card, following = game.engine_state().deck[:2]
     response = act(player_client, game, action="place", row=6, col=1, step=0)
     html = response.content.decode()
     assert response.status_code == 200 and response["HX-Reswap"] == "none settle:0ms"

@@ -120,7 +120,7 @@ def test_tampered_state_does_not_load():
     ({(7, 1): "AS", (7, 2): "2S", (7, 3): "3S", (7, 5): "4S"}, "Row 7 has 4 spades"),
     ({(7, 1): "AS", (8, 1): "2S", (9, 1): "3S", (8, 2): "4S"}, "Box 7 has 4 spades"),
     ({(6, 1): "AS"}, "outside them"),
-    (dict(zip(ck.STAIRCASE, "AS 2S 3S 4S 5S 6S 7S 8S 9S".split())), None),
+    (dict(zip(ck.STAIRCASE, "AS 2S 3S 4S 5S 6S 7S 8S 9S".split(), strict=True)), None),
 ])
 def test_custom_problem(placed, problem):
     found = play.custom_problem(placed)
@@ -131,7 +131,7 @@ def test_custom_incomplete_only_when_nothing_placed_breaks_a_rule():
     assert play.custom_incomplete({(7, 1): "AS"})
     assert not play.custom_incomplete({(6, 1): "AS"})
     assert not play.custom_incomplete({(7, 1): "AS", (7, 2): "2S", (7, 3): "3S", (7, 4): "4S"})
-    assert not play.custom_incomplete(dict(zip(ck.STAIRCASE, "AS 2S 3S 4S 5S 6S 7S 8S 9S".split())))
+    assert not play.custom_incomplete(dict(zip(ck.STAIRCASE, "AS 2S 3S 4S 5S 6S 7S 8S 9S".split(), strict=True)))
 
 
 def test_parse_layout_and_deal():

@@ -500,7 +500,7 @@ def test_no_joker_left_and_a_stone_that_fits_nowhere_ends_the_game_with_the_reas
                 if (bag := d.new_game(digits, SOLUTION_DIGITS, s, 0.0).bag).index(3) < bag.index(5))
     game = solo.start_game(player, "hard", seed=seed)
     kinds = ["grey"] * 4 + ["gold"] * 2
-    for kind, (r, c) in zip(kinds, blanks[1:7]):
+    for kind, (r, c) in zip(kinds, blanks[1:7], strict=True):
         response = act(player_client, game, joker=kind, cell=f"{r}-{c}")
     # The 3 belongs on (8,8), closed in; (1,1) can be reached but is the 5's cell.
     assert response.status_code == 200 and b"No move left" in response.content

@@ -14,7 +14,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 def request(htmx: bool):
     made = RequestFactory().post("/")
-    made.htmx = htmx
+    made.htmx = htmx  # type: ignore[attr-defined]  # what django-htmx's middleware sets, as a plain truth value
     return made
 
 

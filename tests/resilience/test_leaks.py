@@ -86,7 +86,8 @@ class Viewer:
 
 
 def leaks(viewer: Viewer, seated: bool) -> list[str]:
-    problems, told = [], set()
+    problems: list[str] = []
+    told: set[int] = set()
     for kind, text in viewer.received:
         for run in LONG_DIGITS.findall(text):
             problems.append(f"{viewer.name} {kind}: a run of digits {run}")

@@ -40,7 +40,7 @@ async def test_celery_beat_expires_a_room_seen_live_on_a_socket():
     assert (await socket.connect(timeout=5))[0]
     await socket.receive_from(timeout=5)  # the resync push
     schedule = tempfile.mktemp(prefix="beat-")
-    log = tempfile.NamedTemporaryFile("w+", prefix="worker-", suffix=".log")
+    log = tempfile.NamedTemporaryFile("w+", prefix="worker-", suffix=".log")  # noqa: SIM115 - closed in the finally
     env = dict(os.environ, DATABASE_URL=database_url(connection.settings_dict), SWEEP_SECONDS="1",
                PUZZLE_BANK_TARGET="0")
     worker = subprocess.Popen(

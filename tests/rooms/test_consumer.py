@@ -70,7 +70,7 @@ async def test_socket_without_origin_or_with_foreign_origin_is_refused():
 
 async def test_socket_without_profile_cookie_is_closed():
     room, *_ = await setup_room(started=False)
-    communicator, connected, close_code = await connect(room.code, None)
+    _communicator, connected, close_code = await connect(room.code, None)
     assert not connected and close_code == 4401
 
 
@@ -136,7 +136,7 @@ async def test_malformed_messages_get_an_error_and_change_nothing(payload, messa
 
 
 async def test_non_host_start_and_eliminated_entries_are_refused():
-    room, ada, grace, _ = await setup_room(preset="hardcore")
+    room, _ada, grace, _ = await setup_room(preset="hardcore")
     g, *_ = await connect(room.code, grace)
     await g.receive_from(timeout=5)
     await g.send_to(text_data=json.dumps({"action": "start"}))

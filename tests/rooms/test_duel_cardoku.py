@@ -135,7 +135,7 @@ def test_there_is_no_undo_in_a_duel(room, players):
 
 def test_an_illegal_square_is_refused_with_the_engines_reason(room, players):
     start(room, players[:2])
-    with pytest.raises(MoveRefused, match="next to|adjacent|touch|neighbour"):
+    with pytest.raises(MoveRefused, match=r"next to|adjacent|touch|neighbour"):
         move(room, players[0], Action("place", 1, 9))
     assert engine(room, players[0]).position == 0
 

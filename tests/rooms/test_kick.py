@@ -50,7 +50,7 @@ def test_only_the_host_may_remove_anyone(lobby):
 
 
 def test_host_cannot_remove_themself_or_someone_not_seated(lobby):
-    room, ada, grace, linus = lobby
+    room, ada, _grace, _linus = lobby
     with pytest.raises(RoomError, match="cannot remove yourself"):
         perform(room.code, ada, A.Kick(ada.pk))
     stranger = Profile.objects.create(display_name="Stranger")

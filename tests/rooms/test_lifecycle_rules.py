@@ -95,7 +95,7 @@ def rooms_imports(module: str) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             found |= {node.module} if node.module else {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rooms."):
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("rooms."):
             found.add(node.module.removeprefix("rooms."))
     return found
 

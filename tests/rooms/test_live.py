@@ -23,7 +23,7 @@ def entry(cell, mid, digit=None):
 
 async def started(monkeypatch=None):
     """A running race with Ada's socket connected and the countdown already applied."""
-    room, ada, grace, watcher = await setup_room()
+    room, ada, grace, _watcher = await setup_room()
     a, *_ = await connect(room.code, ada)
     await a.receive_from(timeout=5)
     await a.send_to(text_data=json.dumps({"action": "sync", "mid": "s0"}))
@@ -62,7 +62,7 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
     # A view, a task or a test in another process hands any plain action to the owner.
     from rooms import actions as A
 
-    room, ada, grace, a = await started()
+    room, _ada, grace, a = await started()
     cell = EMPTY[2]
     move = A.Enter(cell, int(SOLUTION[cell]))
     assert live._action_from(live._action_to(move)) == move
@@ -105,7 +105,7 @@ async def test_a_move_is_in_the_log_before_its_answer_and_the_rows_follow(monkey
 
 
 async def test_a_correct_entry_answers_with_its_own_cell_and_no_other():
-    room, ada, _, a = await started()
+    _room, _ada, _, a = await started()
     cell = EMPTY[1]
     await a.send_to(text_data=entry(cell, "m1"))
     answer = await receive_until(a, 'id="room-message"')
@@ -186,7 +186,7 @@ async def test_a_stale_owner_is_fenced_and_a_duplicate_is_refused_by_the_log():
 
 
 async def test_writing_behind_never_goes_backwards():
-    room, ada, *_ = await setup_room()
+    room, _ada, *_ = await setup_room()
     fresh = await sync_to_async(Room.objects.get)(pk=room.pk)
     fields = {"state": fresh.state, "starts_at": fresh.starts_at, "finished_at": None, "expired_at": None,
               "expiry_reason": ""}

@@ -125,7 +125,7 @@ def test_full_showdown_one_finishes_one_eliminated_history_saved(players, bank_p
     perform(room.code, players[1], A.Join())
     after = start(room, players[:2])
     wrong = int(SOLUTION[EMPTY[0]]) % 9 + 1
-    for i in range(3):
+    for _ in range(3):
         result = perform(room.code, players[1], A.Enter(EMPTY[0], wrong), now=after)
     assert result.outcome.eliminated and seat(room, players[1]).status == "eliminated"
     with pytest.raises(race.IllegalMove, match="locked"):
@@ -194,7 +194,7 @@ def test_simultaneous_entries_of_two_players_both_apply_once(players, bank_puzzl
             barrier.wait()
             for cell in cells:
                 perform(room.code, player, A.Enter(cell, int(SOLUTION[cell])), now=after)
-        except Exception as error:  # pragma: no cover - reported below
+        except Exception as error:  # noqa: BLE001 - reported below  # pragma: no cover
             errors.append(error)
         finally:
             connection.close()

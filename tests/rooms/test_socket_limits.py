@@ -61,7 +61,7 @@ async def test_a_player_can_hold_only_so_many_sockets(monkeypatch):
 
 
 async def test_a_burst_of_refreshes_renders_once_per_distinct_view(monkeypatch):
-    room, ada, grace, watcher = await setup_room(started=False)
+    room, _ada, grace, watcher = await setup_room(started=False)
     renders = []
     real = consumers.render_views
 
@@ -92,7 +92,7 @@ async def test_a_burst_of_refreshes_renders_once_per_distinct_view(monkeypatch):
 
 async def test_guessing_codes_over_the_socket_handshake_is_limited_per_network(settings):
     settings.ROOM_MISS_LIMIT = 3
-    room, ada, grace, watcher = await setup_room(started=False)
+    room, ada, _grace, watcher = await setup_room(started=False)
     for code in ("AAAAAA", "BBBBBB", "CCCCCC"):
         _, connected, close_code = await connect(code, watcher)
         assert not connected and close_code == 4404

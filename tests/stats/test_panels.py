@@ -12,7 +12,7 @@ from stats import panels
 
 class Fake(Panel):
     key, label = "fake", "Fake game"
-    settled = []
+    settled: list[int] = []
 
     def settle(self, player):
         self.settled.append(player.pk)
