@@ -169,17 +169,20 @@ async def baseline(port, groups, rate, duration, route="bench"):
         async with ws:
             await connected.wait()
             end = time.perf_counter() + duration
-            if sender:
-                async def send_loop():
-                    await asyncio.sleep(random.random() / rate)  # spread like the players
-                    while time.perf_counter() < end:
-                        await ws.send(json.dumps({"t": time.perf_counter()}))
-                        await asyncio.sleep(1 / rate)
-                asyncio.create_task(send_loop())
+
+            async def send_loop():
+                await asyncio.sleep(random.random() / rate)  # spread like the players
+                while time.perf_counter() < end:
+                    await ws.send(json.dumps({"t": time.perf_counter()}))
+                    await asyncio.sleep(1 / rate)
+
+            sending = asyncio.create_task(send_loop()) if sender else None
             while True:
                 try:
                     message = await asyncio.wait_for(ws.recv(), timeout=max(0.1, end - time.perf_counter() + 1))
                 except (TimeoutError, websockets.ConnectionClosed):
+                    if sending:
+                        sending.cancel()
                     return
                 if not sender:
                     latencies.append((time.perf_counter() - json.loads(message)["t"]) * 1000)
@@ -270,10 +273,8 @@ async def with_attack(port, rooms, lobby_code, cookie, attack, rate):
         try:
             async with websockets.connect(url, additional_headers=headers, open_timeout=30) as ws:
                 while time.perf_counter() < stop_at:
-                    try:
+                    with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(ws.recv(), 1)
-                    except TimeoutError:
-                        pass
         except (OSError, websockets.WebSocketException):
             refused.append(1)
 

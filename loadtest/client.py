@@ -19,6 +19,7 @@ board before the next tap. Replies are told apart by their top element:
 """
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -28,6 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import websockets
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from .common import HttpSession, csrf_from
@@ -139,7 +141,7 @@ def parse_standings(text: str) -> dict:
 
 @dataclass
 class Connection:
-    ws: object
+    ws: ClientConnection
     opened: float  # wall clock
     closed_at: float | None = None
     client_closing: bool = False
@@ -147,6 +149,7 @@ class Connection:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     arrivals: list = field(default_factory=list)  # (kind, version, wall time, monotonic)
     close_code: int | None = None
+    reader: asyncio.Task | None = None  # held here: the loop keeps only a weak reference
 
 
 class Deadline(Exception):
@@ -191,20 +194,22 @@ class Player:
         self.view = View()
         self.connections: list[Connection] = []
         self.conn: Connection | None = None
-        self.pending = None  # (mid, future)
-        self.lobby_pending = None  # the host's Start click awaiting a refusal (or the countdown)
-        self.sent = {}  # mid -> action dict
-        self.outcomes = {}  # mid -> ("applied", version, kind) | ("refused", message) | ("error", message)
-        self.unknown = set()  # mids whose fate the client never learned (no answer)
-        self.applied_unacked = set()  # seen applied in a resync, answer lost
+        self.pending: tuple[str, asyncio.Future] | None = None  # (mid, future)
+        # the host's Start click awaiting a refusal (or the countdown)
+        self.lobby_pending: asyncio.Future | None = None
+        self.sent: dict[str, dict] = {}  # mid -> action dict
+        # mid -> ("applied", version, kind) | ("refused", message) | ("error", message)
+        self.outcomes: dict[str, tuple] = {}
+        self.unknown: set[str] = set()  # mids whose fate the client never learned (no answer)
+        self.applied_unacked: set[str] = set()  # seen applied in a resync, answer lost
         self.port = None
         self.http: HttpSession | None = None
-        self.countdown_end = None  # client clock (monotonic) when play began, per the server
+        self.countdown_end: float | None = None  # client clock (monotonic) when play began, per the server
         self.finished_reply_at = None  # monotonic time of the reply that finished my board
         self.finished_sent_at = None  # ... and of its send
         self.solution = None
-        self.sent_at = {}  # mid -> monotonic send time (of the answered send)
-        self.history = {}  # room code -> what this client saw of that showdown
+        self.sent_at: dict[str, float] = {}  # mid -> monotonic send time (of the answered send)
+        self.history: dict[str, dict] = {}  # room code -> what this client saw of that showdown
 
     # --- HTTP -----------------------------------------------------------------------------
 
@@ -264,7 +269,7 @@ class Player:
             conn = Connection(ws, time.time())
             self.conn = conn
             self.connections.append(conn)
-            asyncio.create_task(self.reader(conn))
+            conn.reader = asyncio.create_task(self.reader(conn))
             started = time.monotonic()
             try:  # a browser waits as long as the socket is open; so do we (up to 5 minutes)
                 await asyncio.wait_for(self.first_or_close(conn), 300)
@@ -293,16 +298,14 @@ class Player:
         if abort:
             conn.ws.transport.abort()
         else:
-            try:
+            with contextlib.suppress(Exception):  # closing a dead socket
                 await asyncio.wait_for(conn.ws.close(), 5)
-            except Exception:  # noqa: BLE001 - closing a dead socket
-                pass
         await conn.done.wait()
 
     async def reader(self, conn: Connection):
         try:
-            async for text in conn.ws:
-                self.on_frame(conn, text)
+            async for frame in conn.ws:
+                self.on_frame(conn, frame if isinstance(frame, str) else frame.decode())
         except ConnectionClosed:
             pass
         except Exception as error:  # noqa: BLE001 - a client bug must not hide as a hang
@@ -324,8 +327,8 @@ class Player:
         kind = classify(text)
         if TRACEBACK.search(text):
             self.stats.tracebacks.append(f"{self.name} socket frame: {text[:300]}")
-        version = VERSION.search(text)
-        version = int(version.group(1) or version.group(2)) if version else None
+        found = VERSION.search(text)
+        version = int(found.group(1) or found.group(2)) if found else None
         conn.arrivals.append((kind, version, now_wall, now))
         message = MESSAGE.search(text)
         error = message and "is-error" in message.group(1)
@@ -395,7 +398,7 @@ class Player:
             return (view.hints or 0) > (before.hints or 0)
         if action.get("mode") == "note":
             return view.notes.get(cell, frozenset()) != before.notes.get(cell, frozenset())
-        if view.cells and before.cells and view.cells[cell] != before.cells[cell]:
+        if cell is not None and view.cells and before.cells and view.cells[cell] != before.cells[cell]:
             return True
         return (view.mistakes or 0) > (before.mistakes or 0)
 
@@ -564,10 +567,8 @@ class Player:
             await asyncio.sleep(0.3)
 
     async def watch_to_end(self, room):
-        try:
+        with contextlib.suppress(TimeoutError, Deadline):
             await self.wait_for(lambda: self.view.state in ("finished", "expired"), timeout=self.run.deadline - time.monotonic())
-        except (TimeoutError, Deadline):
-            pass
         await asyncio.sleep(1.0)  # let the last pushes land
         await self.close()
 

@@ -24,7 +24,7 @@ def main():
     env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/showdown_fuzz")
     command = [sys.executable, "-m", "pytest", "tests/resilience/test_fuzz.py", "-q", "-p", "no:randomly",
                "-s", "-k", "never_crash or survives", *rest]
-    print("FUZZ_EXAMPLES=%s %s" % (args.examples, " ".join(command)), flush=True)
+    print(f"FUZZ_EXAMPLES={args.examples} {' '.join(command)}", flush=True)
     sys.exit(subprocess.run(command, cwd=ROOT, env=env).returncode)
 
 

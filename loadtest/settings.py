@@ -3,8 +3,9 @@ static files go to a directory of their own (LOADTEST_STATIC_ROOT), so a load ru
 writes into the checkout's staticfiles/ while someone else serves from it."""
 
 import os
+from pathlib import Path
 
 from config.settings import *  # noqa: F403
 
 if os.environ.get("LOADTEST_STATIC_ROOT"):
-    STATIC_ROOT = os.environ["LOADTEST_STATIC_ROOT"]
+    STATIC_ROOT = Path(os.environ["LOADTEST_STATIC_ROOT"])
