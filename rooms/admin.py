@@ -10,8 +10,8 @@ from .services import perform
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["player", "joined_at", "ready", "status", "score", "mistakes", "hints", "progress", "finish_seconds", "place"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "player", "joined_at", "ready", "status", "score", "mistakes", "hints", "progress", "finish_seconds", "place")
     can_delete = False
 
 
@@ -22,13 +22,12 @@ LOG_PREVIEW = 10  # newest moves shown on the room page; the whole log is one li
 class RoomEventAdmin(admin.ModelAdmin):
     """The move log, paginated (a finished room can hold hundreds of moves: listing them
     inline made its admin page hundreds of kB)."""
-    list_display = ["room", "version", "created_at", "kind", "seat", "data", "message_id"]
+    list_display = readonly_fields = ("room", "version", "created_at", "kind", "seat", "data", "message_id")
     list_filter = ["kind"]
     search_fields = ["room__code"]
     list_select_related = ["room", "seat__player"]
     list_per_page = 100
     show_full_result_count = False
-    readonly_fields = list_display
 
     def has_add_permission(self, request):
         return False

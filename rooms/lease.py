@@ -6,6 +6,7 @@ embedded default: one process) the lease is a dict in this process."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 
@@ -83,10 +84,8 @@ class RedisLeases:
             return True
 
     async def release(self, code: str, channel: str) -> None:
-        try:
+        with contextlib.suppress(Exception):  # Redis away: the lease runs out by itself
             await self.client.eval(_RELEASE, 1, PREFIX + code, channel)
-        except Exception:  # noqa: BLE001 - Redis away: the lease runs out by itself
-            pass
 
     async def holder(self, code: str) -> str | None:
         try:
@@ -94,7 +93,7 @@ class RedisLeases:
         except Exception:
             logger.warning("lease unavailable", exc_info=True)
             return None
-        return value.decode() if value else None
+        return value.decode() if isinstance(value, bytes) else value
 
     def holder_sync(self, code: str) -> str | None:
         return self.holder_sync_url(self.url, code)
@@ -110,7 +109,7 @@ class RedisLeases:
         except Exception:
             logger.warning("lease unavailable", exc_info=True)
             return None
-        return value.decode() if value else None
+        return value.decode() if isinstance(value, bytes) else value
 
 
 def for_settings():

@@ -175,7 +175,7 @@ def perform(code: str, player, action, now=None, message_id: str = "") -> Result
             # robust: the move is committed whatever happens to the push. If Redis is down,
             # the player still gets an answer (not a 500) and others resync on reconnect.
             transaction.on_commit(lambda: _push(room, seats, result), robust=True)
-        elif result.private_change:
+        elif result.private_change and result.seat is not None:
             result.seat.save(update_fields=["state"])
         return result
 
@@ -211,7 +211,7 @@ def _seat(room, player):
 
 
 def _event_data(action, result) -> dict:
-    data = {k: v for k, v in vars(action).items() if isinstance(v, (int, str, bool, type(None)))}
+    data: dict[str, object] = {k: v for k, v in vars(action).items() if isinstance(v, (int, str, bool, type(None)))}
     if isinstance(action, A.SetRules):
         data["rules"] = action.rules.to_dict()
     if result.outcome is not None:

@@ -82,9 +82,11 @@ class _Binding:
         return self.profile
 
     def ensure(self) -> Profile:
-        if self.known() is None:
-            self.profile, self.created = Profile.objects.create(), True
-        return self.profile
+        profile = self.known()
+        if profile is None:
+            profile = self.profile = Profile.objects.create()
+            self.created = True
+        return profile
 
     def resolve(self) -> Profile:
         if self.known() is not None or self.request.method not in ("GET", "HEAD", "OPTIONS", "TRACE"):

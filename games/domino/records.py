@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.db.models import Count, Max
 
 from games.models import Level
@@ -13,7 +16,7 @@ RECENT = 10
 
 def player_records(player) -> dict:
     finished = DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED)
-    per_level = {row["level"]: row for row in
+    per_level: dict[str, Mapping[str, Any]] = {row["level"]: row for row in
                  finished.values("level").annotate(best=Max("score"), games=Count("id"),
                                                    most_stones=Max("stones_placed"))}
     levels = []

@@ -11,13 +11,13 @@ register = template.Library()
 
 
 @register.simple_tag
-def cardoku_card(code: str, start: bool = False) -> dict:
+def cardoku_card(code: str, start: bool = False) -> dict | None:
     """A card for the card partial, from its code: ``{% cardoku_card "7H" as card %}``."""
     return card_view(ck.parse_card(code), start)
 
 
 @register.simple_tag
-def cardoku_cards(codes: str) -> list[dict]:
+def cardoku_cards(codes: str) -> list[dict | None]:
     """Several cards from space-separated codes: ``{% cardoku_cards "AH 2H 3H" as row %}``."""
     return [card_view(ck.parse_card(code)) for code in codes.split()]
 

@@ -42,10 +42,7 @@ def from_dict(data: Mapping) -> GameState:
         raise BadState(f"Unknown saved game version {data.get('version')!r}.")
     try:
         layout = Layout.from_dict(data["layout"])
-        if "seed" in data:
-            seed = data["seed"]
-        else:
-            seed = parse_deal_code(data["deal_code"])
+        seed = data["seed"] if "seed" in data else parse_deal_code(data["deal_code"])
         moves = data.get("moves", [])
         if not isinstance(moves, list):
             raise BadState("The saved moves must be a list.")
@@ -85,7 +82,7 @@ def restore(data: Mapping) -> GameState:
     board: list = [None] * 81
     for (row, col), card in layout.placements:
         board[_index(row, col)] = card
-    history = []
+    history: list[Move] = []
     discards = 0
     for move in data["moves"]:
         card = deck[len(history)]
