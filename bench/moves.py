@@ -9,9 +9,11 @@ path, the answer; no network) on a fresh test database: SQLite always, PostgreSQ
 when DATABASE_URL is set (or --backends names it). Each run is a process of its own,
 because the settings read DATABASE_URL when they load.
 
-Every move is timed two ways, alternately: the answer that carries only what changed (what
-the game pages use) and the whole-board answer (the same move asking for the whole game:
-Solo Run with a version the run does not have, Cardoku and Domino with `full=1`). With
+Every move is timed one of three ways, in turn: the answer that carries only what changed
+(what the game pages use), the same answer with the move written through the locked write
+path a move used before games/rows.py kept games (LOCKED: the old design beside the new one,
+move by move), and the whole-board answer (the same move asking for the whole game: Solo Run
+with a version the run does not have, Cardoku and Domino with `full=1`). With
 `--previous REV` the same moves are also played on that older commit (checked out in a
 temporary worktree), and with `--pg-alt` on PostgreSQL settings that are not the project's
 (prototypes). The trees and prototypes take turns (`--rounds`), so a machine whose load
