@@ -84,7 +84,7 @@ def request_top_up(level: str) -> bool:
 
     try:
         fill_puzzle_bank.delay(levels=[level])
-    except Exception:  # noqa: BLE001 - a broker outage must not turn into a 500; beat retries
+    except Exception:  # a broker outage must not turn into a 500; beat retries
         cache.delete(f"bank-top-up-{level}")
         logger.warning("could not queue a puzzle bank top-up for %s", level, exc_info=True)
         return False

@@ -220,7 +220,7 @@ def move_answer(before: Board, after: Board, outcome: Outcome, *, selected: int 
         parts.append(hint_button(hint_limit - after.hints, oob=True))
     if after.cells != before.cells:
         parts += [pad_button(d, left, oob=True)
-                  for (d, left), (_, was) in zip(pad_left(after), pad_left(before)) if left != was]
+                  for (d, left), (_, was) in zip(pad_left(after), pad_left(before), strict=True) if left != was]
     parts.append(outcome_message(outcome, element_id=message_id, oob=True))
     if version is not None:
         parts.append(version_input(version, element_id=version_id, oob=True))

@@ -22,14 +22,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
-from typing import TypeVar
 
 from django.db import connection, transaction
 from django.db.models import Model
 
 from stats.models import Profile
 
-T = TypeVar("T")
 KEEP = 1000  # game rows kept per process (a few KB each), the least recently played dropped first
 _kept: OrderedDict[tuple[type[Model], int], tuple[str, Model]] = OrderedDict()
 _kept_lock = threading.Lock()  # views run in threads
@@ -122,8 +120,8 @@ def update(instance: Model, names: list[str] | tuple[str, ...]) -> bool:
     return True
 
 
-def write(model: type[Model], pk: int, player, change: Callable[[Model], tuple[T, list[str]]],
-          missing: Exception, related: str | None = None, related_fields: tuple[str, ...] = ()) -> T:
+def write[T](model: type[Model], pk: int, player, change: Callable[[Model], tuple[T, list[str]]],
+             missing: Exception, related: str | None = None, related_fields: tuple[str, ...] = ()) -> T:
     """Apply `change` to the player's game row `pk` and write the fields it names; return what
     it returned. `change(instance)` changes the instance and returns (result, field names), or
     raises a refusal (nothing is written then). Raises `missing` if the row is not the player's.
@@ -133,7 +131,7 @@ def write(model: type[Model], pk: int, player, change: Callable[[Model], tuple[T
     if kept is not None:
         try:
             result, names = change(kept)
-        except Exception:  # decided on a copy that may be behind the row: ask the row
+        except Exception:  # noqa: BLE001 - decided on a copy that may be behind the row: ask the row
             pass
         else:
             if update(kept, names):
@@ -165,7 +163,7 @@ def _take(model: type[Model], pk: int, token: str | None) -> Model | None:
     return entry[1]
 
 
-def _keep(instance: Model, token: str | None, result: T) -> T:
+def _keep[T](instance: Model, token: str | None, result: T) -> T:
     """Keep a copy of the row just written, once committed (a rolled-back write is never kept);
     the caller goes on with `instance`."""
     if token:

@@ -43,7 +43,7 @@ def line_chart(values, fmt=str, lower_is_better=True, what="results", mark_last=
     area = f"{line} L{points[-1][0]} {base} L{points[0][0]} {base} Z"
     best = min(values) if lower_is_better else max(values)
     average = sum(values) / len(values)
-    dots = [{"x": px, "y": py, "label": fmt(v), "best": v == best, "last": False} for (px, py), v in zip(points, values)]
+    dots = [{"x": px, "y": py, "label": fmt(v), "best": v == best, "last": False} for (px, py), v in zip(points, values, strict=True)]
     if mark_last:
         dots[-1]["last"] = True
         dots[-1]["label"] = f"This run: {dots[-1]['label']}"

@@ -183,7 +183,7 @@ def move_answer(before: engine.State, after: engine.State, now: float, outcome: 
             parts.append(fragments.cell(cell_view(after, r, c, marks), oob=True))
     was, now_markers = markers(before), markers(after)
     for edge, slots in now_markers.items():
-        parts += [fragments.marker(slot, oob=True) for old, slot in zip(was[edge], slots) if old != slot]
+        parts += [fragments.marker(slot, oob=True) for old, slot in zip(was[edge], slots, strict=True) if old != slot]
     seconds_left = after.seconds_left(now)
     parts.append(fragments.clock(seconds_left, after.finished, oob=True))
     points = outcome.points if outcome is not None else 0

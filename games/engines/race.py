@@ -138,7 +138,7 @@ class Board:
     @property
     def progress(self) -> int:
         """Cells correctly filled by the player, hints included."""
-        return sum(1 for g, v in zip(self.givens, self.cells) if not g and v)
+        return sum(1 for g, v in zip(self.givens, self.cells, strict=True) if not g and v)
 
     @property
     def to_fill(self) -> int:

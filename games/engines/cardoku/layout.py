@@ -60,7 +60,7 @@ class Layout:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "Layout":
+    def from_dict(cls, data: Mapping) -> Layout:
         """Inverse of :meth:`to_dict`. Raises :class:`LayoutError` on bad data."""
         try:
             kind = data["kind"]
@@ -117,7 +117,7 @@ def _validate(placements) -> None:
 
 def default_layout() -> Layout:
     """The staircase: A-2-3 in row 7 (cols 1-3), 4-5-6 in row 8 (cols 4-6), 7-8-9 in row 9 (cols 7-9)."""
-    return Layout("default", tuple(zip(STAIRCASE, SPADES)))
+    return Layout("default", tuple(zip(STAIRCASE, SPADES, strict=True)))
 
 
 def random_layout(seed: int) -> Layout:
@@ -127,7 +127,7 @@ def random_layout(seed: int) -> Layout:
     except BadDealCode:
         raise LayoutError("A random layout needs a whole-number seed from the deal range.") from None
     rng = random.Random(f"cardoku-layout:{seed}")
-    return Layout("random", tuple(zip(STAIRCASE, seeded_shuffle(SPADES, rng))))
+    return Layout("random", tuple(zip(STAIRCASE, seeded_shuffle(SPADES, rng), strict=True)))
 
 
 def custom_layout(mapping: Mapping) -> Layout:

@@ -279,7 +279,7 @@ def _check_start(puzzle: object, solution: object) -> tuple[tuple[int, ...], tup
     for (kind, number), cells in grid.UNIT_CELLS.items():
         if sorted(solution[grid.index(c)] for c in cells) != list(range(1, 10)):
             raise BadPosition(f"solution: {kind} {number} does not hold 1-9 once each")
-    for i, (given, digit) in enumerate(zip(puzzle, solution)):
+    for i, (given, digit) in enumerate(zip(puzzle, solution, strict=True)):
         if given != EMPTY and given != digit:
             row, col = grid.cell_of(i)
             raise BadPosition(f"puzzle: row {row}, column {col} disagrees with the solution")
@@ -294,7 +294,7 @@ def _check_start(puzzle: object, solution: object) -> tuple[tuple[int, ...], tup
 def _empty_targets(board: Sequence[int], solution: Sequence[int]) -> list[int]:
     """For each digit, how many empty cells have it as their solution."""
     counts = [0] * 10
-    for value, digit in zip(board, solution):
+    for value, digit in zip(board, solution, strict=True):
         if value == EMPTY:
             counts[digit] += 1
     return counts
@@ -442,7 +442,7 @@ def new_game(puzzle: Sequence[int], solution: Sequence[int], seed: int | str,
         started_at = _check_now(started_at)
     except BadMove as exc:
         raise BadPosition(exc.message) from None
-    stones = [digit for given, digit in zip(puzzle, solution) if given == EMPTY]
+    stones = [digit for given, digit in zip(puzzle, solution, strict=True) if given == EMPTY]
     random.Random(seed).shuffle(stones)
     state = State(
         puzzle=puzzle,

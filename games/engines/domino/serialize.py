@@ -68,7 +68,7 @@ def _move(raw: Any) -> tuple[Any, ...]:
     if shape is None or len(move) != len(shape) + 1:
         raise BadPosition(f"moves: not a move: {raw!r}")
     out = [move[0]]
-    for value, kind in zip(move[1:], shape):
+    for value, kind in zip(move[1:], shape, strict=True):
         if kind == "t":
             out.append(_time(value, "moves"))
         elif (kind is int and not _is_int(value)) or (kind is str and not isinstance(value, str)):

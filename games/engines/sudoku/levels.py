@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Level(str, Enum):
+class Level(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
@@ -26,7 +26,7 @@ class Level(str, Enum):
         return _ORDER.index(self)
 
     @classmethod
-    def coerce(cls, value: "Level | str") -> "Level":
+    def coerce(cls, value: Level | str) -> Level:
         """Accept a Level, its value ("hard") or its label ("Hard")."""
         if isinstance(value, cls):
             return value
@@ -36,9 +36,6 @@ class Level(str, Enum):
             except ValueError:
                 pass
         raise ValueError(f"unknown difficulty {value!r}; expected one of easy, medium, hard, expert")
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _ORDER = (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT)

@@ -156,7 +156,7 @@ def propagate(X: int, P: int, U: int) -> tuple[int, int, int]:
     place = PLACE
     move_at = MOVE_AT
     m1, m2, m4, s1, s2, s4, s8 = M1, M2, M4, SLOT, 2 * SLOT, 4 * SLOT, 8 * SLOT
-    g, l, repl = G, L, REPL
+    g, low, repl = G, L, REPL
     while True:
         # ---- naked singles (fold the nine digit slots) ----
         a = X & m4
@@ -188,11 +188,11 @@ def propagate(X: int, P: int, U: int) -> tuple[int, int, int]:
                 X &= keep[m]
                 P |= place[m]
         # ---- hidden singles, all 243 (digit, unit) pairs at once ----
-        t = (X | g) - l
+        t = (X | g) - low
         nz = t & g
         if (g ^ nz) & ~P:
             return X, P, -1  # a unit where a digit is neither placed nor possible
-        single = nz & ~(((X & t) | g) - l)
+        single = nz & ~(((X & t) | g) - low)
         if not single:
             if singles:
                 continue

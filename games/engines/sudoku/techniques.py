@@ -456,7 +456,6 @@ def _fish_why(name: str, d: int, base: int, lines: list[int], union: int) -> Cal
 
 
 def _scan_fish(ctx: Ctx, size: int, name: str, first: bool, since: Delta | None) -> list[Instance]:
-    X = ctx.X
     out: list[Instance] = []
     dirty = since[1] if since is not None else -1
     for base in (0, 9):  # rows as base lines (eliminate in columns), then columns
