@@ -109,23 +109,6 @@ async def test_domino_joker_mode_is_a_private_view(fixed_seeds):
         await c.disconnect()
 
 
-@pytest.mark.parametrize("payload, message", [
-    ('{"push": "middle-1"}', "edge must be"),
-    ('{"joker": "silver"}', "grey or gold"),
-    ('{"push": "left-1", "version": "x"}', "version must be"),
-    ('{"action": "rules", "level": "insane"}', "Difficulty must be"),
-])
-async def test_domino_malformed_messages_get_an_error_and_change_nothing(payload, message, fixed_seeds):
-    room, ada, *_ = await setup_duel("domino")
-    a, _ = await connect(room.code, ada)
-    await a.send_to(text_data=payload)
-    reply = await a.receive_from(timeout=5)
-    assert 'id="room-message"' in reply and message in reply
-    seat = await seat_of(room, ada)
-    assert seat.state["moves"] == [] and seat.score == 0
-    await a.disconnect()
-
-
 async def test_domino_refused_push_shows_why(fixed_seeds):
     room, ada, *_ = await setup_duel("domino")
     a, _ = await connect(room.code, ada)
@@ -163,19 +146,23 @@ async def test_cardoku_place_discard_and_no_undo(fixed_seeds):
         await c.disconnect()
 
 
-@pytest.mark.parametrize("payload, message", [
-    ('{"action": "place", "row": "10", "col": "1"}', "row must be"),
-    ('{"action": "place"}', "Pick a square"),
-    ('{"action": "shuffle"}', "Unknown move"),
-    ('{"action": "helper", "option": "cheat"}', "moves or restrictions"),
-    ('{"action": "rules", "layout": "custom"}', "default or random"),
+@pytest.mark.parametrize("game, payload, message", [
+    ("domino", '{"push": "middle-1"}', "edge must be"),
+    ("domino", '{"joker": "silver"}', "grey or gold"),
+    ("domino", '{"push": "left-1", "version": "x"}', "version must be"),
+    ("domino", '{"action": "rules", "level": "insane"}', "Difficulty must be"),
+    ("cardoku", '{"action": "place", "row": "10", "col": "1"}', "row must be"),
+    ("cardoku", '{"action": "place"}', "Pick a square"),
+    ("cardoku", '{"action": "shuffle"}', "Unknown move"),
+    ("cardoku", '{"action": "helper", "option": "cheat"}', "moves or restrictions"),
+    ("cardoku", '{"action": "rules", "layout": "custom"}', "default or random"),
 ])
-async def test_cardoku_malformed_messages_get_an_error_and_change_nothing(payload, message, fixed_seeds):
-    room, ada, *_ = await setup_duel("cardoku")
+async def test_malformed_messages_get_an_error_and_change_nothing(game, payload, message, fixed_seeds):
+    room, ada, *_ = await setup_duel(game)
     a, _ = await connect(room.code, ada)
     await a.send_to(text_data=payload)
     reply = await a.receive_from(timeout=5)
     assert 'id="room-message"' in reply and message in reply
     seat = await seat_of(room, ada)
-    assert seat.state["moves"] == [] and seat.progress == 0
+    assert seat.state["moves"] == [] and seat.score == 0 and seat.progress == 0
     await a.disconnect()
