@@ -28,6 +28,8 @@ class SoloBoard:
     best: SoloRun | None
     recent_average: float | None
     completions: int
+    url: str = ""  # the tab that shows this board (the stats page sets it)
+    current: bool = False
 
 
 def solo_board(player, level: str, assisted: bool) -> SoloBoard:

@@ -300,15 +300,15 @@ def rank(standings: list[Standing], near_tie: float = 1.0) -> list[tuple[int, St
     """Places per RULES.md "Rankings": finished (near-ties within `near_tie` seconds are
     separated by fewer mistakes, fewer hints, then the earlier finish), then solving,
     then eliminated, then players who left. Ties that remain share a place."""
-    finished = sorted((s for s in standings if s.status is Status.FINISHED), key=lambda s: s.finish_time)
+    finished = sorted((s for s in standings if s.status is Status.FINISHED), key=_finish_time)
     ordered: list[tuple[tuple, Standing]] = []
     group_index = 0
     i = 0
     while i < len(finished):
         # A near-tie group: everyone within `near_tie` seconds of the group's first finisher.
-        start = finished[i].finish_time
+        start = _finish_time(finished[i])
         j = i
-        while j < len(finished) and finished[j].finish_time - start <= near_tie:
+        while j < len(finished) and _finish_time(finished[j]) - start <= near_tie:
             j += 1
         for s in finished[i:j]:
             ordered.append(((0, group_index, s.mistakes, s.hints, s.finish_time), s))
@@ -323,3 +323,9 @@ def rank(standings: list[Standing], near_tie: float = 1.0) -> list[tuple[int, St
             ordered.append(((3, 0, -s.progress, -s.score, 0), s))
     ordered.sort(key=lambda pair: pair[0])
     return [(place, s) for place, (_, s) in places(ordered, key=lambda pair: pair[0])]
+
+
+def _finish_time(standing: Standing) -> float:
+    if standing.finish_time is None:
+        raise ValueError(f"{standing.key!r} finished without a finish time")
+    return standing.finish_time

@@ -172,6 +172,11 @@ def test_rank_finished_by_time_then_solving_then_eliminated_then_left():
     assert places(standings) == [(1, "fast"), (2, "slow"), (3, "solving"), (4, "elim"), (5, "left")]
 
 
+def test_a_finisher_without_a_finish_time_is_named():
+    with pytest.raises(ValueError, match="'late' finished without a finish time"):
+        race.rank([S("fast", "finished", t=200), S("late", "finished")])
+
+
 def test_near_tie_is_separated_by_mistakes_then_hints():
     standings = [
         S("a", "finished", mistakes=2, t=100.0),

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Protocol
 
 from .cards import DEAL_CARDS, Card
 from .errors import BadDealCode
@@ -54,6 +55,12 @@ def long_seed(bits: int) -> int:
     return LONG_SEED_FLAG | bits
 
 
+class Bits(Protocol):
+    """What a shuffle draws from: random.Random or _HashBits."""
+
+    def getrandbits(self, k: int, /) -> int: ...
+
+
 class _HashBits:
     """``getrandbits`` from SHA-256 of the seed and a block counter: deterministic for
     replays, and no number of outputs gives the seed (or the next output) away."""
@@ -81,7 +88,7 @@ def random_seed(rng: random.Random) -> int:
     return rng.getrandbits(SEED_BITS)
 
 
-def _randbelow(rng: random.Random, n: int) -> int:
+def _randbelow(rng: Bits, n: int) -> int:
     k = n.bit_length()
     r = rng.getrandbits(k)
     while r >= n:
@@ -89,7 +96,7 @@ def _randbelow(rng: random.Random, n: int) -> int:
     return r
 
 
-def seeded_shuffle(items, rng: random.Random) -> list:
+def seeded_shuffle(items, rng: Bits) -> list:
     """Fisher-Yates shuffle of a copy of ``items``."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):

@@ -14,7 +14,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeGuard
 
 from . import grid
 from .errors import (
@@ -222,7 +222,7 @@ class Outcome:
 # --------------------------------------------------------------------------- input checks
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -237,26 +237,26 @@ def _check_entry(edge: object, line: object) -> tuple[str, int]:
         raise BadMove(f"edge must be one of top, bottom, left, right, not {edge!r}")
     if not _is_int(line) or not 1 <= line <= 9:
         raise BadMove(f"line must be a whole number from 1 to 9, not {line!r}")
-    return edge, line  # type: ignore[return-value]
+    return edge, line
 
 
 def _check_cell(row: object, col: object) -> Cell:
     for name, value in (("row", row), ("column", col)):
         if not _is_int(value) or not 1 <= value <= 9:
             raise BadMove(f"{name} must be a whole number from 1 to 9, not {value!r}")
-    return row, col  # type: ignore[return-value]
+    return row, col  # type: ignore[return-value]  # both checked by the loop above
 
 
 def _check_kind(kind: object) -> str:
     if kind not in JOKER_KINDS:
         raise BadMove(f"joker kind must be 'grey' or 'gold', not {kind!r}")
-    return kind  # type: ignore[return-value]
+    return kind
 
 
 def _check_seed(seed: object) -> int | str:
     if not (_is_int(seed) or isinstance(seed, str)):
         raise BadPosition(f"the seed must be an int or a str, not {seed!r}")
-    return seed  # type: ignore[return-value]
+    return seed
 
 
 def _check_grid(name: str, values: object, *, complete: bool) -> tuple[int, ...]:
