@@ -14,7 +14,7 @@ from games.engines.errors import Refusal
 from stats.models import ShowdownResult
 
 from . import actions as A
-from .gametypes import GAME_TYPES, game_for, standings
+from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for, standings
 from .lifecycle import SCHEDULE_AHEAD, overdue_state, ready_room_opens
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
 
@@ -52,7 +52,7 @@ def normalize_code(code: str) -> str:
     return "".join(ch for ch in str(code or "") if ch.isascii() and ch.isalnum()).upper()[:12]
 
 
-def create_room(player, game: str = "showdown", level: str = "medium", preset: str = "standard",
+def create_room(player, game: str = DEFAULT_GAME, level: str = "medium", preset: str = "standard",
                 scheduled_for=None, host_timezone: str = "", now=None) -> Room:
     if game not in GAME_TYPES:
         raise RoomError("Unknown game.")

@@ -18,7 +18,7 @@ from stats.views import name_gate, remember_name_choice
 
 from . import actions as A
 from . import limits
-from .gametypes import GAME_TYPES
+from .gametypes import DEFAULT_GAME, GAME_TYPES
 from .models import Room, Seat
 from .presenters import rematch_key, room_context
 from .push import push_room_update
@@ -65,7 +65,7 @@ def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:
 def room_new(request):
     level = request.POST.get("level", "medium")
     preset = request.POST.get("preset", "standard")
-    game = request.POST.get("game") or "showdown"
+    game = request.POST.get("game") or DEFAULT_GAME
     if game not in GAME_TYPES:
         games = ", ".join(game.label for game in GAME_TYPES.values())
         return _message(request, "Cannot create room", f"Pick one of the games: {games}.", 400)

@@ -9,6 +9,7 @@ from .domino import DominoDuel
 from .showdown import ShowdownGame
 
 GAME_TYPES: dict[str, GameType] = {game.key: game for game in (ShowdownGame(), DominoDuel(), CardokuDuel())}
+DEFAULT_GAME = next(iter(GAME_TYPES))  # the home page's first choice, and a room form's without a game
 
 
 def game_for(room) -> GameType:
