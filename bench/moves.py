@@ -308,7 +308,7 @@ def run_backend(moves: int, seed: int, label: str | None, out: str, floor: int) 
         if floor:
             time_floor(timer, player, floor)
         if label:  # an older tree or a prototype: one row per move kind
-            merged = defaultdict(list)
+            merged: defaultdict[tuple, list] = defaultdict(list)
             for (game, kind, mode), samples in timer.samples.items():
                 if mode == FRAGMENTS or game == "floor":  # an older tree answered with the whole board
                     merged[(game, kind, mode if game == "floor" else label)] += samples
@@ -368,7 +368,7 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"bench/moves.py: server time per move through the test client (load {load:.1f} at the start, "
           f"{os.cpu_count()} cores; {args.rounds} alternating rounds)")
-    trees = [(ROOT, None)]
+    trees: list[tuple[Path, str | None]] = [(ROOT, None)]
     if args.previous:  # the older code in a temporary worktree, run by this same script
         old = Path(tempfile.mkdtemp(prefix="bench-previous-"))
         subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(old), args.previous], cwd=ROOT, check=True)
@@ -384,10 +384,11 @@ def main() -> None:
             env.pop("REDIS_URL", None)  # moves never touch Redis; keep the cache in memory
             if args.sqlite_wal:
                 env["BENCH_SQLITE_WAL"] = "1"
-            runs = [(tree, label, "") for tree, label in trees]
+            runs: list[tuple[Path, str | None, str]] = [(tree, label, "") for tree, label in trees]
             if backend == "postgres" and args.pg_alt:
                 runs += [(ROOT, f"prototype {alt}", alt.replace("+", ",")) for alt in args.pg_alt.split(",")]
-            samples, name = defaultdict(list), backend
+            samples: defaultdict[tuple, list] = defaultdict(list)
+            name = backend
             per_round = max(1, args.moves // args.rounds)
             for n in range(args.rounds):  # the same load for every tree: they take turns
                 for tree, label, alt in runs:
@@ -404,7 +405,7 @@ def main() -> None:
                         floor_of = f"{mode} ({label.split()[0]})" if game == "floor" and label else mode
                         samples[(game, kind, floor_of)] += rows
             load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-            report(f"{name} (load {load:.1f} at the end)", samples, [FRAGMENTS, LOCKED, WHOLE] + [r[1] for r in runs[1:]])
+            report(f"{name} (load {load:.1f} at the end)", samples, [FRAGMENTS, LOCKED, WHOLE] + [r[1] for r in runs[1:] if r[1]])
     finally:
         if args.previous:
             subprocess.run(["git", "worktree", "remove", "--force", str(trees[1][0])], cwd=ROOT, check=False)

@@ -23,23 +23,25 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
 
-from django.db import connection, transaction
-from django.db.models import Model
+from typing import Any
 
+from django.db import connection, transaction
+
+from games.models import Revised
 from stats.models import Profile
 
 KEEP = 1000  # game rows kept per process (a few KB each), the least recently played dropped first
-_kept: OrderedDict[tuple[type[Model], int], tuple[str, Model]] = OrderedDict()
+_kept: OrderedDict[tuple[type[Revised], int], tuple[str, Revised]] = OrderedDict()
 _kept_lock = threading.Lock()  # views run in threads
 
 
 @cache
-def _select(model: type[Model], related: str | None, related_fields: tuple[str, ...], by_token: bool,
+def _select(model: type[Revised], related: str | None, related_fields: tuple[str, ...], by_token: bool,
             lock: bool, vendor: str) -> tuple[str, list, list]:
     """The SELECT (locked if `lock`) of every column of `model` (plus `related_fields` of the
     `related` foreign key's row), and each column's converters, as the ORM compiler uses them."""
     qn = connection.ops.quote_name
-    meta = model._meta
+    meta: Any = model._meta  # the ORM's field API (the stubs make every column and relation optional)
     fields = list(meta.concrete_fields)
     columns = [f"t.{qn(f.column)}" for f in fields]
     joins = ""
@@ -52,8 +54,9 @@ def _select(model: type[Model], related: str | None, related_fields: tuple[str, 
         joins += f" JOIN {qn(rel_model._meta.db_table)} r ON r.{qn(rel_model._meta.pk.column)} = t.{qn(fk.column)}"
     player = meta.get_field("player")
     if by_token:  # ownership joins the read: no query for the profile first
-        joins += (f" JOIN {qn(Profile._meta.db_table)} p ON p.{qn(Profile._meta.pk.column)} = t.{qn(player.column)}")
-        where = f"t.{qn(meta.pk.column)} = %s AND p.{qn(Profile._meta.get_field('token').column)} = %s"
+        profile: Any = Profile._meta
+        joins += (f" JOIN {qn(profile.db_table)} p ON p.{qn(profile.pk.column)} = t.{qn(player.column)}")
+        where = f"t.{qn(meta.pk.column)} = %s AND p.{qn(profile.get_field('token').column)} = %s"
     else:
         where = f"t.{qn(meta.pk.column)} = %s AND t.{qn(player.column)} = %s"
     sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t{joins} WHERE {where}"
@@ -69,8 +72,8 @@ def _select(model: type[Model], related: str | None, related_fields: tuple[str, 
     return sql, [f.attname for f in fields], converters
 
 
-def read(model: type[Model], pk: int, player, related: str | None = None, related_fields: tuple[str, ...] = (),
-         lock: bool = False) -> Model | None:
+def read[R: Revised](model: type[R], pk: int, player, related: str | None = None,
+                     related_fields: tuple[str, ...] = (), lock: bool = False) -> R | None:
     """`model`'s row `pk` if it belongs to `player` (a Profile, or the token of the request's
     player cookie), locked for the rest of the transaction if `lock`; None if not. With
     `related`, the instance's `related` object carries `related_fields` (its other fields
@@ -92,7 +95,7 @@ def read(model: type[Model], pk: int, player, related: str | None = None, relate
     n = len(names)
     instance = model.from_db(connection.alias, names, values[:n])
     if related:
-        fk = model._meta.get_field(related)
+        fk: Any = model._meta.get_field(related)  # a foreign key (the stubs allow any relation)
         rel_model = fk.related_model
         rel_names = [rel_model._meta.pk.attname, *related_fields]
         rel = rel_model.from_db(connection.alias, rel_names, [getattr(instance, fk.attname), *values[n:]])
@@ -100,11 +103,11 @@ def read(model: type[Model], pk: int, player, related: str | None = None, relate
     return instance
 
 
-def update(instance: Model, names: list[str] | tuple[str, ...]) -> bool:
+def update(instance: Revised, names: list[str] | tuple[str, ...]) -> bool:
     """One UPDATE of `names` (plus any auto_now field, with the values `save(update_fields=names)`
     would write) and the revision, if the row is still at the instance's revision. False if not
     (nothing was written)."""
-    meta = instance._meta
+    meta: Any = instance._meta  # as in _select
     qn = connection.ops.quote_name
     fields = [meta.get_field(name) for name in names]
     fields += [f for f in meta.concrete_fields if getattr(f, "auto_now", False) and f not in fields]
@@ -120,8 +123,8 @@ def update(instance: Model, names: list[str] | tuple[str, ...]) -> bool:
     return True
 
 
-def write[T](model: type[Model], pk: int, player, change: Callable[[Model], tuple[T, list[str]]],
-             missing: Exception, related: str | None = None, related_fields: tuple[str, ...] = ()) -> T:
+def write[R: Revised, T](model: type[R], pk: int, player, change: Callable[[R], tuple[T, list[str]]],
+                         missing: Exception, related: str | None = None, related_fields: tuple[str, ...] = ()) -> T:
     """Apply `change` to the player's game row `pk` and write the fields it names; return what
     it returned. `change(instance)` changes the instance and returns (result, field names), or
     raises a refusal (nothing is written then). Raises `missing` if the row is not the player's.
@@ -152,7 +155,7 @@ def write[T](model: type[Model], pk: int, player, change: Callable[[Model], tupl
         return _keep(instance, token, result)
 
 
-def _take(model: type[Model], pk: int, token: str | None) -> Model | None:
+def _take[R: Revised](model: type[R], pk: int, token: str | None) -> R | None:
     """This process's copy of the row, if the player whose token it is owns it (tokens never
     change), taken out so no other thread changes it meanwhile."""
     with _kept_lock:
@@ -160,10 +163,11 @@ def _take(model: type[Model], pk: int, token: str | None) -> Model | None:
         if entry is None or not token or entry[0] != token:
             return None
         del _kept[(model, pk)]
-    return entry[1]
+    kept = entry[1]
+    return kept if isinstance(kept, model) else None  # always: the key is its model
 
 
-def _keep[T](instance: Model, token: str | None, result: T) -> T:
+def _keep[T](instance: Revised, token: str | None, result: T) -> T:
     """Keep a copy of the row just written, once committed (a rolled-back write is never kept);
     the caller goes on with `instance`."""
     if token:

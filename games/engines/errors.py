@@ -18,6 +18,8 @@ from __future__ import annotations
 class Refusal(Exception):
     """An action the server refuses; ``str(error)`` is the message for the player."""
 
+    game: object = None  # the game row, when a write path refused a move on it (its answer shows it)
+
     @property
     def message(self) -> str:
         return str(self.args[0]) if self.args else ""

@@ -23,7 +23,7 @@ def _module_file(name: str) -> Path | None:
 def _imports(path: Path) -> set[str]:
     """Absolute names of the modules `path` imports (relative imports resolved)."""
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
