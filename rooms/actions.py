@@ -1,6 +1,7 @@
 """Typed room actions, and the boundary parser for socket messages and form posts."""
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from games.engines import race
 from games.engines.errors import Malformed
@@ -8,6 +9,12 @@ from games.engines.sudoku import Level
 from games.numbers import number_field
 from games.sudoku import play
 from games.sudoku.play import Enter, Hint, Note  # noqa: F401 - the Showdown board moves
+
+
+class Settings(Protocol):
+    """A game type's host settings, as stored in Room.rules: race.Rules, or a duel's."""
+
+    def to_dict(self) -> dict: ...
 
 
 class MalformedMessage(Malformed):
@@ -26,7 +33,7 @@ class SetReady:
 @dataclass(frozen=True)
 class SetRules:
     level: str | None  # None: a game type without difficulty keeps the room's
-    rules: race.Rules  # or a duel's settings (anything with to_dict())
+    rules: Settings
 @dataclass(frozen=True)
 class Kick:
     """The host removes a seated player from the lobby."""

@@ -48,19 +48,22 @@ class CardokuDuel(DuelGame):
     progress_unit = "cards played"
 
     def rules(self, room) -> DuelSettings:
+        return DuelSettings(layout=self.layout(room))
+
+    def layout(self, room) -> str:
         layout = (room.rules or {}).get("layout")
-        return DuelSettings(layout=layout if layout in CARDOKU_LAYOUTS else "default")
+        return layout if layout in CARDOKU_LAYOUTS else "default"
 
     def preset(self, room) -> str:
-        return self.rules(room).layout
+        return self.layout(room)
 
     def summary(self, room) -> list[str]:
-        layout = self.rules(room).layout
+        layout = self.layout(room)
         return [f"{CARDOKU_LAYOUTS[layout]} layout", "the same deal for everyone", "no undo: every move is final",
                 f"−{ck.DISCARD_PENALTY} per discard", "highest score when every deck is done wins"]
 
     def badges(self, room) -> list[tuple[str, str]]:
-        return [("", "Default layout" if self.rules(room).layout == "default" else "Random layout")]
+        return [("", "Default layout" if self.layout(room) == "default" else "Random layout")]
 
     def parse_settings(self, data) -> A.SetRules:
         layout = data.get("layout")
@@ -87,7 +90,7 @@ class CardokuDuel(DuelGame):
         # The deck lives only in the seats' server-side state: Room.seed (64 bits) cannot
         # hold a long seed, and nothing else needs it. Its code is shown after the finish.
         room.seed = None
-        layout = ck.random_layout(seed) if self.rules(room).layout == "random" else ck.default_layout()
+        layout = ck.random_layout(seed) if self.layout(room) == "random" else ck.default_layout()
         data = ck_play.start_state(layout, seed)
         for seat in seats:
             seat.finish_seconds, seat.place = None, None
@@ -155,5 +158,5 @@ class CardokuDuel(DuelGame):
         view["ck_playing"] = view.pop("playing") and not locked
         view.update(locked=locked, board_class="is-cardoku", helpers=SeatGame(seat.state),
                     deal_code=state.deal_code if room.state == "finished" else None,
-                    deal_layout=self.rules(room).layout)
+                    deal_layout=self.layout(room))
         return view

@@ -19,6 +19,7 @@ player who leaves or forfeits keeps their score but is ranked after everyone who
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.engines.errors import Illegal
 from games.engines.ranking import places
@@ -41,8 +42,8 @@ class DuelOutcome:
     message: str
     finished: bool = False
     changed: bool = True
-    engine: object = None  # the engine's own outcome, for highlights
-    move: object = None
+    engine: Any = None  # the engine's own outcome, for highlights (each game type knows its engine's)
+    move: Any = None
     view: dict = field(default_factory=dict)
 
     @property
