@@ -58,12 +58,12 @@ class CardokuDuel(DuelGame):
         return self.layout(room)
 
     def summary(self, room) -> list[str]:
-        layout = self.layout(room)
+        layout = self.rules(room).layout
         return [f"{CARDOKU_LAYOUTS[layout]} layout", "the same deal for everyone", "no undo: every move is final",
                 f"−{ck.DISCARD_PENALTY} per discard", "highest score when every deck is done wins"]
 
     def badges(self, room) -> list[tuple[str, str]]:
-        return [("", "Default layout" if self.layout(room) == "default" else "Random layout")]
+        return [("", "Default layout" if self.rules(room).layout == "default" else "Random layout")]
 
     def parse_settings(self, data) -> A.SetRules:
         layout = data.get("layout")
