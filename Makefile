@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test test-fast test-browser setup bench clean
+.PHONY: run test test-fast test-browser setup lint bench clean
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || { PYTHON="$$(scripts/python.sh)" && "$$PYTHON" -m venv $(VENV); }
@@ -38,6 +38,13 @@ test: $(DEV_STAMP)
 
 test-fast: $(DEV_STAMP)
 	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m "not browser"
+
+# ruff (lint, then the format check) and mypy with django-stubs over the whole tree
+# (settings in pyproject.toml).
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy .
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
