@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "stats.middleware.PlayerMiddleware",
+    "config.database.DatabaseAwayMiddleware",  # a dropped connection mid-request: 503 "try again"
     "stats.middleware.NoStoreBoardsMiddleware",
     "config.notfound.StyledNotFoundMiddleware",  # the styled 404 page with DEBUG on too
 ]
@@ -100,11 +101,11 @@ if DATABASE_URL:
         # of opening one per request or socket message, and the pool caps what PostgreSQL sees.
         # check: a connection the server dropped (pg_terminate_backend, a restart) is found
         # out and replaced when it is handed out, not used for a request that then fails.
-        from psycopg_pool import ConnectionPool
+        from .database import check_connection
 
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2, "max_size": env_int("DATABASE_POOL_MAX", 20), "timeout": 20,
-            "check": ConnectionPool.check_connection}
+            "check": check_connection}
 else:
     DATABASES = {
         "default": {

@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from config.database import TRY_AGAIN
 from games.engines.errors import Malformed, Refusal
 
 from . import actions as A
@@ -33,6 +34,12 @@ MAX_SOCKETS_PER_PROFILE = 12
 MAX_SOCKETS_PER_IP = 60
 MAX_WATCHERS_PER_ROOM = 50
 CLOSE_TOO_MANY = 4429
+CLOSE_TRY_AGAIN = 4503  # the database was away twice in a row during the handshake
+
+
+def db(fn):
+    """database_sync_to_async, made once more when the server dropped the connection."""
+    return database_sync_to_async(live.once_more_if_dropped(fn))
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -83,8 +90,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not await limits.alookup_allowed(ip, self.player, self.code):
             await self.close(code=CLOSE_TOO_MANY)  # this network guessed too many codes
             return
-        game_key = await database_sync_to_async(
-            lambda: Room.objects.filter(code=self.code).values_list("game", flat=True).first())()
+        try:
+            game_key = await db(lambda: Room.objects.filter(code=self.code).values_list("game", flat=True).first())()
+        except live.CONNECTION_LOST:
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         if game_key is None:
             await limits.acount_miss(ip)
             await self.close(code=4404)
@@ -96,8 +106,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.group = group_name(self.code)
         self.awaiting = {}  # forwarded messages' tokens -> answered (rooms/live.py)
         await self.accept()
-        await live.hub().attach(self)  # a running room gets its owner now, not on the first move
-        await self.send_full()  # resync: the first push is always the full current state
+        try:
+            await live.hub().attach(self)  # a running room gets its owner now, not on the first move
+            await self.send_full()  # resync: the first push is always the full current state
+        except live.CONNECTION_LOST:
+            await self.send_error(TRY_AGAIN)  # the socket stays; the next message resyncs it
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
@@ -117,15 +130,20 @@ class RoomConsumer(AsyncWebsocketConsumer):
         mode = self.mode_of(data)
         self.last_data = data
         try:
+            await self._receive(action, message_id, mode, data)
+        except live.CONNECTION_LOST:
+            await self.send_error(TRY_AGAIN)  # only the message in flight: the socket stays open
+
+    async def _receive(self, action, message_id, mode, data):
+        try:
             result = await live.hub().act(self, action, message_id)
         except Refusal as error:
-            html = await database_sync_to_async(self._render)(False, None, {"error": str(error), "mode": mode,
-                                                                            "selected": _cell(data)})
+            html = await db(self._render)(False, None, {"error": str(error), "mode": mode, "selected": _cell(data)})
         else:
             if isinstance(result, live.Forwarded):
                 return  # the owner's answer comes to this socket's channel (live_answer)
             if result is None:  # no live owner: the locked path
-                html, running = await database_sync_to_async(self._act)(action, message_id, mode, _cell(data))
+                html, running = await db(self._act)(action, message_id, mode, _cell(data))
                 if running:  # a countdown just began (or a process restarted): own it from now on
                     await live.hub().owner(self.code, load=True)
             else:
@@ -156,7 +174,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def send_full(self, only_game=False, version=None, **kwargs):
-        html = await database_sync_to_async(self._render)(only_game, version, kwargs)
+        html = await db(self._render)(only_game, version, kwargs)
         if html:
             await self.send(text_data=html)
 
@@ -228,11 +246,11 @@ async def answer_html(owner, player, result, mode, cell) -> str:
                                         cell) if seat is not None and not result.room_changed else None
         if answer is not None:
             return answer  # only what changed: built here, no template, no thread hop
-        return await database_sync_to_async(render_view)(
+        return await db(render_view)(
             owner.code, player, True, owner.room.version, {"outcome": result.outcome, "mode": mode},
             owner.room, owner.seats)
     if not result.changed:
-        return await database_sync_to_async(render_view)(owner.code, player, False, None, {"mode": mode},
+        return await db(render_view)(owner.code, player, False, None, {"mode": mode},
                                                          owner.room, owner.seats)
     return ""
 

@@ -24,6 +24,7 @@ channel-layer message per socket (2.3 ms + 0.45 ms per frame).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import uuid
@@ -35,7 +36,7 @@ from datetime import timedelta
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 
 from games.engines.errors import Refusal
@@ -124,7 +125,13 @@ class LiveRoom:
             result.before_state = next((summary["state"] for seat, summary, _ in backup[1]
                                         if seat is result.seat), None)
             if result.changed and (result.room_changed or result.status_changed):
-                await self.flush()  # finishes, eliminations and the room's own moves are never late
+                try:
+                    await self.flush()  # finishes, eliminations and the room's own moves are never late
+                except CONNECTION_LOST:
+                    # The move is in the log already (durable, answered below): the rows follow.
+                    logger.warning("write-behind of %s failed; retried by the flusher", self.code)
+                    self.dirty = True
+                    self.hub.wake_flusher()
             elif result.changed or result.private_change:
                 self.dirty = True
                 self.hub.wake_flusher()
@@ -724,9 +731,30 @@ async def run_db(fn, *args):
 def _with_connection(fn, args):
     close_old_connections()  # as channels does around each database call
     try:
-        return fn(*args)
+        return once_more_if_dropped(fn)(*args)
     finally:
         close_old_connections()
+
+
+CONNECTION_LOST = (OperationalError, InterfaceError)
+
+
+def once_more_if_dropped(fn):
+    """`fn` (a database call of the live path or the socket's) made once more on a fresh
+    connection when the server dropped the one it ran on (pg_terminate_backend, a restart):
+    the pool checks the next one. Safe to repeat: reads, the locked path's moves (their
+    message id is applied once) and the write-behind (compare-and-set on the version)."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except CONNECTION_LOST:
+            if connection.in_atomic_block:
+                raise  # the caller's transaction is gone with it: only its caller may repeat
+            logger.warning("database connection lost during %s; once more", getattr(fn, "__name__", fn))
+            connection.close()  # back to the pool, which discards it
+            return fn(*args, **kwargs)
+    return call
 
 
 # --- the hubs of this process, and the locked path's way in ----------------------------------

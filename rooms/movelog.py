@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 
 logger = logging.getLogger(__name__)
 
@@ -143,11 +143,25 @@ class PostgresLog(MoveLog):
                             [(r[0], r[1], r[2], Jsonb(r[3]), r[4], r[5], r[6]) for r in rows])
                 return
             except psycopg.errors.UniqueViolation as error:
+                if attempt == 2 and await self._landed(conn, rows):
+                    return  # the connection dropped after the first try had committed them
                 raise IntegrityError(f"{error} {error.diag.constraint_name}") from error
-            except psycopg.OperationalError:
+            except psycopg.OperationalError as error:
                 if attempt == 2 or not (conn.closed or conn.broken):
-                    raise
+                    raise OperationalError(str(error)) from error  # the mover hears "try again"
                 logger.warning("move log connection lost; reconnecting")
+
+    @staticmethod
+    async def _landed(conn, rows: list) -> bool:
+        """Are these exact rows (room, version, message id) in the log already?"""
+        async with conn.cursor() as cursor:
+            await cursor.execute(
+                "SELECT count(*) FROM rooms_roomevent WHERE (room_id, version, message_id) IN "
+                "(SELECT * FROM unnest(%s::bigint[], %s::int[], %s::text[]))",
+                ([r[0] for r in rows], [r[5] for r in rows], [r[4] for r in rows]))
+            (found,) = await cursor.fetchone()
+        await conn.rollback()
+        return found == len(rows)
 
 
 def for_database() -> MoveLog:
