@@ -4,10 +4,12 @@ owner (rooms/live.py) or, for a room not running, to the locked write path."""
 
 import asyncio
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import IntegrityError
 from django.template.loader import render_to_string
 
 from config.database import TRY_AGAIN
@@ -21,6 +23,8 @@ from .models import Room
 from .presenters import room_context
 from .push import group_name
 from .services import normalize_code, perform, running_view
+
+logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  # sustained messages per second per socket
@@ -55,6 +59,24 @@ class RoomConsumer(AsyncWebsocketConsumer):
             pump.cancel()
             if hasattr(self, "group"):  # a consumer that died (Redis away) never got disconnect()
                 await live.hub().detach(self)
+
+    @property
+    def channel_receive(self):
+        return self._channel_receive
+
+    @channel_receive.setter
+    def channel_receive(self, receive):
+        """The socket's own channel (answers forwarded from another process), read so that
+        a channel layer that went away (Redis unreachable) leaves the socket open: channels
+        would end the consumer, closing every socket of the process with 1011."""
+        async def patiently():
+            while True:
+                try:
+                    return await receive()
+                except Exception:  # noqa: BLE001 - Redis away: wait for it, the socket stays
+                    logger.warning("socket channel read failed", exc_info=True)
+                    await asyncio.sleep(1)
+        self._channel_receive = patiently
 
     async def _pump(self, receive, send, inbox) -> None:
         tokens, last, strikes = float(BURST), time.monotonic(), 0
@@ -133,6 +155,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._receive(action, message_id, mode, data)
         except live.CONNECTION_LOST:
             await self.send_error(TRY_AGAIN)  # only the message in flight: the socket stays open
+        except IntegrityError:
+            # The locked path lost a race for the log's next version with a live owner it could
+            # not see (Redis away): nothing was applied.
+            await self.send_error("Another move came first: please try again.")
 
     async def _receive(self, action, message_id, mode, data):
         try:
@@ -196,8 +222,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def live_answer(self, event):
         """The answer to a message this socket forwarded to the room's owner elsewhere."""
         answered = self.awaiting.get(event.get("token"))
-        if answered is not None:
-            answered.set()
+        if answered is None:
+            return  # answered already (by a new owner after a takeover) or given up on
+        answered.set()
         if event.get("html"):
             await self.send(text_data=event["html"])
 

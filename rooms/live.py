@@ -276,6 +276,7 @@ class Hub:
         self._refreshing: set[str] = set()
         self._buckets: dict[int, TokenBucket] = {}
         self._renewer: asyncio.Task | None = None
+        self.layer_away = False  # a channel-layer call failed since the last resync
 
     async def start(self) -> None:
         if self.channel is None:
@@ -407,8 +408,6 @@ class Hub:
         """Send a socket's message to the room's owner elsewhere and see it answered. An
         owner that died answers nothing: once its lease runs out this process becomes the
         owner and applies the message itself (its id makes a second application harmless)."""
-        from .consumers import answer_html
-
         token = uuid.uuid4().hex
         answered = consumer.awaiting[token] = asyncio.Event()
         message = {"type": "live.act", "code": consumer.code, "player": consumer.player.pk, "token": token,
@@ -431,8 +430,8 @@ class Hub:
                     except Refusal as error:
                         await consumer.send_error(str(error))
                         return
-                    html = await answer_html(room, consumer.player, result, consumer.mode_of(message["data"]),
-                                             None)
+                    html = await forwarded_answer(room, consumer.player, result, message_id,
+                                                  consumer.mode_of(message["data"]))
                     if html:
                         await consumer.send(text_data=html)
                     return
@@ -466,8 +465,12 @@ class Hub:
         if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every process, once
             try:
                 await self.layer.group_send(group_name(room.code), process_message(room.code, event))
-            except Exception:  # noqa: BLE001 - the layer is away: clients resync on reconnect
+            except Exception:  # noqa: BLE001 - the layer is away: a resync follows its return
+                self.layer_away = True
                 logger.warning("room refresh push failed", exc_info=True)
+                # This process's own sockets need no Redis; not awaited here: the render must not
+                # wait under the room's lock (a locked-path caller may hold the sync thread).
+                asyncio.ensure_future(self.deliver(room.code, event))
             return
         await self.deliver(room.code, event)
         for channel in list(room.remote):
@@ -512,7 +515,7 @@ class Hub:
                 except Exception:  # noqa: BLE001
                     logger.warning("refresh of a socket of %s failed", code, exc_info=True)
 
-    async def _group(self, what: str, code: str) -> None:
+    async def _group(self, what: str, code: str) -> bool:
         from .push import group_name
 
         try:
@@ -521,7 +524,29 @@ class Hub:
             else:
                 await self.layer.group_discard(group_name(code), self.channel)
         except Exception:  # noqa: BLE001 - Redis away: the socket stays open, resyncs later
+            self.layer_away = True
             logger.warning("room group %s failed for %s", what, code, exc_info=True)
+            return False
+        return True
+
+    async def _layer_answers(self) -> bool:
+        try:
+            await self.layer.group_discard("live-probe", self.channel)  # one cheap round trip
+        except Exception:  # noqa: BLE001
+            return False
+        return True
+
+    async def _layer_back(self) -> None:
+        """The channel layer answers again after failing: pushes sent meanwhile, both ways,
+        were lost. Every socket here gets its room's full state, and the sockets elsewhere
+        of the rooms owned here get theirs (their owner's pushes to them were lost)."""
+        self.layer_away = False
+        logger.warning("channel layer back: resyncing %d rooms", len(self.sockets))
+        for code in list(self.sockets):
+            asyncio.ensure_future(self._refresh_soon(code))
+        for room in list(self.rooms.values()):
+            for channel in list(room.remote):
+                await self._send(channel, {"type": "live.push", "code": room.code, "event": {"type": "room.refresh"}})
 
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""
@@ -536,6 +561,7 @@ class Hub:
             except asyncio.CancelledError:
                 return
             except Exception:  # noqa: BLE001 - Redis away: retry, sockets stay open
+                self.layer_away = True
                 logger.warning("live channel read failed", exc_info=True)
                 await asyncio.sleep(1)
                 continue
@@ -614,7 +640,8 @@ class Hub:
     async def _send(self, channel: str, message: dict) -> None:
         try:
             await self.layer.send(channel, message)
-        except Exception:  # noqa: BLE001 - the layer is away; clients resync on reconnect
+        except Exception:  # noqa: BLE001 - the layer is away; a resync follows its return
+            self.layer_away = True
             logger.warning("live send failed", exc_info=True)
 
     async def _group_hello(self, code: str) -> None:
@@ -677,8 +704,10 @@ class Hub:
         while True:
             try:
                 await asyncio.sleep(MEMBERSHIP_SECONDS)
-                for code in list(self.sockets):
-                    await self._group("add", code)
+                away = self.layer_away
+                joined = [await self._group("add", code) for code in list(self.sockets)]
+                if away and all(joined) and await self._layer_answers():
+                    await self._layer_back()
             except asyncio.CancelledError:
                 return
 
@@ -711,6 +740,23 @@ def _action_to(action) -> dict:
 def _action_from(data: dict):
     fields = dict(data)
     return _WIRE[fields.pop("name")](**fields)
+
+
+async def forwarded_answer(owner: LiveRoom, player, result, message_id: str, mode: str, cell=None) -> str:
+    """The answer to a forwarded message its first owner never answered, applied by this
+    process after a takeover. A duplicate is answered too (a socket's own re-send is not):
+    the first owner applied it, but its answer was lost with that process's Redis or with
+    the process, and the mover is still waiting: it gets its game as of the logged version."""
+    from .consumers import answer_html, render_view
+
+    if not result.duplicate or not message_id or player is None:
+        return await answer_html(owner, player, result, mode, cell)
+    version = await run_db(lambda: RoomEvent.objects.filter(
+        room=owner.room, seat__player=player, message_id=message_id).values_list("version", flat=True).first())
+    if version is None:
+        return ""
+    return await database_sync_to_async(render_view)(owner.code, player, True, version, {"mode": mode},
+                                                     owner.room, owner.seats)
 
 
 # --- the live rooms' own database thread ---------------------------------------------------
@@ -780,6 +826,13 @@ def close_all() -> None:
     for executor in list(_DB_THREADS.values()):
         executor.shutdown(wait=True)
     _DB_THREADS.clear()
+
+
+def layer_failed() -> None:
+    """A push of the locked path was lost (Redis away): every hub of this process resyncs
+    its sockets once the layer answers again (Hub._memberships)."""
+    for found in list(_HUBS.values()):
+        found.layer_away = True
 
 
 def _local_owner(code: str) -> Hub | None:

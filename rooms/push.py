@@ -41,4 +41,10 @@ def push_room_update(code: str, board_only: bool = False, room=None, seats=None)
         event = {"type": "room.standings", "html": html}
     else:
         event = {"type": "room.refresh"}
-    async_to_sync(layer.group_send)(group_name(code), process_message(code, event))
+    try:
+        async_to_sync(layer.group_send)(group_name(code), process_message(code, event))
+    except Exception:
+        from .live import layer_failed
+
+        layer_failed()  # this process's sockets get the full state once the layer answers
+        raise

@@ -165,6 +165,19 @@ async def test_two_processes_asked_to_own_a_room_at_once_exactly_one_wins():
     assert await leases.holder(room.code) is None
 
 
+async def test_an_owner_whose_lease_was_forgotten_takes_it_again_on_renewal():
+    """A restarted Redis forgot every lease (or one ran out while its owner could not reach
+    Redis): the owner keeps the room instead of dropping it to the locked path."""
+    room, *_ = await setup_room()
+    leases = lease.for_settings()
+    assert await leases.acquire(room.code, "live.owner")
+    await leases.release(room.code, "live.owner")  # forgotten
+    assert await leases.renew(room.code, "live.owner")
+    assert await leases.holder(room.code) == "live.owner"
+    assert not await leases.renew(room.code, "live.other")  # held: never taken over by renewal
+    await leases.release(room.code, "live.owner")
+
+
 async def test_a_stale_owner_is_fenced_and_a_duplicate_is_refused_by_the_log():
     room, ada, *_ = await setup_room()
     seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
