@@ -172,6 +172,72 @@ class RedisServer:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class TcpProxy:
+    """A TCP relay to a port on 127.0.0.1 (run in a thread of its own): `cut()` resets
+    every connection through it and refuses new ones until `restore()`. One daphne's
+    REDIS_URL points here, so Redis goes away for that process only (faults.py redis-away)."""
+
+    def __init__(self, target_port: int):
+        import threading
+
+        self.target, self.port, self.down = target_port, free_port(), False
+        self.writers: set = set()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True, name="tcp-proxy")
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> "TcpProxy":
+        self.thread.start()
+        self.server = asyncio.run_coroutine_threadsafe(
+            asyncio.start_server(self._client, "127.0.0.1", self.port), self.loop).result(10)
+        return self
+
+    async def _client(self, reader, writer):
+        if self.down:
+            writer.transport.abort()
+            return
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        except OSError:
+            writer.transport.abort()
+            return
+        self.writers |= {writer, up_writer}
+
+        async def pipe(source, sink):
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except (OSError, ConnectionError):
+                pass
+            finally:
+                sink.transport.abort()
+                self.writers.discard(sink)
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        def reset():
+            self.down = True
+            for writer in list(self.writers):
+                writer.transport.abort()
+            self.writers.clear()
+        self.loop.call_soon_threadsafe(reset)
+
+    def restore(self) -> None:
+        def up():
+            self.down = False
+        self.loop.call_soon_threadsafe(up)
+
+    def close(self) -> None:
+        self.cut()
+        self.loop.call_soon_threadsafe(self.server.close)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
 # --- puzzles -------------------------------------------------------------------------------
 
 def puzzle_variant(rng: random.Random) -> tuple[str, str]:

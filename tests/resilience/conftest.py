@@ -1,5 +1,6 @@
 """Shared by the resilience tests: real daphne processes on the test database."""
 
+import os
 import tempfile
 
 import pytest
@@ -19,6 +20,10 @@ def services(transactional_db):
 
 @pytest.fixture
 def log_dir():
+    """The daphne logs of a test (kept for reading when RESILIENCE_KEEP_LOGS is set)."""
+    if os.environ.get("RESILIENCE_KEEP_LOGS"):
+        yield tempfile.mkdtemp(prefix="resilience-")
+        return
     with tempfile.TemporaryDirectory(prefix="resilience-") as path:
         yield path
 
