@@ -186,7 +186,7 @@ async def handshake_probe(run, port: int) -> str:
 async def http_probe(run, session, method: str, path: str, data=None, note="") -> str:
     try:
         response = await session.request(method, path, data=data, headers={"HX-Request": "true"})
-    except (OSError, ConnectionError, asyncio.TimeoutError) as error:
+    except (OSError, ConnectionError, TimeoutError) as error:
         run.stats.http_errors.append((time.time(), f"probe {method} {path}: {error!r}"))
         return f"{method} {path}: {error!r}"
     run.stats.http[f"{response.status // 100}xx"] += 1

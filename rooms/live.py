@@ -277,6 +277,7 @@ class Hub:
         self._buckets: dict[int, TokenBucket] = {}
         self._renewer: asyncio.Task | None = None
         self.layer_away = False  # a channel-layer call failed since the last resync
+        self._tasks: set[asyncio.Task] = set()
 
     async def start(self) -> None:
         if self.channel is None:
@@ -470,7 +471,7 @@ class Hub:
                 logger.warning("room refresh push failed", exc_info=True)
                 # This process's own sockets need no Redis; not awaited here: the render must not
                 # wait under the room's lock (a locked-path caller may hold the sync thread).
-                asyncio.ensure_future(self.deliver(room.code, event))
+                self.spawn(self.deliver(room.code, event))
             return
         await self.deliver(room.code, event)
         for channel in list(room.remote):
@@ -529,6 +530,12 @@ class Hub:
             return False
         return True
 
+    def spawn(self, coroutine) -> None:
+        """Run `coroutine` on its own, held until done (the loop keeps only weak references)."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def _layer_answers(self) -> bool:
         try:
             await self.layer.group_discard("live-probe", self.channel)  # one cheap round trip
@@ -543,7 +550,7 @@ class Hub:
         self.layer_away = False
         logger.warning("channel layer back: resyncing %d rooms", len(self.sockets))
         for code in list(self.sockets):
-            asyncio.ensure_future(self._refresh_soon(code))
+            self.spawn(self._refresh_soon(code))
         for room in list(self.rooms.values()):
             for channel in list(room.remote):
                 await self._send(channel, {"type": "live.push", "code": room.code, "event": {"type": "room.refresh"}})
