@@ -83,7 +83,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
         for event in events[code]:
             if event.message_id:
                 by_mid[event.message_id].append(event)
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for player in run.players:
         for mid, action in player.sent.items():
             logged = by_mid.get(mid, [])
@@ -122,7 +122,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
     max_drift = 0.0
     for code in codes:
         room = rooms.get(code)
-        if room is None or room.puzzle is None:
+        if room is None or room.puzzle is None or room.starts_at is None:
             continue
         rules = race.Rules.from_dict(room.rules)
         solution = room.puzzle.solution_tuple
@@ -130,9 +130,9 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
         boards = {s.pk: race.Board.new(room.puzzle.givens_tuple) for s in room_seats if s.state}
         finished_at = {}
         for event in events[code]:
-            board = boards.get(event.seat_id)
-            if board is None:
+            if event.seat_id is None or event.seat_id not in boards:
                 continue
+            board = boards[event.seat_id]
             try:
                 if event.kind == "enter":
                     board, outcome = race.enter(board, rules, solution, event.data["cell"], event.data["digit"])
@@ -154,9 +154,9 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             boards[event.seat_id] = board
         rows = []
         for seat in room_seats:
-            board = boards.get(seat.pk)
-            if board is None:
+            if seat.pk not in boards:
                 continue
+            board = boards[seat.pk]
             stored = (seat.score, seat.mistakes, seat.hints, seat.progress, seat.status, seat.state.get("cells"),
                       list(seat.state.get("notes", [])), sorted(seat.state.get("hinted", [])))
             replayed = (board.score, board.mistakes, board.hints, board.progress, str(board.status),
@@ -206,12 +206,12 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                     report.problem("client state differs from the database",
                                    f"watcher {player.name} {code}: shows {shown}, db {expected}")
                 continue
-            seat = seat_of.get((code, player.name))
-            if seat is None:
+            own = seat_of.get((code, player.name))
+            if own is None:
                 report.problem("client has no seat", f"{player.name} {code}")
                 continue
             mine = (view.cells, view.score, view.mistakes, view.hints, view.status)
-            db = (seat.state.get("cells"), seat.score, seat.mistakes, seat.hints, seat.status)
+            db = (own.state.get("cells"), own.score, own.mistakes, own.hints, own.status)
             if mine != db:
                 report.problem("client state differs from the database", f"{player.name} {code}: shows {mine}, db {db}")
             if not seen["left"] and rooms[code].state == "finished":
@@ -219,17 +219,17 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                 if view.standings != expected:
                     report.problem("client standings differ from the database",
                                    f"{player.name} {code}: shows {view.standings}, db {expected}")
-            if seat.status == "finished" and seen["countdown_end"] and seen["finished_reply_at"]:
+            if own.status == "finished" and seen["countdown_end"] and seen["finished_reply_at"]:
                 # The server's clock for the finishing move lies between its send and its
                 # answer on the client's clock (the countdown's end as the server told it).
                 low = seen["finished_sent_at"] - seen["countdown_end"]
                 high = seen["finished_reply_at"] - seen["countdown_end"]
-                off = max(0.0, low - seat.finish_seconds, seat.finish_seconds - high)
+                off = max(0.0, low - own.finish_seconds, own.finish_seconds - high)
                 clock_checked += 1
                 worst_clock = max(worst_clock, off)
                 if off > clock_tolerance / 2:
                     report.problem("finish time differs from the client's clock",
-                                   f"{player.name} {code}: server {seat.finish_seconds:.2f}s, "
+                                   f"{player.name} {code}: server {own.finish_seconds:.2f}s, "
                                    f"client sent at {low:.2f}s, answered at {high:.2f}s")
     report.figures["finish time outside the client's send..answer window, worst"] = (
         f"{worst_clock * 1000:.0f} ms over {clock_checked} finishes")

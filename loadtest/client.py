@@ -176,6 +176,8 @@ class RunStats:
         self.resent_without_reply = 0
         self.reconnects = Counter()
         self.fault_windows = []  # (start, end) wall times
+        self.fault_note: str | None = None  # what the fault did (loadtest/faults.py)
+        self.probes: list[str] = []  # HTTP answers during the outage (loadtest/faults.py)
         self.started = self.ended = None
         self.play_started = None
 

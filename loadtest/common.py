@@ -5,6 +5,7 @@ Nothing here touches Django at import time: callers set the environment first.
 """
 
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -48,7 +49,7 @@ def wait_for_port(port: int, process=None, timeout: float = 60.0, what: str = "s
             return
         except OSError:
             if process is not None and process.poll() is not None:
-                raise RuntimeError(f"{what} exited with {process.returncode}: {_tail(process)}")
+                raise RuntimeError(f"{what} exited with {process.returncode}: {_tail(process)}") from None
             time.sleep(0.1)
     raise RuntimeError(f"{what} did not listen on {port} within {timeout:.0f}s")
 
@@ -95,17 +96,19 @@ def static_root() -> str:
 
 # --- subprocesses ------------------------------------------------------------------------
 
+class Daphne(subprocess.Popen):
+    log_path: str | None = None  # where its stderr goes (None: a pipe)
+
+
 def start_daphne(port: int, app: str = "bench.asgi:application", env: dict | None = None,
-                 log_path: str | None = None, wait: bool = True):
+                 log_path: str | None = None, wait: bool = True) -> Daphne:
     """daphne as a subprocess. With `log_path` its stderr goes to that file (appended), so
     a long run never blocks on a full pipe; without it, stderr is a pipe (read on failure)."""
-    stderr = open(log_path, "ab") if log_path else subprocess.PIPE
-    process = subprocess.Popen([PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=stderr,
-                               env=None if env is None else dict(os.environ, **env))
+    with open(log_path, "ab") if log_path else contextlib.nullcontext() as log:  # the child keeps its own copy
+        process = Daphne([PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log or subprocess.PIPE,
+                         env=None if env is None else dict(os.environ, **env))
     process.log_path = log_path
-    if log_path:
-        stderr.close()
     if wait:
         wait_for_port(port, process, what="daphne")
     return process
@@ -142,7 +145,7 @@ class RedisServer:
     def __init__(self, port: int | None = None):
         self.port = port or free_port()
         self.dir = tempfile.mkdtemp(prefix="loadtest-redis-")
-        self.process = None
+        self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
@@ -349,7 +352,8 @@ class HttpSession:
     """Cookies kept like a browser's (name -> value; attributes ignored)."""
 
     def __init__(self, port: int, host: str = "127.0.0.1"):
-        self.port, self.host, self.cookies = port, host, {}
+        self.port, self.host = port, host
+        self.cookies: dict[str, str] = {}
 
     async def request(self, method: str, path: str, data: dict | None = None, headers: dict | None = None,
                       timeout: float = 60.0) -> HttpResponse:

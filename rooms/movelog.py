@@ -85,8 +85,8 @@ def _settle(future, error) -> None:
 
 
 def _classify(error: Exception) -> Exception:
-    text = str(error) + str(getattr(getattr(error, "__cause__", None), "diag", None) and
-                            error.__cause__.diag.constraint_name)
+    diag = getattr(error.__cause__, "diag", None)  # psycopg's, behind Django's IntegrityError
+    text = str(error) + str(diag and diag.constraint_name)
     if VERSION_FENCE in text or "rooms_roomevent.room_id, rooms_roomevent.version" in text:
         return Fenced()
     return Duplicate()
@@ -136,11 +136,10 @@ class PostgresLog(MoveLog):
         for attempt in (1, 2):  # a connection dropped since the last write is reopened once
             conn = await self._connection()
             try:
-                async with conn.transaction():
-                    async with conn.cursor() as cursor:
-                        await cursor.executemany(
-                            f"INSERT INTO rooms_roomevent ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                            [(r[0], r[1], r[2], Jsonb(r[3]), r[4], r[5], r[6]) for r in rows])
+                async with conn.transaction(), conn.cursor() as cursor:
+                    await cursor.executemany(
+                        f"INSERT INTO rooms_roomevent ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        [(r[0], r[1], r[2], Jsonb(r[3]), r[4], r[5], r[6]) for r in rows])
                 return
             except psycopg.errors.UniqueViolation as error:
                 if attempt == 2 and await self._landed(conn, rows):

@@ -4,6 +4,7 @@
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -44,6 +45,7 @@ class Result:
     event: dict | None = None  # the move log entry, when something changed
     private_change: bool = False  # only the actor's own view changed (a duel's helper toggle)
     before_state: dict | None = None  # the mover's board before the move (the live owner's answer)
+    live: Any = None  # the live.LiveRoom that applied it, whose memory the answer is rendered from
 
 
 def normalize_code(code: str) -> str:
