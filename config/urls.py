@@ -12,6 +12,7 @@ def favicon(request):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the footer's switch
     path("", include("games.urls")),
     path("cardoku/", include("games.cardoku.urls")),
     path("domino/", include("games.domino.urls")),

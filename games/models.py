@@ -1,11 +1,13 @@
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.utils import timezone
 
 from games.engines import sudoku
 from games.engines.race import STANDARD, Board
 
 # The engine's levels (games/engines/sudoku/levels.py) as model choices: one definition.
-Level = models.TextChoices("Level", [(level.name, (level.value, level.label)) for level in sudoku.Level])
+# The labels are translated lazily (the engine marks them for the catalog).
+Level = models.TextChoices("Level", [(level.name, (level.value, _(level.label))) for level in sudoku.Level])
 
 
 class Puzzle(models.Model):
@@ -55,9 +57,9 @@ class SoloRun(Revised):
     """One Solo Run. Its board lives in `board` (the race engine's Board as JSON)."""
 
     class State(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        PAUSED = "paused", "Paused"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", _("Playing")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
 
     player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="solo_runs")
     puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="solo_runs")

@@ -5,6 +5,9 @@ the views go through the registry (stats/panels.py), never a chain of ifs per ga
 from __future__ import annotations
 
 from django.utils.http import urlencode
+from django.utils.translation import gettext, gettext_lazy
+
+FILTER_NAMES = {"game": gettext_lazy("game"), "level": gettext_lazy("level"), "board": gettext_lazy("board")}
 
 
 class Panel:
@@ -47,7 +50,8 @@ def pick(params, name: str, choices, default: str, problems: list[str]) -> str:
         return default
     if value in dict(choices):
         return value
-    problems.append(f"There is no {name} {value[:20]!r}: showing {dict(choices)[default]} instead.")
+    problems.append(gettext("There is no %(name)s %(value)s: showing %(default)s instead.")
+                    % {"name": FILTER_NAMES.get(name, name), "value": repr(value[:20]), "default": dict(choices)[default]})
     return default
 
 

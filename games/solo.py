@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Min
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from games.engines import race
 from games.engines.errors import Refusal
@@ -205,18 +206,19 @@ def score_parts(board: race.Board, rules: race.Rules) -> list[tuple[str, int]]:
     """The score as the sum of its parts. The score never drops below 0, so a penalty taken
     at 0 cost nothing: that shows as its own line, keeping the sum honest."""
     entries = board.to_fill - len(board.hinted)
-    parts = [(f"{entries} correct entr{'y' if entries == 1 else 'ies'} × {race.CORRECT_POINTS}",
-              entries * race.CORRECT_POINTS)]
+    parts = [(ngettext("%(n)s correct entry × %(points)s", "%(n)s correct entries × %(points)s", entries)
+              % {"n": entries, "points": race.CORRECT_POINTS}, entries * race.CORRECT_POINTS)]
     if board.hints:
-        parts.append((f"{board.hints} hint{'s' if board.hints != 1 else ''} × −{race.HINT_COST}",
-                      -board.hints * race.HINT_COST))
+        parts.append((ngettext("%(n)s hint × −%(points)s", "%(n)s hints × −%(points)s", board.hints)
+                      % {"n": board.hints, "points": race.HINT_COST}, -board.hints * race.HINT_COST))
     if board.mistakes:
         penalty = sum(rules.penalty_for(n) for n in range(1, board.mistakes + 1))
-        parts.append((f"{board.mistakes} mistake{'s' if board.mistakes != 1 else ''}", -penalty))
-    parts.append(("Finish bonus", race.FINISH_BONUS))
+        parts.append((ngettext("%(n)s mistake", "%(n)s mistakes", board.mistakes) % {"n": board.mistakes},
+                      -penalty))
+    parts.append((gettext("Finish bonus"), race.FINISH_BONUS))
     floor = board.score - sum(points for _, points in parts)
     if floor:
-        parts.append(("Penalties taken at 0 points", floor))
+        parts.append((gettext("Penalties taken at 0 points"), floor))
     return parts
 
 
@@ -232,8 +234,9 @@ def finish_summary(run: SoloRun) -> Finish:
     best_before = earlier.aggregate(best=Min("elapsed"))["best"]
     recent = list(earlier.order_by("-finished_at").values_list("elapsed", flat=True)[:RECENT_FINISHES])
     times = recent_times(run.player_id, run.level, run.assisted)
-    kind = "Assisted" if run.assisted else "Classic"
-    chart = line_chart(times, format_seconds, what=f"{kind} {run.get_level_display()} times",
+    what = (gettext("Assisted %(level)s times") if run.assisted else gettext("Classic %(level)s times")) % {
+        "level": run.get_level_display()}
+    chart = line_chart(times, format_seconds, what=what,
                        mark_last=True) if len(times) > 1 else None
     return Finish(score_parts(run.get_board(), run.rules), run.elapsed, best_before,
                   sum(recent) / len(recent) if recent else None, chart)

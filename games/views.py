@@ -8,7 +8,7 @@ from games.responses import busy, flash
 from rooms.limits import creation_limit
 from stats.middleware import player_token
 
-from . import fragments, solo
+from . import fragments, i18n, solo
 from .bank import BankEmpty
 from .models import Level, SoloRun
 from .presenters import board_rows, digit_pad
@@ -30,7 +30,7 @@ def home(request):
 
 @require_GET
 def how_to_play(request):
-    return render(request, "how_to_play.html", {"presets": race.PRESETS})
+    return render(request, "how_to_play.html", {"presets": [(i18n.PRESETS[key], rules) for key, rules in race.PRESETS.items()]})
 
 
 @require_POST

@@ -1,6 +1,7 @@
 import secrets
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 # No look-alikes: no 0/O, 1/I/L. 31 symbols ** 6 is about 2**30 codes.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -22,11 +23,11 @@ def game_choices() -> list[tuple[str, str]]:
 
 class Room(models.Model):
     class State(models.TextChoices):
-        LOBBY = "lobby", "Lobby"
-        COUNTDOWN = "countdown", "Countdown"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        EXPIRED = "expired", "Expired"
+        LOBBY = "lobby", _("Lobby")
+        COUNTDOWN = "countdown", _("Countdown")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        EXPIRED = "expired", _("Expired")
 
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code)
     game = models.CharField(max_length=12, choices=game_choices, default="showdown", db_index=True)
@@ -56,10 +57,10 @@ class Room(models.Model):
 
 class Seat(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ELIMINATED = "eliminated", "Eliminated"
-        LEFT = "left", "Left"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ELIMINATED = "eliminated", _("Eliminated")
+        LEFT = "left", _("Left")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="seats")

@@ -3,6 +3,8 @@ Pure: numbers in, coordinates and labels out; the template draws them."""
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 WIDTH, HEIGHT = 360, 150
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 8, 72, 14, 14  # the right margin holds the guide labels
 
@@ -46,17 +48,18 @@ def line_chart(values, fmt=str, lower_is_better=True, what="results", mark_last=
     dots = [{"x": px, "y": py, "label": fmt(v), "best": v == best, "last": False} for (px, py), v in zip(points, values, strict=True)]
     if mark_last:
         dots[-1]["last"] = True
-        dots[-1]["label"] = f"This run: {dots[-1]['label']}"
-    guides = [{"y": y(best), "label": f"Best {fmt(best)}", "kind": "best"}]
+        dots[-1]["label"] = _("This run: %(value)s") % {"value": dots[-1]["label"]}
+    guides = [{"y": y(best), "label": _("Best %(value)s") % {"value": fmt(best)}, "kind": "best"}]
     if len(values) > 1:
-        guides.append({"y": y(average), "label": f"Avg {fmt(average)}", "kind": "average"})
+        guides.append({"y": y(average), "label": _("Avg %(value)s") % {"value": fmt(average)}, "kind": "average"})
         # Labels closer than a line of text would overlap: move the average's aside.
         if abs(guides[1]["y"] - guides[0]["y"]) < 13:
             guides[1]["text_y"] = guides[0]["y"] + (13 if guides[1]["y"] >= guides[0]["y"] else -13)
     for guide in guides:
         guide.setdefault("text_y", guide["y"])
         guide["text_y"] = min(max(guide["text_y"], PAD_TOP), base)
-    summary = (f"Your last {len(values)} {what}, oldest to newest: " + ", ".join(fmt(v) for v in values)
-               + f". Best {fmt(best)}, average {fmt(average)}."
-               + (f" This run: {fmt(values[-1])}." if mark_last else ""))
+    summary = (_("Your last %(count)s %(what)s, oldest to newest: %(values)s. Best %(best)s, average %(average)s.")
+               % {"count": len(values), "what": what, "values": ", ".join(fmt(v) for v in values),
+                  "best": fmt(best), "average": fmt(average)}
+               + (" " + _("This run: %(value)s.") % {"value": fmt(values[-1])} if mark_last else ""))
     return Chart(WIDTH, HEIGHT, line, area, dots, guides, summary)

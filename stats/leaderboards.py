@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from django.db.models import Count, F
+from django.utils.translation import gettext
 
 from games.engines.ranking import places
 from games.models import Level, SoloRun
@@ -30,6 +31,10 @@ class SoloBoard:
     completions: int
     url: str = ""  # the tab that shows this board (the stats page sets it)
     current: bool = False
+
+    @property
+    def kind_label(self) -> str:
+        return gettext("Assisted") if self.kind == "Assisted" else gettext("Classic")
 
 
 def solo_board(player, level: str, assisted: bool) -> SoloBoard:

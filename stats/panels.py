@@ -3,8 +3,11 @@ per game (games/panels.py), in the leaderboards' tab order. The views load every
 through here, so templates and tags only present (issue 10); overdue games are settled
 (each panel's `settle`, the games' write path) in the view's request, never during a render."""
 
+from django.utils.translation import gettext_lazy as _
+
 from games.cardoku.panels import CardokuPanel
 from games.domino.panels import DominoPanel
+from games.i18n import place_of, points
 from games.panels import Panel
 from games.presenters import format_seconds
 from games.sudoku.panels import SoloRunPanel
@@ -16,24 +19,19 @@ from .showdowns import showdown_summary
 RECENT_RESULTS = 4
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 class RoomsPanel(Panel):
     """Showdowns and duels: the room games the player finished (stats.ShowdownResult)."""
 
     key = "rooms"
-    label = "Showdowns & duels"
+    label = _("Showdowns & duels")
 
     def finished(self, player):
         return ShowdownResult.objects.filter(player=player)
 
     def recent_results(self, player, limit: int) -> list[dict]:
         return [{"game": r.game, "title": GAME_TYPES[r.game].short_label,
-                 "result": f"{_ordinal(r.placement)} of {r.player_count}",
-                 "detail": format_seconds(r.seconds) if r.seconds else f"{r.score} points",
+                 "result": place_of(r.placement, r.player_count),
+                 "detail": format_seconds(r.seconds) if r.seconds else points(r.score),
                  "when": r.finished_at, "win": r.placement == 1}
                 for r in self.finished(player).order_by("-finished_at")[:limit]]
 

@@ -1,4 +1,5 @@
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.utils import timezone
 
 from games.models import Revised
@@ -13,13 +14,13 @@ class CardokuGame(Revised):
     the state's numbers, for the admin and the stats."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
 
     class LayoutKind(models.TextChoices):
-        DEFAULT = "default", "Default staircase"
-        RANDOM = "random", "Random"
-        CUSTOM = "custom", "Custom"
+        DEFAULT = "default", _("Default staircase")
+        RANDOM = "random", _("Random")
+        CUSTOM = "custom", _("Custom")
 
     player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="cardoku_games")
     layout_kind = models.CharField(max_length=8, choices=LayoutKind.choices, default=LayoutKind.DEFAULT)

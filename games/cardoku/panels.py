@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, ngettext
+
+from games.i18n import points
 from games.panels import Panel
 
 from . import records, solo
@@ -22,8 +25,8 @@ class CardokuPanel(Panel):
         return records.finished_games(player).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": "cardoku", "title": "Cardoku", "result": f"{game.score} points",
-                 "detail": f"{game.units} units", "when": game.finished_at}
+        return [{"game": "cardoku", "title": "Cardoku", "result": points(game.score),
+                 "detail": ngettext("%(n)s unit", "%(n)s units", game.units) % {"n": game.units}, "when": game.finished_at}
                 for game in self.finished(player).order_by("-finished_at")[:limit]]
 
     def stats_panel(self, player, params, problems: list[str]) -> dict:
@@ -32,4 +35,4 @@ class CardokuPanel(Panel):
         mine = records.records_for(player)
         scores = [game.score for game in reversed(mine.recent)]
         return {"cardoku_records": mine,
-                "chart": line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what="Cardoku scores")}
+                "chart": line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what=gettext("Cardoku scores"))}

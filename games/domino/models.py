@@ -1,6 +1,7 @@
 from datetime import timedelta
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.utils import timezone
 
 from games.engines import domino as engine
@@ -17,14 +18,14 @@ class DominoGame(Revised):
     the state's numbers, for the admin, the stats and the overdue sweep."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
 
     class EndReason(models.TextChoices):
-        FULL = engine.END_FULL, "Grid full"
-        LIVES = engine.END_LIVES, "Out of lives"
-        STUCK = engine.END_STUCK, "Stuck"
-        TIME = engine.END_TIME, "Time up"
+        FULL = engine.END_FULL, _("Grid full")
+        LIVES = engine.END_LIVES, _("Out of lives")
+        STUCK = engine.END_STUCK, _("Stuck")
+        TIME = engine.END_TIME, _("Time up")
 
     player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="domino_games")
     puzzle = models.ForeignKey("games.Puzzle", on_delete=models.PROTECT, related_name="domino_games")

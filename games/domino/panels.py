@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext
+
+from games.i18n import points
 
 from games.models import Level
 from games.panels import Panel
@@ -33,7 +36,7 @@ class DominoPanel(Panel):
         return DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": "domino", "title": f"Domino · {game.get_level_display()}", "result": f"{game.score} points",
+        return [{"game": "domino", "title": f"Domino · {game.get_level_display()}", "result": points(game.score),
                  "detail": game.get_end_reason_display(), "when": game.finished_at}
                 for game in self.finished(player).order_by("-finished_at")[:limit]]
 
@@ -43,4 +46,4 @@ class DominoPanel(Panel):
         records = player_records(player)
         scores = [game.score for game in reversed(records["recent"])]
         return {"domino_records": records,
-                "chart": line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what="Domino scores")}
+                "chart": line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what=gettext("Domino scores"))}

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from games import solo
+from games.i18n import points
 from games.models import Level, SoloRun
 from games.panels import Panel, pick, tab_url
 from games.presenters import format_seconds
 
-BOARDS = (("classic", "Classic"), ("assisted", "Assisted"))
+BOARDS = (("classic", gettext_lazy("Classic")), ("assisted", gettext_lazy("Assisted")))
 
 
 class SoloRunPanel(Panel):
     key = "solo"
-    label = "Solo Run"
+    label = gettext_lazy("Solo Run")
 
     def home_panel(self, player) -> dict:
         return {"current_run": solo.current_run(player)}
@@ -24,8 +27,8 @@ class SoloRunPanel(Panel):
         return SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": "solo", "title": f"Solo Run · {run.get_level_display()}",
-                 "result": format_seconds(run.elapsed), "detail": f"{run.score} points", "when": run.finished_at}
+        return [{"game": "solo", "title": gettext("Solo Run") + f" · {run.get_level_display()}",
+                 "result": format_seconds(run.elapsed), "detail": points(run.score), "when": run.finished_at}
                 for run in self.finished(player).order_by("-finished_at")[:limit]]
 
     def stats_panel(self, player, params, problems: list[str]) -> dict:
@@ -45,5 +48,6 @@ class SoloRunPanel(Panel):
         for kind, shown in zip(("classic", "assisted"), pair, strict=True):
             shown.url, shown.current = tab_url(game="solo", level=level, board=kind), kind == board
         chart = line_chart(recent_times(player, level, board == "assisted"), format_seconds,
-                           what=f"{dict(BOARDS)[board]} {Level(level).label} times")
+                           what=(gettext("Assisted %(level)s times") if board == "assisted" else
+                                 gettext("Classic %(level)s times")) % {"level": Level(level).label})
         return {"levels": levels, "pair": pair, "board": pair[board == "assisted"], "chart": chart}

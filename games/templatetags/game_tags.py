@@ -1,6 +1,7 @@
 from django import template
 
-from games import fragments
+from games import fragments, i18n
+from games.i18n import label
 from games.presenters import format_seconds
 
 register = template.Library()
@@ -21,3 +22,32 @@ register.simple_tag(fragments.hints_stat, name="hints_stat")
 register.simple_tag(fragments.version_input, name="version_input")
 register.simple_tag(fragments.outcome_message, name="outcome_message")
 register.simple_tag(fragments.run_badge, name="run_badge")
+
+
+# Labels of engine keys in the player's language (games/i18n.py).
+@register.filter
+def level_label(value):
+    from games.models import Level
+
+    return label(dict(Level.choices), value)
+
+
+@register.filter
+def preset_label(value):
+    return label(i18n.PRESETS, value)
+
+
+@register.filter
+def penalty_label(value):
+    return label(i18n.PENALTIES, str(value))
+
+
+@register.filter
+def player_status(value):
+    return label(i18n.STATUSES, value)
+
+
+@register.filter
+def say(message):
+    """An engine's message (games/engines/text.py) in the player's language."""
+    return i18n.say(message)

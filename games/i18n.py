@@ -1,0 +1,40 @@
+"""The player's language at the presentation layer: engine texts translated, and the
+labels of the engines' keys (levels, presets, penalties, statuses) in that language."""
+
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from games.engines.text import Text
+
+PRESETS = {"friendly": _("Friendly"), "standard": _("Standard"), "hardcore": _("Hardcore"), "custom": _("Custom")}
+PENALTIES = {"none": _("none"), "flat": _("−5 per mistake"), "progressive": _("progressive (−5, −10, −15, …)")}
+STATUSES = {"playing": _("Playing"), "finished": _("Finished"), "eliminated": _("Eliminated"), "left": _("Left")}
+
+
+def say(message) -> str:
+    """An engine's message in the active language: a Text's template is translated, then
+    filled in with its parameters (translated too); a plain string is looked up as is."""
+    if isinstance(message, Text):
+        if not message.params:
+            return gettext(message.template)
+        return gettext(message.template) % {key: say(value) if isinstance(value, Text) else value
+                                            for key, value in message.params.items()}
+    if isinstance(message, BaseException):
+        return say(message.args[0]) if message.args else ""
+    return gettext(message) if message else message
+
+
+def label(labels: dict, key) -> str:
+    """The label of an engine's key, or the key itself when there is none."""
+    return str(labels.get(key, key)) if key else key
+
+
+def points(n: int) -> str:
+    return ngettext("%(n)s point", "%(n)s points", n) % {"n": n}
+
+
+def place_of(place: int, players: int) -> str:
+    """"2nd of 4" (Dutch: "2e van 4")."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    # Translators: "1st of 3"; %(ordinal)s is the English ordinal, %(place)s the bare number.
+    return gettext("%(ordinal)s of %(players)s") % {"ordinal": f"{place}{suffix}", "place": place, "players": players}
