@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engines.errors import Refusal
+from games.engines.text import _
 
 from .models import Level, Puzzle
 
@@ -30,7 +31,7 @@ BANK_WAIT = 2.0  # seconds a request waits for a top-up of an empty level
 POLL = 0.2
 BANK_WAITERS = threading.BoundedSemaphore(2)
 TOP_UP_GUARD = 30  # seconds: one queued top-up per level at a time
-BUSY = "Puzzles for that level are being prepared: please try again in a few seconds."
+BUSY = _("Puzzles for that level are being prepared: please try again in a few seconds.")
 
 
 class BankEmpty(Refusal):
@@ -126,7 +127,7 @@ def fill_bank(target: int | None = None, levels=None) -> dict[str, int]:
     made = {}
     for level in levels or Level.values:
         ready = Puzzle.objects.filter(level=level, used_at__isnull=True).count()
-        for _ in range(max(0, target - ready)):
+        for _n in range(max(0, target - ready)):
             generate_into_bank(level)
         made[level] = max(0, target - ready)
     return made

@@ -21,9 +21,11 @@ from html import escape
 
 from django.http import HttpResponse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django_htmx.http import reswap
 
 from games.engines.race import Board, Outcome
+from games.i18n import say
 
 OOB = ' hx-swap-oob="true"'
 # A move's answer is out-of-band swaps only: no main swap, and settled at once (htmx's
@@ -86,14 +88,14 @@ def sudoku_cell(board: Board, index: int, *, selected: bool = False, flash: Outc
         css += " box-right"
     if r in (2, 5):
         css += " box-bottom"
-    label = f"Row {r + 1}, column {c + 1}"
+    label = gettext("Row %(row)s, column %(col)s") % {"row": r + 1, "col": c + 1}
     inner = ""
     if value:
         label += f", {value}"
         inner = f'<span class="value">{_e(value)}</span>'
     elif board.notes[index]:
         notes = board.notes_at(index)
-        label += ", notes " + " ".join(map(str, notes))
+        label += ", " + gettext("notes %(digits)s") % {"digits": " ".join(map(str, notes))}
         inner = '<span class="notes" aria-hidden="true">' + "".join(
             f"<span>{d if d in notes else ''}</span> " for d in range(1, 10)) + "</span>"
     focus = 'tabindex="0" aria-selected="true"' if selected else 'tabindex="-1" aria-selected="false"'
@@ -139,7 +141,7 @@ def pad_buttons(board: Board) -> list[SafeString]:
 
 def hint_button(hints_left: int, *, oob: bool = False) -> SafeString:
     disabled = " disabled" if hints_left <= 0 else ""
-    return _done(f'<button id="hint-button" type="submit" class="tool" name="command" value="hint"{disabled}>Hint</button>',
+    return _done(f'<button id="hint-button" type="submit" class="tool" name="command" value="hint"{disabled}>{_e(gettext("Hint"))}</button>',
                  oob)
 
 
@@ -181,7 +183,7 @@ def message(text: str | None = None, *, kind: str | None = None, element_id: str
     """The status line (`game-message` on Solo Run, `room-message` in a room). `kind` is
     "error", "good" or None; an empty line keeps its height with a no-break space."""
     css = {"error": " is-error", "good": " is-good"}.get(kind or "", "")
-    body = _e(text) if text else "&nbsp;"
+    body = _e(say(text)) if text else "&nbsp;"
     return _done(f'<p id="{_e(element_id)}" class="message{css}" role="status">{body}</p>', oob)
 
 
@@ -194,7 +196,7 @@ def outcome_message(outcome: Outcome | None = None, error: str | None = None, *,
 
 def run_badge(assisted: bool, *, oob: bool = False) -> SafeString:
     """Solo Run's Classic / Assisted badge (the first hint makes a run Assisted for good)."""
-    kind, text = ("assisted", "Assisted") if assisted else ("classic", "Classic")
+    kind, text = ("assisted", gettext("Assisted")) if assisted else ("classic", gettext("Classic"))
     return _done(f'<span id="run-kind" class="badge {kind}">{text}</span>', oob)
 
 

@@ -4,7 +4,7 @@ labels of the engines' keys (levels, presets, penalties, statuses) in that langu
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engines.text import Text
+from games.engines.text import Sentences, Text
 
 PRESETS = {"friendly": _("Friendly"), "standard": _("Standard"), "hardcore": _("Hardcore"), "custom": _("Custom")}
 PENALTIES = {"none": _("none"), "flat": _("−5 per mistake"), "progressive": _("progressive (−5, −10, −15, …)")}
@@ -14,6 +14,8 @@ STATUSES = {"playing": _("Playing"), "finished": _("Finished"), "eliminated": _(
 def say(message) -> str:
     """An engine's message in the active language: a Text's template is translated, then
     filled in with its parameters (translated too); a plain string is looked up as is."""
+    if isinstance(message, Sentences):
+        return message.separator.join(say(text) for text in message.texts)
     if isinstance(message, Text):
         if not message.params:
             return gettext(message.template)

@@ -8,6 +8,10 @@ and turns `None` into its own "malformed" error (a 400 with a clear message).
 
 import re
 
+from games.engines.text import Text, _
+
+# The fields parsers name in their messages, marked for the catalog (say() translates them).
+FIELDS = (_("cell"), _("digit"), _("row"), _("column"), _("line"), _("step"), _("version"))
 _ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
@@ -33,9 +37,9 @@ def number_field(value: object, name: str, low: int, high: int, error: type[Exce
     or out of range (Sudoku moves and room messages)."""
     number = ascii_int(value)
     if number is None:
-        raise error(f"The {name} must be a number.")
+        raise error(_("The %(name)s must be a number.", name=Text(name)))
     if not low <= number <= high:
-        raise error(f"The {name} must be between {low} and {high}.")
+        raise error(_("The %(name)s must be between %(low)s and %(high)s.", name=Text(name), low=low, high=high))
     return number
 
 
@@ -43,5 +47,6 @@ def whole_number(value: object, name: str, low: int, high: int, error: type[Exce
     """`ascii_int_in(value, low, high)`, else `error` with the range (Cardoku and Domino)."""
     number = ascii_int_in(value, low, high)
     if number is None:
-        raise error(f"The {name} must be a whole number from {low} to {high}.")
+        raise error(_("The %(name)s must be a whole number from %(low)s to %(high)s.", name=Text(name), low=low,
+                      high=high))
     return number

@@ -1,5 +1,6 @@
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -65,8 +66,8 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
 def solo_run(request, run_id: int):
     run = get_object_or_404(SoloRun.objects.select_related("puzzle"), pk=run_id)
     if run.player_id != request.player.pk:
-        return render(request, "message.html", {"title": "Not your run",
-                      "message": "That Solo Run belongs to another player."}, status=403)
+        return render(request, "message.html", {"title": _("Not your run"),
+                      "message": _("That Solo Run belongs to another player.")}, status=403)
     return render(request, "games/solo.html", _game_context(run))
 
 
@@ -107,7 +108,7 @@ def solo_act(request, run_id: int):
 def _refused_game(request, run_id, message, status, selected, mode):
     run = SoloRun.objects.filter(pk=run_id, player=request.player).first()
     if run is None:
-        return flash(request, "That run is not yours.", 403)
+        return flash(request, _("That run is not yours."), 403)
     if not request.htmx:
         return render(request, "games/solo.html", _game_context(run, None, selected, mode, message), status=status)
     return render(request, "games/solo.html#game", _game_context(run, None, selected, mode, message), status=status)

@@ -12,8 +12,11 @@ from __future__ import annotations
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.fragments import oob as add_oob
+from games.i18n import say
 
 
 def _e(value) -> str:
@@ -23,9 +26,6 @@ def _e(value) -> str:
 def _done(html: str, oob: bool) -> SafeString:
     return add_oob(html) if oob else mark_safe(html)
 
-
-def _plural(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 def square_id(row: int, col: int) -> str:
@@ -98,8 +98,8 @@ def square(sq: dict, playing: bool, *, oob: bool = False) -> SafeString:
 
 def current(cv: dict | None, *, oob: bool = False) -> SafeString:
     """The card to play, big, draggable."""
-    return _done('<div id="ck-current" class="ck-current"><span class="ck-label">Your card</span>'
-                 '<div class="ck-grab" data-drag="current" title="Drag onto the board, or tap a square">'
+    return _done(f'<div id="ck-current" class="ck-current"><span class="ck-label">{_e(_("Your card"))}</span>'
+                 f'<div class="ck-grab" data-drag="current" title="{_e(_("Drag onto the board, or tap a square"))}">'
                  f'{card(cv, "big", True)}</div></div>', oob)
 
 
@@ -109,17 +109,18 @@ def deck(cards_left: int, deck_after: int, last_discard: dict | None, *, oob: bo
     empty = " is-empty" if deck_after == 0 else ""
     discard = ""
     if last_discard:
-        discard = (f'<span class="ck-last-discard" title="Last discarded card">{card(last_discard, "mini")}'
-                   f'<span class="ck-vh">Last discarded: {_e(last_discard["name"])}</span></span>')
+        discard = (f'<span class="ck-last-discard" title="{_e(_("Last discarded card"))}">{card(last_discard, "mini")}'
+                   f'<span class="ck-vh">{_e(_("Last discarded: %(card)s") % {"card": last_discard["name"]})}'
+                   '</span></span>')
     return _done(f'<div id="ck-deck" class="ck-deck"><span class="ck-stack{empty}" aria-hidden="true">{stack}</span>'
                  f'<span class="ck-left"><strong data-cards-left>{_e(cards_left)}</strong> '
-                 f'<span>card{_plural(cards_left)} left</span></span>{discard}</div>', oob)
+                 f'<span>{_e(ngettext("card left", "cards left", cards_left))}</span></span>{discard}</div>', oob)
 
 
 def undo_button(can_undo: bool, *, oob: bool = False) -> SafeString:
     disabled = "" if can_undo else " disabled"
     return _done(f'<button id="ck-undo" type="submit" class="button ck-undo" name="action" value="undo" '
-                 f'data-key="u"{disabled}>Undo</button>', oob)
+                 f'data-key="u"{disabled}>{_e(_("Undo"))}</button>', oob)
 
 
 def step_input(step: int, element_id: str, *, oob: bool = False) -> SafeString:
@@ -131,15 +132,15 @@ def toggle_note(show_moves: bool, legal_count: int, *, oob: bool = False) -> Saf
     """How many squares take the current card, while "Show possible moves" is on."""
     if not show_moves:
         return _done('<p id="ck-toggle-note" class="ck-toggle-note" hidden></p>', oob)
-    text = (f"{legal_count} square{_plural(legal_count)} can take this card." if legal_count
-            else "No square can take this card.")
+    text = _e(ngettext("%(n)s square can take this card.", "%(n)s squares can take this card.", legal_count)
+              % {"n": legal_count} if legal_count else _("No square can take this card."))
     return _done(f'<p id="ck-toggle-note" class="ck-toggle-note">{text}</p>', oob)
 
 
 # --- the score panel and the message --------------------------------------------------------
 
 def chips(unit: dict) -> str:
-    return "".join(f'<span class="ck-chip ck-chip--{_e(b["name"].lower())}" title="{_e(b["help"])}">{_e(b["name"])}</span>'
+    return "".join(f'<span class="ck-chip ck-chip--{_e(b["name"].lower())}" title="{_e(b["help"])}">{_e(b["label"])}</span>'
                    for b in unit["bonuses"])
 
 
@@ -150,30 +151,31 @@ def score_panel(score: dict, *, oob: bool = False) -> SafeString:
         f'<span class="ck-unit-name">{_e(u["title"])}</span><span class="ck-chips">{chips(u)}</span>'
         f'<span class="ck-calc">{_e(u["base"])}&nbsp;×&nbsp;{_e(u["multiplier"])}</span>'
         f'<strong class="ck-points">{_e(u["points"])}</strong></li>' for u in score["units"]
-    ) or '<li class="empty">Fill all nine squares of a row, column or box to score it.</li>'
+    ) or f'<li class="empty">{_e(_("Fill all nine squares of a row, column or box to score it."))}</li>'
     return _done(
         '<section id="ck-score" class="ck-score panel" aria-labelledby="ck-score-h" data-score-panel>'
-        '<div class="ck-score-head"><h2 id="ck-score-h">Score</h2>'
-        f'<p class="ck-total"><strong data-score-total>{_e(score["total"])}</strong> <span>pts</span></p></div>'
+        f'<div class="ck-score-head"><h2 id="ck-score-h">{_e(_("Score"))}</h2>'
+        f'<p class="ck-total"><strong data-score-total>{_e(score["total"])}</strong> <span>{_e(_("pts"))}</span></p></div>'
         '<dl class="ck-score-stats">'
-        f'<div><dt>Units</dt><dd data-units>{len(score["units"])}</dd></div>'
-        f'<div><dt>Discards</dt><dd data-discards>{_e(score["discards"])}</dd></div>'
-        f'<div><dt>Penalty</dt><dd data-penalty>{_e(score["discard_penalty"])}</dd></div></dl>'
-        f'<ul class="ck-units" aria-label="Completed units">{units}</ul></section>', oob)
+        f'<div><dt>{_e(_("Units"))}</dt><dd data-units>{len(score["units"])}</dd></div>'
+        f'<div><dt>{_e(_("Discards"))}</dt><dd data-discards>{_e(score["discards"])}</dd></div>'
+        f'<div><dt>{_e(_("Penalty"))}</dt><dd data-penalty>{_e(score["discard_penalty"])}</dd></div></dl>'
+        f'<ul class="ck-units" aria-label="{_e(_("Completed units"))}">{units}</ul></section>', oob)
 
 
 def message_text(context: dict) -> str:
     """What the message line says for a game context (games/cardoku/presenters.game_context)."""
     if context.get("error"):
-        return context["error"]
+        return say(context["error"])
     outcome, playing, current_card = context.get("outcome"), context["playing"], context["current"]
     if outcome:
-        return outcome.message + (f" Your card: the {current_card['name']}." if playing else "")
+        return say(outcome.message) + (" " + _("Your card: the %(card)s.") % {"card": current_card["name"]}
+                                       if playing else "")
     if playing:
         if context["no_moves"]:
-            return f"The {current_card['name']} fits on no square: discard it."
-        return f"Place the {current_card['name']} next to a card, or discard it."
-    return f"Final score: {context['game'].score}."
+            return _("The %(card)s fits on no square: discard it.") % {"card": current_card["name"]}
+        return _("Place the %(card)s next to a card, or discard it.") % {"card": current_card["name"]}
+    return _("Final score: %(score)s.") % {"score": context["game"].score}
 
 
 def message(context: dict, *, oob: bool = False) -> SafeString:

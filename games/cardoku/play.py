@@ -30,6 +30,7 @@ from typing import Any
 
 from games.engines import cardoku as ck
 from games.engines.cardoku import BadMove, GameOver, IllegalMove, InvalidInput, LayoutError
+from games.engines.text import Sentences, Text, _
 from games.numbers import whole_number
 
 LAYOUT_CHOICES = (
@@ -78,22 +79,27 @@ class Outcome:
 
     @property
     def message(self) -> str:
+        # Sentences, each a Text: the presentation layer translates them one by one.
         if self.kind == "placed":
-            text = f"Placed the {self.card.name} on row {self.row}, column {self.col}."
-            for unit in self.completed:
-                text += f" {unit_title(unit)} complete: {unit.points} points!"
+            text = [_("Placed the %(card)s on row %(row)s, column %(col)s.", card=self.card.name, row=self.row,
+                      col=self.col)]
+            text += [_("%(unit)s complete: %(points)s points!", unit=unit_title(unit), points=unit.points)
+                     for unit in self.completed]
         elif self.kind == "discarded":
-            text = f"Discarded the {self.card.name}: −{ck.DISCARD_PENALTY} points."
+            text = [_("Discarded the %(card)s: −%(points)s points.", card=self.card.name, points=ck.DISCARD_PENALTY)]
+        elif self.row is not None:
+            text = [_("Took back the %(card)s from row %(row)s, column %(col)s.", card=self.card.name, row=self.row,
+                      col=self.col)]
         else:
-            where = f" from row {self.row}, column {self.col}" if self.row is not None else ""
-            text = f"Took back the {self.card.name}{where}."
+            text = [_("Took back the %(card)s.", card=self.card.name)]
         if self.finished:
-            text += " That was the last card: the game is over."
-        return text
+            text.append(_("That was the last card: the game is over."))
+        return Sentences(text)
 
 
 def unit_title(unit: ck.UnitScore) -> str:
-    return f"{unit.kind.capitalize()} {unit.number}"
+    return {"row": lambda n: _("Row %(n)s", n=n), "column": lambda n: _("Column %(n)s", n=n),
+            "box": lambda n: _("Box %(n)s", n=n)}[unit.kind](unit.number)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -107,7 +113,7 @@ def parse_square(raw: Any, name: str = "square") -> tuple[int, int]:
     """``"7,4"`` / ``"7-4"`` -> (7, 4)."""
     parts = str(raw or "").replace("-", ",").split(",")
     if len(parts) != 2:
-        raise BadMove(f"The {name} must be written row,column (like 7,4).")
+        raise BadMove(_("The %(name)s must be written row,column (like 7,4).", name=Text(name)))
     return _number(parts[0], "row", 1, 9), _number(parts[1], "column", 1, 9)
 
 
@@ -120,9 +126,9 @@ def parse_action(data: Mapping) -> Action:
     """
     kind = data.get("action")
     if kind in (None, ""):
-        raise BadMove("Choose a move: place, discard or undo.")
+        raise BadMove(_("Choose a move: place, discard or undo."))
     if kind not in GAME_ACTIONS:
-        raise BadMove(f"Unknown move {str(kind)[:20]!r}: use place, discard or undo.")
+        raise BadMove(_("Unknown move %(move)s: use place, discard or undo.", move=repr(str(kind)[:20])))
     raw_step = data.get("step")
     step = None if raw_step in (None, "") else _number(raw_step, "step", 0, STEP_LIMIT)
     if kind != "place":
@@ -131,7 +137,7 @@ def parse_action(data: Mapping) -> Action:
         row, col = parse_square(data.get("square"))
     else:
         if data.get("row") in (None, "") or data.get("col") in (None, ""):
-            raise BadMove("Pick a square on the board for the card.")
+            raise BadMove(_("Pick a square on the board for the card."))
         row, col = _number(data.get("row"), "row", 1, 9), _number(data.get("col"), "column", 1, 9)
     return Action("place", row, col, step)
 
@@ -152,8 +158,8 @@ def parse_spades(data: Mapping) -> dict[tuple[int, int], str]:
         code = ck.spade(digit).code
         if square in placed:
             other = ck.parse_card(placed[square]).name
-            raise LayoutError(f"The {ck.spade(digit).name} and the {other} are on the same square "
-                              f"(row {square[0]}, column {square[1]}).")
+            raise LayoutError(_("The %(card)s and the %(other)s are on the same square (row %(row)s, column "
+                                "%(col)s).", card=ck.spade(digit).name, other=other, row=square[0], col=square[1]))
         placed[square] = code
     return placed
 
@@ -169,10 +175,10 @@ def custom_overflow(placed: Mapping[tuple[int, int], str]) -> str | None:
         boxes[ck.box_of(row, col)] = boxes.get(ck.box_of(row, col), 0) + 1
     for row, n in sorted(rows.items()):
         if n > 3:
-            return f"Row {row} has {n} spades; at most three per row."
+            return _("Row %(row)s has %(n)s spades; at most three per row.", row=row, n=n)
     for box, n in sorted(boxes.items()):
         if n > 3:
-            return f"Box {box} has {n} spades; at most three per box."
+            return _("Box %(box)s has %(n)s spades; at most three per box.", box=box, n=n)
     return None
 
 
@@ -212,7 +218,7 @@ def parse_layout(data: Mapping, seed: int) -> ck.Layout:
         if problem:
             raise LayoutError(problem)
         return ck.custom_layout(placed)
-    raise BadMove("Choose the Default staircase, Random or Custom layout.")
+    raise BadMove(_("Choose the Default staircase, Random or Custom layout."))
 
 
 def parse_deal(data: Mapping, rng: random.Random | None = None) -> int:
@@ -270,11 +276,11 @@ def apply(state: ck.GameState, step: int, action: Action) -> tuple[ck.GameState,
     a game once per move). Returns the new state and what happened; raises as
     ``apply_action`` does."""
     if state.finished:
-        raise GameOver("The game is over: the deck has run out, and a finished game is final. "
-                       "Deal again to play another.")
+        raise GameOver(_("The game is over: the deck has run out, and a finished game is final. "
+                         "Deal again to play another."))
     if action.step is not None and action.step != step:
-        raise StaleBoard("The board changed before that move arrived; here is the latest one. "
-                         "Nothing was played.")
+        raise StaleBoard(_("The board changed before that move arrived; here is the latest one. "
+                           "Nothing was played."))
     if action.kind == "place":
         before = {(u.kind, u.number) for u in ck.score(state).units}
         card = state.current_card
@@ -290,7 +296,7 @@ def apply(state: ck.GameState, step: int, action: Action) -> tuple[ck.GameState,
         state = ck.undo(state)
         outcome = Outcome("undone", last.card, last.row, last.col)
     else:
-        raise BadMove(f"Unknown move {action.kind!r}: use place, discard or undo.")
+        raise BadMove(_("Unknown move %(move)s: use place, discard or undo.", move=repr(action.kind)))
     return state, outcome
 
 

@@ -7,17 +7,21 @@ reach a template: never the deck, the seed or anything derived from upcoming car
 from __future__ import annotations
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.engines import cardoku as ck
+from games.i18n import say
 
 from . import fragments
 from .play import unit_title
 
+BONUS_NAMES = {"Clean": _("Clean"), "Flush": _("Flush"), "Straight": _("Straight"), "Royal": _("Royal")}
 BONUS_HELP = {
-    "Clean": "no wilds or jokers (×2)",
-    "Flush": "all nine cards one suit (×2)",
-    "Straight": "Ace to 9 in order (×3)",
-    "Royal": "a Straight that is also a Flush (×2)",
+    "Clean": _("no wilds or jokers (×2)"),
+    "Flush": _("all nine cards one suit (×2)"),
+    "Straight": _("Ace to 9 in order (×3)"),
+    "Royal": _("a Straight that is also a Flush (×2)"),
 }
 
 
@@ -27,7 +31,7 @@ def card_view(card: ck.Card | None, start: bool = False) -> dict | None:
         return None
     return {
         "code": card.code,
-        "name": card.name,
+        "name": say(card.name),
         "rank": "★" if card.is_joker else card.rank,
         "symbol": "" if card.is_joker else card.symbol,
         "suit": card.suit_name or "joker",
@@ -40,8 +44,8 @@ def card_view(card: ck.Card | None, start: bool = False) -> dict | None:
 
 def unit_view(unit: ck.UnitScore) -> dict:
     return {
-        "kind": unit.kind, "number": unit.number, "title": unit_title(unit), "base": unit.base,
-        "bonuses": [{"name": b, "help": BONUS_HELP[b]} for b in unit.bonuses],
+        "kind": unit.kind, "number": unit.number, "title": say(unit_title(unit)), "base": unit.base,
+        "bonuses": [{"name": b, "label": BONUS_NAMES[b], "help": BONUS_HELP[b]} for b in unit.bonuses],
         "multiplier": unit.multiplier, "points": unit.points,
     }
 
@@ -71,9 +75,9 @@ def square_view(state: ck.GameState, r: int, c: int, start, *, legal=frozenset()
                 fresh=None, tried=None, hits=frozenset(), scored=frozenset(), flashing=frozenset()) -> dict:
     """One square's dict for the grid (games/cardoku/fragments.square draws it)."""
     card = state.board[(r - 1) * 9 + c - 1]
-    label = f"Row {r}, column {c}"
+    label = gettext("Row %(row)s, column %(col)s") % {"row": r, "col": c}
     if card is not None:
-        label += f", {card.name}"
+        label += f", {say(card.name)}"
     return {
         "row": r, "col": c, "box": ck.box_of(r, c), "label": label,
         "card": card_view(card, (r, c) in start),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from games.engines import cardoku as ck
+from games.engines.text import _
 
 from games import rows
 
@@ -85,10 +86,10 @@ def parse_option(data: Mapping) -> tuple[str, bool]:
     request is harmless). Raises ``BadMove``."""
     option = data.get("option")
     if option not in OPTIONS:
-        raise ck.BadMove("The option must be moves or restrictions.")
+        raise ck.BadMove(_("The option must be moves or restrictions."))
     on = data.get("on")
     if on not in ("0", "1"):
-        raise ck.BadMove("Say on=1 or on=0 for the option.")
+        raise ck.BadMove(_("Say on=1 or on=0 for the option."))
     return option, on == "1"
 
 
@@ -102,7 +103,7 @@ def set_option(game_id: int, player, option: str, on: bool) -> CardokuGame:
 
 
 def _not_yours() -> NotYourGame:
-    return NotYourGame("That Cardoku game is not yours.")
+    return NotYourGame(_("That Cardoku game is not yours."))
 
 
 def current_game(player) -> CardokuGame | None:

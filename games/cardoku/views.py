@@ -5,11 +5,14 @@ someone else's game. htmx requests get the game partial back."""
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import cardoku as ck
 from games.fragments import answer
+from games.i18n import say
 from games.responses import flash
 from rooms.limits import creation_limit
 from stats.middleware import player_token
@@ -45,7 +48,7 @@ def _editor(placements: dict[int, tuple[int, int]]) -> dict:
         for c in range(1, 10):
             digit = by_square.get((r, c))
             card = ck.spade(digit) if digit else None
-            label = f"Row {r}, column {c}" + (f", {card.name}" if card else "")
+            label = _("Row %(row)s, column %(col)s") % {"row": r, "col": c} + (f", {say(card.name)}" if card else "")
             row.append({"row": r, "col": c, "box": ck.box_of(r, c), "label": label,
                         "spade": card_view(card, True) if card else None, "digit": digit,
                         "box_right": c in (3, 6)})
@@ -56,10 +59,12 @@ def _editor(placements: dict[int, tuple[int, int]]) -> dict:
 
 
 LAYOUT_HELP = {
-    "default": "A-2-3, 4-5-6, 7-8-9 down a staircase.",
-    "random": "The staircase squares, spades shuffled. The deal code fixes it.",
-    "custom": "Put the nine spades where you like in the bottom three boxes.",
+    "default": gettext_lazy("A-2-3, 4-5-6, 7-8-9 down a staircase."),
+    "random": gettext_lazy("The staircase squares, spades shuffled. The deal code fixes it."),
+    "custom": gettext_lazy("Put the nine spades where you like in the bottom three boxes."),
 }
+LAYOUT_LABELS = {"default": gettext_lazy("Default staircase"), "random": gettext_lazy("Random"),
+                 "custom": gettext_lazy("Custom")}
 # A sample custom layout for the picture: three in one column is fine.
 _CUSTOM_SAMPLE = {(7 + i % 3, 2 + 3 * (i // 3)): i + 1 for i in range(9)}
 _RANK = "A23456789"
@@ -68,11 +73,11 @@ _RANK = "A23456789"
 def _layout_pictures() -> list[dict]:
     staircase = {sq: i + 1 for i, sq in enumerate(ck.STAIRCASE)}
     pictures = []
-    for kind, label in play.LAYOUT_CHOICES:
+    for kind, _label in play.LAYOUT_CHOICES:
         marks = _CUSTOM_SAMPLE if kind == "custom" else staircase
         rows = [[(_RANK[marks[(r, c)] - 1] if kind != "random" else "?") if (r, c) in marks else ""
                  for c in range(1, 10)] for r in SETUP_ROWS]
-        pictures.append({"kind": kind, "label": label, "help": LAYOUT_HELP[kind], "rows": rows})
+        pictures.append({"kind": kind, "label": LAYOUT_LABELS[kind], "help": LAYOUT_HELP[kind], "rows": rows})
     return pictures
 
 
@@ -129,8 +134,8 @@ def check_layout(request):
 
 
 def _not_yours(request) -> HttpResponse:
-    return render(request, "message.html", {"title": "Not your game",
-                  "message": "That Cardoku game belongs to another player."}, status=403)
+    return render(request, "message.html", {"title": _("Not your game"),
+                  "message": _("That Cardoku game belongs to another player.")}, status=403)
 
 
 @require_GET
@@ -162,7 +167,7 @@ def _refused(request, game_id, message, status, refusal=None) -> HttpResponse:
     game = CardokuGame.objects.filter(pk=game_id, player=request.player).first()
     if game is None:
         if request.htmx:
-            return flash(request, "That Cardoku game is not yours.", 403)
+            return flash(request, _("That Cardoku game is not yours."), 403)
         return _not_yours(request)
     return _render_game(request, game, status, error=message, refusal=refusal)
 

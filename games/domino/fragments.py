@@ -14,6 +14,7 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games.fragments import oob as add_oob
+from games.i18n import say
 from games.presenters import format_seconds
 
 
@@ -129,12 +130,12 @@ def hand(current: int | None, preview: int | None, stones_left: int, *, oob: boo
 def message(text: str, kind: str | None = None, *, oob: bool = False) -> SafeString:
     """The message line: kind "error", "good" or None."""
     css = {"error": " is-error", "good": " is-good"}.get(kind or "", "")
-    return _done(f'<p id="dm-message" class="domino-message{css}" data-message>{_e(text)}</p>', oob)
+    return _done(f'<p id="dm-message" class="domino-message{css}" data-message>{_e(say(text))}</p>', oob)
 
 
 def live(text: str, *, oob: bool = False) -> SafeString:
     """The polite live region outside the game: each move's message for screen readers."""
-    return _done(f'<div id="domino-live" class="visually-hidden" aria-live="polite">{_e(text)}</div>', oob)
+    return _done(f'<div id="domino-live" class="visually-hidden" aria-live="polite">{_e(say(text))}</div>', oob)
 
 
 def version_input(version: int, *, oob: bool = False) -> SafeString:

@@ -24,9 +24,15 @@ from typing import Any
 from games.engines import domino as engine
 from games.engines.domino import BadMove, IllegalMove
 from games.engines.domino.game import END_MESSAGES
+from games.engines.text import Sentences, Text, _
 from games.numbers import whole_number
 
-EDGE_NAMES = {"left": "the left", "right": "the right", "top": "the top", "bottom": "the bottom"}
+def push_name(edge: str, line: int) -> str:
+    """"Push from the left into row 3", one sentence per edge (translated whole)."""
+    return {"left": _("Push from the left into row %(line)s", line=line),
+            "right": _("Push from the right into row %(line)s", line=line),
+            "top": _("Push from the top into column %(line)s", line=line),
+            "bottom": _("Push from the bottom into column %(line)s", line=line)}[edge]
 
 
 class StaleBoard(IllegalMove):
@@ -41,8 +47,7 @@ class Push:
     version: int | None = None  # moves the client had seen; None skips the check
 
     def describe(self) -> str:
-        kind = "row" if self.edge in ("left", "right") else "column"
-        return f"Push from {EDGE_NAMES[self.edge]} into {kind} {self.line}"
+        return push_name(self.edge, self.line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +58,8 @@ class Joker:
     version: int | None = None
 
     def describe(self) -> str:
-        return f"{self.kind.capitalize()} joker on row {self.row}, column {self.col}"
+        return (_("Grey joker on row %(row)s, column %(col)s", row=self.row, col=self.col) if self.kind == "grey"
+                else _("Gold joker on row %(row)s, column %(col)s", row=self.row, col=self.col))
 
 
 Action = Push | Joker
@@ -73,7 +79,7 @@ def _version(data: Mapping) -> int | None:
 def _pair(raw: Any, name: str) -> tuple[str, str]:
     parts = str(raw or "").split("-")
     if len(parts) != 2:
-        raise BadMove(f"The {name} is not understood.")
+        raise BadMove(_("The %(name)s is not understood.", name=Text(name)))
     return parts[0], parts[1]
 
 
@@ -88,10 +94,10 @@ def parse_action(data: Mapping) -> Action:
     joker = data.get("joker")
     push = data.get("push")
     if joker not in (None, "") and push not in (None, ""):
-        raise BadMove("Push a stone or place a joker, not both at once.")
+        raise BadMove(_("Push a stone or place a joker, not both at once."))
     if joker not in (None, ""):
         if joker not in engine.JOKERS:
-            raise BadMove("The joker must be grey or gold.")
+            raise BadMove(_("The joker must be grey or gold."))
         if data.get("cell") not in (None, ""):
             row, col = _pair(data.get("cell"), "cell")
         else:
@@ -102,9 +108,9 @@ def parse_action(data: Mapping) -> Action:
     else:
         edge, line = data.get("edge"), data.get("line")
     if edge in (None, "") and line in (None, ""):
-        raise BadMove("Choose an entry point on the edge of the grid, or a joker.")
+        raise BadMove(_("Choose an entry point on the edge of the grid, or a joker."))
     if edge not in engine.EDGES:
-        raise BadMove("The edge must be left, right, top or bottom.")
+        raise BadMove(_("The edge must be left, right, top or bottom."))
     return Push(edge, _number(line, "line", 1, 9), version)
 
 
@@ -152,11 +158,12 @@ def apply_action(data: dict, action: Action, now: float) -> tuple[dict, engine.O
 def apply(state: engine.State, action: Action, now: float) -> tuple[engine.State, engine.Outcome]:
     """``apply_action`` on a loaded state (the write path loads a game once per move)."""
     if state.finished:
-        raise engine.GameOver(f"The game is over. {END_MESSAGES.get(state.end_reason or '', '')}".strip(),
+        raise engine.GameOver(Sentences([_("The game is over.")] + ([END_MESSAGES[state.end_reason]]
+                                                                     if state.end_reason in END_MESSAGES else [])),
                               state.end_reason)
     if action.version is not None and action.version != state.move_count:
-        raise StaleBoard("The board changed before that move arrived; here is the latest one. "
-                         "Nothing was played.")
+        raise StaleBoard(_("The board changed before that move arrived; here is the latest one. "
+                           "Nothing was played."))
     if isinstance(action, Push):
         return engine.push(state, action.edge, action.line, now)
     return engine.place_joker(state, action.kind, action.row, action.col, now)

@@ -5,27 +5,30 @@ Never the solution, the seed or the stone order beyond the preview."""
 from __future__ import annotations
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.engines import domino as engine
-from games.engines.domino.game import END_MESSAGES
+from games.engines.domino.game import END_MESSAGES, skipped_message
+from games.engines.text import Sentences
+from games.i18n import say
 from games.engines.domino.grid import UNIT_CELLS
 
 from . import fragments
-from .play import EDGE_NAMES, Action, Push
+from .play import Action, Push, push_name
 
 EDGE_ARROWS = {"top": "↓", "bottom": "↑", "left": "→", "right": "←"}
 END_TITLES = {
-    engine.END_FULL: "Grid complete!",
-    engine.END_LIVES: "Out of lives",
-    engine.END_STUCK: "No move left",
-    engine.END_TIME: "Time is up",
+    engine.END_FULL: _("Grid complete!"),
+    engine.END_LIVES: _("Out of lives"),
+    engine.END_STUCK: _("No move left"),
+    engine.END_TIME: _("Time is up"),
 }
 
 
 def marker_label(edge: str, line: int, landing: tuple[int, int]) -> str:
-    kind = "row" if edge in ("left", "right") else "column"
-    return (f"Push from {EDGE_NAMES[edge]} into {kind} {line} "
-            f"(stops at row {landing[0]}, column {landing[1]})")
+    return gettext("%(push)s (stops at row %(row)s, column %(col)s)") % {
+        "push": say(push_name(edge, line)), "row": landing[0], "col": landing[1]}
 
 
 def markers(state: engine.State, joker_mode: str | None = None) -> dict[str, list[dict]]:
@@ -52,15 +55,15 @@ def slide_offset(edge: str, cell: tuple[int, int]) -> tuple[int, int]:
 
 
 def cell_label(row: int, col: int, code: int, unreachable: bool) -> str:
-    label = f"Row {row}, column {col}"
+    label = gettext("Row %(row)s, column %(col)s") % {"row": row, "col": col}
     if code > 0:
         label += f", {code}"
     elif code == engine.GREY:
-        label += ", grey joker"
+        label += ", " + gettext("grey joker")
     elif code == engine.GOLD:
-        label += ", gold joker"
+        label += ", " + gettext("gold joker")
     elif unreachable:
-        label += ", unreachable"
+        label += ", " + gettext("unreachable")
     return label
 
 
@@ -114,7 +117,7 @@ def outcome_message(outcome: engine.Outcome | None) -> str:
         return ""
     message = outcome.message
     if outcome.kind == "placed" and outcome.skipped:
-        message += f" Skipped: {', '.join(map(str, outcome.skipped))} (no empty cell left for it)."
+        message = Sentences([message, skipped_message(outcome.skipped)])
     return message
 
 
@@ -142,7 +145,7 @@ def game_view(state: engine.State, now: float, outcome: engine.Outcome | None = 
         "seconds_left_whole": int(seconds_left),
         "finished": state.finished,
         "end_reason": state.end_reason,
-        "end_title": END_TITLES.get(state.end_reason or "", "Game over"),
+        "end_title": END_TITLES.get(state.end_reason or "", _("Game over")),
         "end_message": END_MESSAGES.get(state.end_reason or "", ""),
         "version": state.move_count,
         "joker_mode": joker_mode,
@@ -163,8 +166,9 @@ def message_line(view: dict, error: str | None = None) -> tuple[str, str | None]
     if view["message"]:
         return view["message"], kind
     if view["joker_mode"]:
-        return f"Pick any empty cell for the {view['joker_mode']} joker.", kind
-    return ("" if view["finished"] else "Push your stone in from an orange marker."), kind
+        return (gettext("Pick any empty cell for the grey joker.") if view["joker_mode"] == "grey"
+                else gettext("Pick any empty cell for the gold joker.")), kind
+    return ("" if view["finished"] else gettext("Push your stone in from an orange marker.")), kind
 
 
 def move_answer(before: engine.State, after: engine.State, now: float, outcome: engine.Outcome | None = None,
@@ -208,8 +212,8 @@ def move_answer(before: engine.State, after: engine.State, now: float, outcome: 
 def refusal_message(error: engine.DominoError, action) -> str:
     """A refused move in the player's words (the solo page's and the duel's)."""
     if isinstance(error, engine.InvalidEntry) and isinstance(action, Push):
-        why = ("there is no stone on that line to stop it" if error.reason == "no_stone"
-               else "the first cell of that line is taken")
-        return f"{action.describe()} is not possible: {why}."
-    text = error.message
+        why = (gettext("there is no stone on that line to stop it") if error.reason == "no_stone"
+               else gettext("the first cell of that line is taken"))
+        return gettext("%(push)s is not possible: %(why)s.") % {"push": say(action.describe()), "why": why}
+    text = say(error.message)
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

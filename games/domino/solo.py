@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.bank import take_puzzle
 from games.engines.domino import BadMove, DominoError, IllegalMove, Outcome, State
+from games.engines.text import _
 from games.models import Level
 from games import rows
 
@@ -32,7 +33,7 @@ def start_game(player, level: str, now=None, seed: int | None = None) -> DominoG
     """Take a puzzle of ``level`` from the bank and start its 10-minute clock. The seed
     (random unless given) fixes the stone order."""
     if level not in Level.values:
-        raise BadMove("Pick Easy, Medium, Hard or Expert.")
+        raise BadMove(_("Pick Easy, Medium, Hard or Expert."))
     now = now or timezone.now()
     puzzle = take_puzzle(level)
     seed = secrets.randbits(62) if seed is None else seed
@@ -72,7 +73,7 @@ def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
         game.store_state(after, now)
         return Played(game, before, after, outcome), MOVE_FIELDS
 
-    return rows.write(DominoGame, game_id, player, change, NotYourGame("That game is not yours."))
+    return rows.write(DominoGame, game_id, player, change, NotYourGame(_("That game is not yours.")))
 
 
 def act(game_id: int, player, action: play.Action, now=None) -> tuple[DominoGame, Outcome]:

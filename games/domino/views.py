@@ -6,6 +6,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -57,9 +58,9 @@ def _context(game: DominoGame, now, outcome=None, action=None, joker_mode=None, 
 
 def _not_yours(request) -> HttpResponse:
     if request.htmx:
-        return flash(request, "That game is not yours.", 403)
-    return render(request, "message.html", {"title": "Not your game",
-                  "message": "That Sudoku Domino game belongs to another player."}, status=403)
+        return flash(request, _("That game is not yours."), 403)
+    return render(request, "message.html", {"title": _("Not your game"),
+                  "message": _("That Sudoku Domino game belongs to another player.")}, status=403)
 
 
 def _render_game(request, context, status=200) -> HttpResponse:
@@ -72,11 +73,11 @@ def _joker_mode(state: engine.State, raw) -> tuple[str | None, str | None, int]:
     if raw in (None, ""):
         return None, None, 200
     if raw not in engine.JOKERS:
-        return None, "The joker must be grey or gold.", 400
+        return None, _("The joker must be grey or gold."), 400
     if state.finished:
-        return None, "The game is over.", 409
+        return None, _("The game is over."), 409
     if state.jokers_left[raw] <= 0:
-        return None, f"No {raw} jokers left.", 409
+        return None, _("No grey jokers left.") if raw == "grey" else _("No gold jokers left."), 409
     return raw, None, 200
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .errors import Illegal, Malformed, Refusal
+from .text import _
 from .ranking import places
 
 CORRECT_POINTS = 10
@@ -63,9 +64,9 @@ class Rules:
 
     def __post_init__(self):
         if self.hint_limit not in HINT_LIMITS:
-            raise MalformedMove(f"Hint limit must be one of {', '.join(map(str, HINT_LIMITS))}.")
+            raise MalformedMove(_("Hint limit must be one of %(limits)s.", limits=", ".join(map(str, HINT_LIMITS))))
         if self.mistake_cap not in MISTAKE_CAPS:
-            raise MalformedMove("Mistake cap must be off, 3, 5 or 7.")
+            raise MalformedMove(_("Mistake cap must be off, 3, 5 or 7."))
         object.__setattr__(self, "penalty", Penalty(self.penalty))
 
     @property
@@ -87,15 +88,16 @@ class Rules:
     def summary(self) -> list[str]:
         """Compact rule summary lines shown in the lobby, during play and after."""
         penalty = {
-            Penalty.NONE: "no mistake penalty",
-            Penalty.FLAT: f"-{FLAT_PENALTY} per mistake",
-            Penalty.PROGRESSIVE: "progressive penalty (-5, -10, -15, ...)",
+            Penalty.NONE: _("no mistake penalty"),
+            Penalty.FLAT: _("-%(points)s per mistake", points=FLAT_PENALTY),
+            Penalty.PROGRESSIVE: _("progressive penalty (-5, -10, -15, ...)"),
         }[self.penalty]
+        hints = {0: _("no hints"), 1: _("1 hint")}.get(self.hint_limit) or _("%(n)s hints", n=self.hint_limit)
         return [
-            "notes allowed" if self.notes else "no notes",
-            f"{self.hint_limit} hint{'s' if self.hint_limit != 1 else ''}" if self.hint_limit else "no hints",
+            _("notes allowed") if self.notes else _("no notes"),
+            hints,
             penalty,
-            f"out after {self.mistake_cap} mistakes" if self.mistake_cap else "no mistake cap",
+            _("out after %(n)s mistakes", n=self.mistake_cap) if self.mistake_cap else _("no mistake cap"),
         ]
 
     def to_dict(self) -> dict:
@@ -177,28 +179,28 @@ class Outcome:
 
 
 def cell_name(index: int) -> str:
-    return f"row {index // 9 + 1}, column {index % 9 + 1}"
+    return _("row %(row)s, column %(col)s", row=index // 9 + 1, col=index % 9 + 1)
 
 
 def _check_cell(cell: object) -> int:
     if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < 81:
-        raise MalformedMove("Pick a cell on the board first.")
+        raise MalformedMove(_("Pick a cell on the board first."))
     return cell
 
 
 def _check_digit(digit: object) -> int:
     if not isinstance(digit, int) or isinstance(digit, bool) or not 1 <= digit <= 9:
-        raise MalformedMove("Digits run from 1 to 9.")
+        raise MalformedMove(_("Digits run from 1 to 9."))
     return digit
 
 
 def _check_playing(board: Board) -> None:
     if board.status is Status.FINISHED:
-        raise IllegalMove("You have already finished this puzzle.")
+        raise IllegalMove(_("You have already finished this puzzle."))
     if board.status is Status.ELIMINATED:
-        raise IllegalMove("You reached the mistake cap: your board is locked.")
+        raise IllegalMove(_("You reached the mistake cap: your board is locked."))
     if board.status is Status.LEFT:
-        raise IllegalMove("You left this game.")
+        raise IllegalMove(_("You left this game."))
 
 
 def _fill(board: Board, cell: int, digit: int, points: int, hinted: bool) -> Board:
@@ -222,21 +224,22 @@ def enter(board: Board, rules: Rules, solution: tuple[int, ...], cell: int, digi
     cell, digit = _check_cell(cell), _check_digit(digit)
     _check_playing(board)
     if board.givens[cell]:
-        raise IllegalMove(f"The cell at {cell_name(cell)} is a given and cannot change.")
+        raise IllegalMove(_("The cell at %(cell)s is a given and cannot change.", cell=cell_name(cell)))
     if board.cells[cell]:
-        raise IllegalMove(f"The cell at {cell_name(cell)} is already solved.")
+        raise IllegalMove(_("The cell at %(cell)s is already solved.", cell=cell_name(cell)))
     if solution[cell] == digit:
         new = _fill(board, cell, digit, CORRECT_POINTS, hinted=False)
         finished = new.status is Status.FINISHED
-        message = "Puzzle complete!" if finished else f"{digit} is correct."
+        message = _("Puzzle complete!") if finished else _("%(digit)s is correct.", digit=digit)
         return new, Outcome("correct", cell, digit, new.score - board.score, finished=finished, message=message)
     mistakes = board.mistakes + 1
     new = replace(board, mistakes=mistakes, score=max(0, board.score - rules.penalty_for(mistakes)))
     eliminated = rules.mistake_cap is not None and mistakes >= rules.mistake_cap
-    message = f"{digit} is not right at {cell_name(cell)}."
+    message = _("%(digit)s is not right at %(cell)s.", digit=digit, cell=cell_name(cell))
     if eliminated:
         new = replace(new, status=Status.ELIMINATED)
-        message += f" That was mistake {mistakes} of {rules.mistake_cap}: your board is locked."
+        message = _("%(digit)s is not right at %(cell)s. That was mistake %(mistakes)s of %(cap)s: your board is "
+                    "locked.", digit=digit, cell=cell_name(cell), mistakes=mistakes, cap=rules.mistake_cap)
     return new, Outcome("wrong", cell, digit, new.score - board.score, eliminated=eliminated, message=message)
 
 
@@ -250,7 +253,7 @@ def hint(board: Board, rules: Rules, solution: tuple[int, ...], cell: int | None
     the empty cell with the fewest candidates (the most useful one to know)."""
     _check_playing(board)
     if board.hints >= rules.hint_limit:
-        raise IllegalMove("No hints left." if rules.hint_limit else "Hints are off in this game.")
+        raise IllegalMove(_("No hints left.") if rules.hint_limit else _("Hints are off in this game."))
     if cell is not None:
         cell = _check_cell(cell)
     if cell is None or board.cells[cell]:
@@ -260,16 +263,16 @@ def hint(board: Board, rules: Rules, solution: tuple[int, ...], cell: int | None
     new = _fill(replace(board, hints=board.hints + 1), cell, digit, -HINT_COST, hinted=True)
     finished = new.status is Status.FINISHED
     return new, Outcome("hint", cell, digit, new.score - board.score, finished=finished,
-                        message=f"Hint: {digit} at {cell_name(cell)}.")
+                        message=_("Hint: %(digit)s at %(cell)s.", digit=digit, cell=cell_name(cell)))
 
 
 def toggle_note(board: Board, rules: Rules, cell: int, digit: int) -> tuple[Board, Outcome]:
     cell, digit = _check_cell(cell), _check_digit(digit)
     _check_playing(board)
     if not rules.notes:
-        raise IllegalMove("Notes are off in this game.")
+        raise IllegalMove(_("Notes are off in this game."))
     if board.cells[cell]:
-        raise IllegalMove(f"The cell at {cell_name(cell)} is already filled.")
+        raise IllegalMove(_("The cell at %(cell)s is already filled.", cell=cell_name(cell)))
     notes = list(board.notes)
     notes[cell] ^= 1 << digit
     return replace(board, notes=tuple(notes)), Outcome("note", cell, digit)

@@ -23,5 +23,20 @@ class Text(str):
         return self
 
 
+class Sentences(str):
+    """Texts said one after the other: reads as the English sentences joined by spaces,
+    and say() translates each."""
+
+    texts: list
+
+    def __new__(cls, texts, separator: str = " "):
+        self = super().__new__(cls, separator.join(texts))
+        self.texts, self.separator = list(texts), separator
+        return self
+
+    def __str__(self):
+        return self
+
+
 def _(template: str, **params) -> Text:
     return Text(template, **params)

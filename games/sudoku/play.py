@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from games.engines import race
+from games.engines.text import _
 from games.numbers import number_field
 
 
@@ -53,23 +54,23 @@ def parse_move(data) -> Move:
         if command == "hint":
             action = "hint"
         elif command not in (None, ""):
-            raise race.MalformedMove(f"Unknown command {str(command)[:20]!r}.")
+            raise race.MalformedMove(_("Unknown command %(command)s.", command=repr(str(command)[:20])))
         else:
             action = "note" if data.get("mode") == "note" else "enter"
     if action in ("enter", "note"):
         if data.get("mode", "enter") not in ("enter", "note"):
-            raise race.MalformedMove("Mode must be enter or note.")
+            raise race.MalformedMove(_("Mode must be enter or note."))
         if data.get("cell") in (None, ""):
-            raise race.MalformedMove("Pick a cell on the board first.")
+            raise race.MalformedMove(_("Pick a cell on the board first."))
         cell = number(data.get("cell"), "cell", 0, 80)
         if data.get("digit") in (None, ""):
-            raise race.MalformedMove("Choose a digit from 1 to 9.")
+            raise race.MalformedMove(_("Choose a digit from 1 to 9."))
         digit = number(data.get("digit"), "digit", 1, 9)
         return (Enter if action == "enter" else Note)(cell, digit)
     if action == "hint":
         cell = data.get("cell")
         return Hint(None if cell in (None, "") else number(cell, "cell", 0, 80))
-    raise race.MalformedMove(f"Unknown action {str(action)[:20]!r}.")
+    raise race.MalformedMove(_("Unknown action %(action)s.", action=repr(str(action)[:20])))
 
 
 def apply(board: race.Board, rules: race.Rules, solution, move: Move) -> tuple[race.Board, race.Outcome]:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..text import _
 from .errors import BadCard
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
-SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES: dict[str, str] = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
 SUIT_SYMBOLS: dict[str, str] = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 JOKER_SYMBOL = "\u2605"  # ★
 
@@ -23,7 +24,7 @@ RANKS: tuple[str, ...] = DIGIT_RANKS + WILD_RANKS + (JOKER,)
 
 _RANK_CODES = {r: r for r in DIGIT_RANKS} | {"10": "T", "J": "J", "Q": "Q", "K": "K"}
 _CODE_RANKS = {v: k for k, v in _RANK_CODES.items()}
-_RANK_NAMES = {"A": "Ace", "10": "10", "J": "Jack", "Q": "Queen", "K": "King", JOKER: "Joker"}
+_RANK_NAMES = {"A": _("Ace"), "10": "10", "J": _("Jack"), "Q": _("Queen"), "K": _("King"), JOKER: _("Joker")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +115,8 @@ class Card:
     def name(self) -> str:
         """Full name for messages: ``"Ace of spades"``, ``"10 of hearts"``, ``"Joker"``."""
         if self.rank == JOKER:
-            return "Joker"
-        return f"{self.rank_name} of {self.suit_name}"
+            return _("Joker")
+        return _("%(rank)s of %(suit)s", rank=self.rank_name, suit=self.suit_name)
 
     @property
     def sort_key(self) -> tuple[int, int]:

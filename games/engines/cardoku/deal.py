@@ -24,6 +24,7 @@ import hashlib
 import random
 from typing import Protocol
 
+from ..text import _
 from .cards import DEAL_CARDS, Card
 from .errors import BadDealCode
 
@@ -117,7 +118,7 @@ def deal_code(seed: int) -> str:
     long seed)."""
     check_seed(seed)
     chars = []
-    for _ in range(LONG_CODE_LENGTH if is_long_seed(seed) else CODE_LENGTH):
+    for _n in range(LONG_CODE_LENGTH if is_long_seed(seed) else CODE_LENGTH):
         seed, digit = divmod(seed, 32)
         chars.append(CODE_ALPHABET[digit])
     return "".join(reversed(chars))
@@ -126,18 +127,18 @@ def deal_code(seed: int) -> str:
 def parse_deal_code(code: str) -> int:
     """The seed of a deal code (case-insensitive). Raises :class:`BadDealCode`."""
     if not isinstance(code, str):
-        raise BadDealCode("A deal code is 8 letters and digits, like 7K3M9QXA.")
+        raise BadDealCode(_("A deal code is 8 letters and digits, like 7K3M9QXA."))
     text = code.strip().upper().replace("-", "").replace(" ", "")
     if len(text) not in (CODE_LENGTH, LONG_CODE_LENGTH):
         raise BadDealCode(
-            f"A deal code has {CODE_LENGTH} letters and digits (a duel's has {LONG_CODE_LENGTH}); "
-            f"{code.strip()[:40]!r} has {len(text)}."
+            _("A deal code has %(length)s letters and digits (a duel's has %(long)s); %(code)s has %(n)s.",
+              length=CODE_LENGTH, long=LONG_CODE_LENGTH, code=repr(code.strip()[:40]), n=len(text))
         )
     seed = 0
     for ch in text:
         if ch not in _DECODE:
-            raise BadDealCode(f"{ch!r} cannot appear in a deal code (letters U and symbols never do).")
+            raise BadDealCode(_("%(char)s cannot appear in a deal code (letters U and symbols never do).", char=repr(ch)))
         seed = seed * 32 + _DECODE[ch]
     if len(text) == LONG_CODE_LENGTH and not is_long_seed(seed):
-        raise BadDealCode("That 26-character deal code names no deal: check it and try again.")
+        raise BadDealCode(_("That 26-character deal code names no deal: check it and try again."))
     return seed

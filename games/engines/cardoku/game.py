@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..text import _
 from .cards import Card
 from .deal import check_seed, deal, deal_code
 from .errors import BadMove, GameOver, IllegalSquare, NothingToUndo
@@ -182,22 +183,27 @@ def _adjacent(board, index: int) -> bool:
     return any(board[n] is not None for n in _NEIGHBOURS[index])
 
 
+_UNIT_NAMES = {"row": _("row"), "column": _("column"), "box": _("box")}
+_UNIT_AT = {"row": lambda n: _("row %(n)s", n=n), "column": lambda n: _("column %(n)s", n=n),
+            "box": lambda n: _("box %(n)s", n=n)}
+
+
 def _a(word: str) -> str:
-    return ("an " if word[0] in "A8" or word == "Ace" else "a ") + word
+    return _("an %(word)s", word=word) if word[0] in "A8" or word == "Ace" else _("a %(word)s", word=word)
 
 
 def _conflict_message(card: Card, kind: str, number: int, other: Card, reason: str) -> str:
-    where = f"{kind} {number}"
+    where, unit = _UNIT_AT[kind](number), _UNIT_NAMES[kind]
     if reason == "digit":
-        what = "an Ace (1)" if card.digit == 1 else _a(str(card.digit))
-        return f"There is already {what} in {where} (the {other.name}); the {card.name} cannot go there."
+        what = _("an Ace (1)") if card.digit == 1 else _a(str(card.digit))
+        return _("There is already %(what)s in %(where)s (the %(other)s); the %(card)s cannot go there.",
+                 what=what, where=where, other=other.name, card=card.name)
     if reason == "wild_rank":
-        what = "a joker" if card.is_joker else _a(card.rank_name)
-        return f"There is already {what} in {where}; two wilds of the same rank cannot share a {kind}."
-    return (
-        f"There is already a wild of {card.suit_name} in {where} (the {other.name}); "
-        f"two wilds of the same suit cannot share a {kind}."
-    )
+        what = _("a joker") if card.is_joker else _a(card.rank_name)
+        return _("There is already %(what)s in %(where)s; two wilds of the same rank cannot share a %(unit)s.",
+                 what=what, where=where, unit=unit)
+    return _("There is already a wild of %(suit)s in %(where)s (the %(other)s); two wilds of the same suit "
+             "cannot share a %(unit)s.", suit=card.suit_name, where=where, other=other.name, unit=unit)
 
 
 def check_square(state: GameState, row: int, col: int) -> None:
@@ -208,19 +214,19 @@ def check_square(state: GameState, row: int, col: int) -> None:
     _check_square(row, col)
     card = state.current_card
     if card is None:
-        raise GameOver("The game is over: the deck has run out.")
+        raise GameOver(_("The game is over: the deck has run out."))
     i = _index(row, col)
-    where = f"row {row}, column {col}"
+    where = _("row %(row)s, column %(col)s", row=row, col=col)
     if state.board[i] is not None:
         raise IllegalSquare(
-            f"The square at {where} is already taken by the {state.board[i].name}.",
+            _("The square at %(where)s is already taken by the %(card)s.", where=where, card=state.board[i].name),
             square=(row, col),
             reason="occupied",
         )
     if not _adjacent(state.board, i):
         raise IllegalSquare(
-            f"The square at {where} is not next to a card: place cards directly above, "
-            f"below, left or right of a card already on the board.",
+            _("The square at %(where)s is not next to a card: place cards directly above, below, left or right "
+              "of a card already on the board.", where=where),
             square=(row, col),
             reason="not_adjacent",
         )
@@ -318,7 +324,7 @@ def discard(state: GameState) -> GameState:
     """Discard the current card (-9 points) and draw the next."""
     card = state.current_card
     if card is None:
-        raise GameOver("The game is over: the deck has run out.")
+        raise GameOver(_("The game is over: the deck has run out."))
     position = state.position + 1
     return GameState(
         layout=state.layout,
@@ -335,7 +341,7 @@ def discard(state: GameState) -> GameState:
 def undo(state: GameState) -> GameState:
     """Take back the last placement or discard (also after the game has ended)."""
     if not state.history:
-        raise NothingToUndo("Nothing to undo: this is the start of the deal.")
+        raise NothingToUndo(_("Nothing to undo: this is the start of the deal."))
     last = state.history[-1]
     board = state.board
     discards = state.discards

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..text import Sentences, _
 from .cards import SPADES, Card, parse_card
 from .deal import check_seed, seeded_shuffle
 from .errors import BadCard, BadDealCode, LayoutError
@@ -29,7 +30,7 @@ def box_of(row: int, col: int) -> int:
 
 
 def _where(square: Square) -> str:
-    return f"row {square[0]}, column {square[1]}"
+    return _("row %(row)s, column %(col)s", row=square[0], col=square[1])
 
 
 @dataclass(frozen=True)
@@ -94,25 +95,25 @@ def _validate(placements) -> None:
                 f"{_where((row, col))} is outside them."
             )
         if card.suit != "S" or card.is_wild:
-            raise LayoutError(f"Only the Ace to 9 of spades start on the board, not the {card.name}.")
+            raise LayoutError(_("Only the Ace to 9 of spades start on the board, not the %(card)s.", card=card.name))
         squares.append((row, col))
         cards.append(card)
     for square, n in Counter(squares).items():
         if n > 1:
-            raise LayoutError(f"Two spades are on the same square ({_where(square)}).")
+            raise LayoutError(_("Two spades are on the same square (%(square)s).", square=_where(square)))
     for card, n in Counter(cards).items():
         if n > 1:
-            raise LayoutError(f"The {card.name} is placed {n} times; each spade goes down once.")
+            raise LayoutError(_("The %(card)s is placed %(n)s times; each spade goes down once.", card=card.name, n=n))
     missing = [c for c in SPADES if c not in cards]
     if missing:
-        names = ", ".join(c.rank_name for c in missing)
-        raise LayoutError(f"Place all nine spades, Ace to 9; missing: {names} of spades.")
-    for row, n in sorted(Counter(r for r, _ in squares).items()):
+        names = Sentences([c.rank_name for c in missing], ", ")
+        raise LayoutError(_("Place all nine spades, Ace to 9; missing: %(names)s of spades.", names=names))
+    for row, n in sorted(Counter(r for r, _c in squares).items()):
         if n > 3:
-            raise LayoutError(f"Row {row} has {n} spades; at most three per row.")
+            raise LayoutError(_("Row %(row)s has %(n)s spades; at most three per row.", row=row, n=n))
     for box, n in sorted(Counter(box_of(r, c) for r, c in squares).items()):
         if n > 3:
-            raise LayoutError(f"Box {box} has {n} spades; at most three per box.")
+            raise LayoutError(_("Box %(box)s has %(n)s spades; at most three per box.", box=box, n=n))
 
 
 def default_layout() -> Layout:

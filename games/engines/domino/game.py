@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
+from ..text import Sentences, _
 from . import grid
 from .errors import (
     BadMove,
@@ -46,11 +47,14 @@ END_TIME = "time"
 END_REASONS = (END_STUCK, END_FULL, END_LIVES, END_TIME)
 
 END_MESSAGES = {
-    END_STUCK: "No jokers are left and the current stone can be placed nowhere: no cell a stone can reach is its cell.",
-    END_FULL: "The grid is full.",
-    END_LIVES: "Third wrong placement: no lives left.",
-    END_TIME: "Time is up: the 10 minutes have passed.",
+    END_STUCK: _("No jokers are left and the current stone can be placed nowhere: no cell a stone can reach is its "
+                 "cell."),
+    END_FULL: _("The grid is full."),
+    END_LIVES: _("Third wrong placement: no lives left."),
+    END_TIME: _("Time is up: the 10 minutes have passed."),
 }
+_UNIT_AT = {"row": lambda n: _("row %(n)s", n=n), "column": lambda n: _("column %(n)s", n=n),
+            "box": lambda n: _("box %(n)s", n=n)}
 
 
 # --------------------------------------------------------------------------- state
@@ -149,10 +153,8 @@ class Clash:
 
     def describe(self) -> str:
         row, col = self.cell
-        return (
-            f"duplicates the {self.digit} in {self.unit} {self.number} "
-            f"(at row {row}, column {col})"
-        )
+        return _("duplicates the %(digit)s in %(unit)s (at row %(row)s, column %(col)s)",
+                 digit=self.digit, unit=_UNIT_AT[self.unit](self.number), row=row, col=col)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +363,7 @@ def _time_up(state: State, move: tuple[Any, ...], now: float) -> tuple[State, Ou
     )
     outcome = Outcome(
         kind="time_up",
-        message=END_MESSAGES[END_TIME] + " The move was not played.",
+        message=Sentences([END_MESSAGES[END_TIME], _("The move was not played.")]),
         lives_left=state.lives,
         finished=True,
         end_reason=END_TIME,
@@ -402,27 +404,33 @@ def _fill(
     scoring: list[tuple[str, int]] = [first_points] if first_points else []
     completed = _completions(board, cell)
     for c in completed:
-        label = f"{c.unit} {c.number}" + (" (grey joker: no points)" if c.void else "")
+        label = _UNIT_AT[c.unit](c.number)
+        if c.void:
+            label = _("%(unit)s (grey joker: no points)", unit=label)
         scoring.append((label, c.points))
     earning = sum(1 for c in completed if not c.void)
     if earning in MULTI_UNIT_BONUS:
-        scoring.append((f"{earning} units at once", MULTI_UNIT_BONUS[earning]))
+        scoring.append((_("%(n)s units at once", n=earning), MULTI_UNIT_BONUS[earning]))
     if grid.is_full(board):
-        scoring.append(("full grid", FULL_GRID_POINTS))
+        scoring.append((_("full grid"), FULL_GRID_POINTS))
         seconds = int(max(0.0, TIME_LIMIT - _elapsed(state, now)))
-        scoring.append((f"time bonus ({seconds} s left)", seconds * TIME_BONUS_PER_SECOND))
+        scoring.append((_("time bonus (%(seconds)s s left)", seconds=seconds), seconds * TIME_BONUS_PER_SECOND))
     points = sum(p for _, p in scoring)
     return replace(state, board=board, score=state.score + points), scoring, completed
 
 
 def _describe_points(head: str, points: int, scoring: list[tuple[str, int]]) -> str:
-    detail = ", ".join(f"{label} {pts}" for label, pts in scoring)
-    return f"{head} +{points} ({detail})." if detail else f"{head}"
+    detail = Sentences([_("%(label)s %(points)s", label=label, points=pts) for label, pts in scoring], ", ")
+    return _("%(head)s +%(points)s (%(detail)s).", head=head, points=points, detail=detail) if detail else head
+
+
+def skipped_message(digits) -> str:
+    return _("Skipped: %(digits)s (no empty cell left for it).", digits=", ".join(map(str, digits)))
 
 
 def _with_end(message: str, state: State) -> str:
     if state.finished and state.end_reason:
-        return f"{message} Game over: {END_MESSAGES[state.end_reason]}"
+        return _("%(message)s Game over: %(reason)s", message=message, reason=END_MESSAGES[state.end_reason])
     return message
 
 
@@ -480,11 +488,9 @@ def push(state: State, edge: str, line: int, now: float) -> tuple[State, Outcome
         return _time_up(state, move, now)
     cell, why = grid.landing(state.board, edge, line)
     if cell is None:
-        text = (
-            "no stone to meet on that line" if why == grid.NO_STONE
-            else "the line is full at the edge"
-        )
-        raise InvalidEntry(f"{edge} {line} is not a valid entry: {text}", edge, line, why)
+        text = _("no stone to meet on that line") if why == grid.NO_STONE else _("the line is full at the edge")
+        raise InvalidEntry(_("%(edge)s %(line)s is not a valid entry: %(why)s", edge=edge, line=line, why=text),
+                           edge, line, why)
 
     digit = state.bag[0]
     state = replace(state, moves=state.moves + (move,))
@@ -496,12 +502,13 @@ def push(state: State, edge: str, line: int, now: float) -> tuple[State, Outcome
 def _wrong_stone(state: State, cell: Cell, digit: int, now: float) -> tuple[State, Outcome]:
     """The pushed stone does not fit its landing cell: a life is lost, the stone stays current."""
     clashes = _clashes(state.board, cell, digit)
-    reason = clashes[0].describe() if clashes else "does not fit the solution"
+    reason = clashes[0].describe() if clashes else _("does not fit the solution")
     state = _settle(replace(state, lives=state.lives - 1), now)
-    lives_text = f"{state.lives} {'life' if state.lives == 1 else 'lives'} left"
+    lives_text = _("1 life left") if state.lives == 1 else _("%(n)s lives left", n=state.lives)
     outcome = Outcome(
         kind="wrong",
-        message=_with_end(f"Wrong: the {digit} {reason}. {lives_text}.", state),
+        message=_with_end(_("Wrong: the %(digit)s %(reason)s. %(lives)s.", digit=digit, reason=reason,
+                            lives=lives_text), state),
         lives_left=state.lives,
         finished=state.finished,
         end_reason=state.end_reason,
@@ -522,7 +529,7 @@ def _placed_stone(state: State, cell: Cell, digit: int, now: float) -> tuple[Sta
     points = sum(p for _, p in scoring)
     outcome = Outcome(
         kind="placed",
-        message=_with_end(_describe_points("Correct:", points, scoring), state),
+        message=_with_end(_describe_points(_("Correct:"), points, scoring), state),
         lives_left=state.lives,
         finished=state.finished,
         end_reason=state.end_reason,
@@ -550,26 +557,26 @@ def place_joker(state: State, kind: str, row: int, col: int, now: float) -> tupl
     if _elapsed(state, now) >= TIME_LIMIT:
         return _time_up(state, move, now)
     if state.jokers_left[kind] <= 0:
-        raise NoJokersLeft(f"no {kind} jokers left", kind)
+        raise NoJokersLeft(_("no grey jokers left") if kind == "grey" else _("no gold jokers left"), kind)
     if state.board[grid.index(cell)] != EMPTY:
-        raise CellOccupied(f"row {row}, column {col} is not empty", cell)
+        raise CellOccupied(_("row %(row)s, column %(col)s is not empty", row=row, col=col), cell)
 
     if kind == "grey":
         state = replace(state, grey_jokers=state.grey_jokers - 1)
         first = None
     else:
         state = replace(state, gold_jokers=state.gold_jokers - 1)
-        first = ("gold joker", GOLD_JOKER_POINTS)
+        first = (_("gold joker"), GOLD_JOKER_POINTS)
     state = replace(state, moves=state.moves + (move,))
     code = GREY if kind == "grey" else GOLD
     state, scoring, completed = _fill(state, cell, code, first, now)
     bag, skipped = _skip(state.bag, state.board, state.solution)
     state = _settle(replace(state, bag=bag), now)
     points = sum(p for _, p in scoring)
-    head = f"{kind.capitalize()} joker placed."
+    head = _("Grey joker placed.") if kind == "grey" else _("Gold joker placed.")
     message = _describe_points(head, points, scoring) if scoring else head
     if skipped:
-        message += f" Skipped: {', '.join(map(str, skipped))} (no empty cell left for it)."
+        message = Sentences([message, skipped_message(skipped)])
     outcome = Outcome(
         kind="joker",
         message=_with_end(message, state),
@@ -623,5 +630,5 @@ def replay(puzzle: Sequence[int], solution: Sequence[int], seed: int | str,
     """Rebuild a game from its start data and its move log."""
     state = new_game(puzzle, solution, seed, started_at)
     for move in moves:
-        state, _ = apply_move(state, move)
+        state, _outcome = apply_move(state, move)
     return state

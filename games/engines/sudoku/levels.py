@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from ..text import _
+
+
+_LABELS = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard"), "expert": _("Expert")}
+
 
 class Level(StrEnum):
     EASY = "easy"
@@ -13,8 +18,8 @@ class Level(StrEnum):
 
     @property
     def label(self) -> str:
-        """Display name, e.g. "Expert"."""
-        return self.value.capitalize()
+        """Display name, e.g. "Expert" (marked for translation: games.models.Level translates it)."""
+        return _LABELS[self.value]
 
     @property
     def clue_range(self) -> tuple[int, int]:
