@@ -6,8 +6,9 @@ PY := $(VENV)/bin/python
 # is then older than STAMP.
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
+MESSAGES_IGNORE := --ignore=.venv --ignore=tests --ignore=loadtest --ignore=bench --ignore=staticfiles --ignore=scripts
 
-.PHONY: run test test-fast test-browser setup lint bench clean
+.PHONY: run test test-fast test-browser setup lint bench clean messages
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || { PYTHON="$$(scripts/python.sh)" && "$$PYTHON" -m venv $(VENV); }
@@ -51,3 +52,11 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles
+
+# The Dutch catalog (README, "Languages"): collect the strings after changing a template or
+# a message, translate the new entries in locale/nl/LC_MESSAGES/django.po, then compile.
+# Needs GNU gettext (apt-get install gettext) for makemessages; the compiled .mo is
+# committed, so `make run` and `make test` need no gettext.
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l nl --no-obsolete --no-location $(MESSAGES_IGNORE)
+	$(PY) manage.py compilemessages -l nl

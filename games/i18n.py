@@ -38,5 +38,6 @@ def points(n: int) -> str:
 def place_of(place: int, players: int) -> str:
     """"2nd of 4" (Dutch: "2e van 4")."""
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    # Translators: "1st of 3"; %(ordinal)s is the English ordinal, %(place)s the bare number.
-    return gettext("%(ordinal)s of %(players)s") % {"ordinal": f"{place}{suffix}", "place": place, "players": players}
+    ordinal = {"st": gettext("%(n)sst"), "nd": gettext("%(n)snd"), "rd": gettext("%(n)srd"),
+               "th": gettext("%(n)sth")}[suffix] % {"n": place}
+    return gettext("%(ordinal)s of %(players)s") % {"ordinal": ordinal, "players": players}
