@@ -141,7 +141,8 @@ def pad_buttons(board: Board) -> list[SafeString]:
 
 def hint_button(hints_left: int, *, oob: bool = False) -> SafeString:
     disabled = " disabled" if hints_left <= 0 else ""
-    return _done(f'<button id="hint-button" type="submit" class="tool" name="command" value="hint"{disabled}>{_e(gettext("Hint"))}</button>',
+    label = _e(gettext("Hint"))  # outside the f-string: xgettext does not look inside one
+    return _done(f'<button id="hint-button" type="submit" class="tool" name="command" value="hint"{disabled}>{label}</button>',
                  oob)
 
 

@@ -98,8 +98,10 @@ def square(sq: dict, playing: bool, *, oob: bool = False) -> SafeString:
 
 def current(cv: dict | None, *, oob: bool = False) -> SafeString:
     """The card to play, big, draggable."""
-    return _done(f'<div id="ck-current" class="ck-current"><span class="ck-label">{_e(_("Your card"))}</span>'
-                 f'<div class="ck-grab" data-drag="current" title="{_e(_("Drag onto the board, or tap a square"))}">'
+    # (Texts are translated outside the f-strings: xgettext does not look inside them.)
+    label, grab = _e(_("Your card")), _e(_("Drag onto the board, or tap a square"))
+    return _done(f'<div id="ck-current" class="ck-current"><span class="ck-label">{label}</span>'
+                 f'<div class="ck-grab" data-drag="current" title="{grab}">'
                  f'{card(cv, "big", True)}</div></div>', oob)
 
 
@@ -109,18 +111,20 @@ def deck(cards_left: int, deck_after: int, last_discard: dict | None, *, oob: bo
     empty = " is-empty" if deck_after == 0 else ""
     discard = ""
     if last_discard:
-        discard = (f'<span class="ck-last-discard" title="{_e(_("Last discarded card"))}">{card(last_discard, "mini")}'
-                   f'<span class="ck-vh">{_e(_("Last discarded: %(card)s") % {"card": last_discard["name"]})}'
-                   '</span></span>')
+        title, said = _e(_("Last discarded card")), _e(_("Last discarded: %(card)s") % {"card": last_discard["name"]})
+        discard = (f'<span class="ck-last-discard" title="{title}">{card(last_discard, "mini")}'
+                   f'<span class="ck-vh">{said}</span></span>')
+    left = _e(ngettext("card left", "cards left", cards_left))
     return _done(f'<div id="ck-deck" class="ck-deck"><span class="ck-stack{empty}" aria-hidden="true">{stack}</span>'
                  f'<span class="ck-left"><strong data-cards-left>{_e(cards_left)}</strong> '
-                 f'<span>{_e(ngettext("card left", "cards left", cards_left))}</span></span>{discard}</div>', oob)
+                 f'<span>{left}</span></span>{discard}</div>', oob)
 
 
 def undo_button(can_undo: bool, *, oob: bool = False) -> SafeString:
     disabled = "" if can_undo else " disabled"
+    label = _e(_("Undo"))
     return _done(f'<button id="ck-undo" type="submit" class="button ck-undo" name="action" value="undo" '
-                 f'data-key="u"{disabled}>{_e(_("Undo"))}</button>', oob)
+                 f'data-key="u"{disabled}>{label}</button>', oob)
 
 
 def step_input(step: int, element_id: str, *, oob: bool = False) -> SafeString:
@@ -146,21 +150,24 @@ def chips(unit: dict) -> str:
 
 def score_panel(score: dict, *, oob: bool = False) -> SafeString:
     """The running score: total, units, discards, penalty and each completed unit."""
+    empty = _e(_("Fill all nine squares of a row, column or box to score it."))
+    words = {key: _e(text) for key, text in (("score", _("Score")), ("pts", _("pts")), ("units", _("Units")),
+             ("discards", _("Discards")), ("penalty", _("Penalty")), ("completed", _("Completed units")))}
     units = "".join(
         f'<li data-unit="{_e(u["kind"])}-{_e(u["number"])}" data-points="{_e(u["points"])}">'
         f'<span class="ck-unit-name">{_e(u["title"])}</span><span class="ck-chips">{chips(u)}</span>'
         f'<span class="ck-calc">{_e(u["base"])}&nbsp;×&nbsp;{_e(u["multiplier"])}</span>'
         f'<strong class="ck-points">{_e(u["points"])}</strong></li>' for u in score["units"]
-    ) or f'<li class="empty">{_e(_("Fill all nine squares of a row, column or box to score it."))}</li>'
+    ) or f'<li class="empty">{empty}</li>'
     return _done(
         '<section id="ck-score" class="ck-score panel" aria-labelledby="ck-score-h" data-score-panel>'
-        f'<div class="ck-score-head"><h2 id="ck-score-h">{_e(_("Score"))}</h2>'
-        f'<p class="ck-total"><strong data-score-total>{_e(score["total"])}</strong> <span>{_e(_("pts"))}</span></p></div>'
+        f'<div class="ck-score-head"><h2 id="ck-score-h">{words["score"]}</h2>'
+        f'<p class="ck-total"><strong data-score-total>{_e(score["total"])}</strong> <span>{words["pts"]}</span></p></div>'
         '<dl class="ck-score-stats">'
-        f'<div><dt>{_e(_("Units"))}</dt><dd data-units>{len(score["units"])}</dd></div>'
-        f'<div><dt>{_e(_("Discards"))}</dt><dd data-discards>{_e(score["discards"])}</dd></div>'
-        f'<div><dt>{_e(_("Penalty"))}</dt><dd data-penalty>{_e(score["discard_penalty"])}</dd></div></dl>'
-        f'<ul class="ck-units" aria-label="{_e(_("Completed units"))}">{units}</ul></section>', oob)
+        f'<div><dt>{words["units"]}</dt><dd data-units>{len(score["units"])}</dd></div>'
+        f'<div><dt>{words["discards"]}</dt><dd data-discards>{_e(score["discards"])}</dd></div>'
+        f'<div><dt>{words["penalty"]}</dt><dd data-penalty>{_e(score["discard_penalty"])}</dd></div></dl>'
+        f'<ul class="ck-units" aria-label="{words["completed"]}">{units}</ul></section>', oob)
 
 
 def message_text(context: dict) -> str:

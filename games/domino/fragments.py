@@ -12,6 +12,7 @@ from __future__ import annotations
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 from games.fragments import oob as add_oob
 from games.i18n import say
@@ -24,10 +25,6 @@ def _e(value) -> str:
 
 def _done(html: str, oob: bool) -> SafeString:
     return add_oob(html) if oob else mark_safe(html)
-
-
-def _plural(n: int, one: str = "", many: str = "s") -> str:
-    return one if n == 1 else many
 
 
 def cell_id(row: int, col: int) -> str:
@@ -94,15 +91,17 @@ def cell(c: dict, joker_mode: str | None = None, *, oob: bool = False) -> SafeSt
 def clock(seconds_left: float, finished: bool, *, oob: bool = False) -> SafeString:
     """Time left on the server's clock; the page's script counts down between answers."""
     low = " is-low" if seconds_left < 60 and not finished else ""
+    label = _e(gettext("Time left"))  # (texts are translated outside f-strings: xgettext skips them)
     return _done(
-        f'<div id="dm-clock" class="hud-item hud-clock{low}"><span class="hud-label" id="clock-label">Time left</span>'
+        f'<div id="dm-clock" class="hud-item hud-clock{low}"><span class="hud-label" id="clock-label">{label}</span>'
         f'<span class="clock" aria-labelledby="clock-label" data-countdown data-seconds-left="{seconds_left:.1f}" '
         f'data-running="{0 if finished else 1}">{format_seconds(seconds_left)}</span></div>', oob)
 
 
 def score(value: int, points: int = 0, *, oob: bool = False) -> SafeString:
     gain = f'<span class="gain" aria-hidden="true">+{_e(points)}</span>' if points else ""
-    return _done(f'<div id="dm-score" class="hud-item hud-score"><span class="hud-label">Score</span>'
+    label = _e(gettext("Score"))
+    return _done(f'<div id="dm-score" class="hud-item hud-score"><span class="hud-label">{label}</span>'
                  f'<span class="score" data-score>{_e(value)}</span>{gain}</div>', oob)
 
 
@@ -110,21 +109,28 @@ def lives(left: int, total: int, just_lost: bool = False, *, oob: bool = False) 
     hearts = "".join(
         f'<span class="heart{"" if i < left else " lost"}{" just-lost" if just_lost and i == left else ""}">'
         f'{"♥" if i < left else "♡"}</span>' for i in range(total))
-    return _done(f'<div id="dm-lives" class="hud-item hud-lives"><span class="hud-label">Lives</span>'
-                 f'<span class="hearts" role="img" aria-label="{_e(left)} of {total} lives left" '
+    label = _e(gettext("Lives"))
+    said = _e(gettext("%(left)s of %(total)s lives left") % {"left": left, "total": total})
+    return _done(f'<div id="dm-lives" class="hud-item hud-lives"><span class="hud-label">{label}</span>'
+                 f'<span class="hearts" role="img" aria-label="{said}" '
                  f'data-lives="{_e(left)}">{hearts}</span></div>', oob)
 
 
 def hand(current: int | None, preview: int | None, stones_left: int, *, oob: bool = False) -> SafeString:
     """The stone to push and the next one."""
-    nxt = (f'<span class="stone small" role="img" aria-label="Next stone: {_e(preview)}" data-next-stone>{_e(preview)}</span>'
-           if preview else '<span class="stone small empty" role="img" aria-label="No next stone">–</span>')
+    words = {key: _e(text) for key, text in (
+        ("next_stone", gettext("Next stone: %(digit)s") % {"digit": preview}), ("no_next", gettext("No next stone")),
+        ("stones", gettext("Stones")), ("yours", gettext("Your stone")), ("next", gettext("Next")),
+        ("current", gettext("Current stone: %(digit)s") % {"digit": current}),
+        ("to_place", ngettext("stone to place", "stones to place", stones_left)))}
+    nxt = (f'<span class="stone small" role="img" aria-label="{words["next_stone"]}" data-next-stone>{_e(preview)}</span>'
+           if preview else f'<span class="stone small empty" role="img" aria-label="{words["no_next"]}">–</span>')
     return _done(
-        f'<div id="dm-hand" class="hand" role="group" aria-label="Stones"><div class="hand-slot">'
-        f'<span class="hud-label" id="current-label">Your stone</span>'
-        f'<span class="stone big current" role="img" aria-label="Current stone: {_e(current)}" data-current-stone>'
-        f'{_e(current)}</span></div><div class="hand-slot next"><span class="hud-label">Next</span>{nxt}</div>'
-        f'<p class="stones-left"><strong>{_e(stones_left)}</strong> stone{_plural(stones_left)} to place</p></div>', oob)
+        f'<div id="dm-hand" class="hand" role="group" aria-label="{words["stones"]}"><div class="hand-slot">'
+        f'<span class="hud-label" id="current-label">{words["yours"]}</span>'
+        f'<span class="stone big current" role="img" aria-label="{words["current"]}" data-current-stone>'
+        f'{_e(current)}</span></div><div class="hand-slot next"><span class="hud-label">{words["next"]}</span>{nxt}</div>'
+        f'<p class="stones-left"><strong>{_e(stones_left)}</strong> {words["to_place"]}</p></div>', oob)
 
 
 def message(text: str, kind: str | None = None, *, oob: bool = False) -> SafeString:
@@ -146,6 +152,7 @@ def legend(unreachable: int, finished: bool, *, oob: bool = False) -> SafeString
     """How many cells no stone can reach any more (hidden while there are none)."""
     if not unreachable or finished:
         return _done('<p id="dm-legend" class="legend" hidden></p>', oob)
+    said = _e(ngettext("%(n)s unreachable cell: only a joker can fill it.",
+                       "%(n)s unreachable cells: only a joker can fill them.", unreachable) % {"n": unreachable})
     return _done(f'<p id="dm-legend" class="legend"><span class="legend-swatch unreachable" aria-hidden="true"></span> '
-                 f'{_e(unreachable)} unreachable cell{_plural(unreachable)}: only a joker can fill '
-                 f'{_plural(unreachable, "it", "them")}.</p>', oob)
+                 f'{said}</p>', oob)
