@@ -8,6 +8,7 @@ from games.engines.text import Sentences, Text
 
 PRESETS = {"friendly": _("Friendly"), "standard": _("Standard"), "hardcore": _("Hardcore"), "custom": _("Custom")}
 PENALTIES = {"none": _("none"), "flat": _("−5 per mistake"), "progressive": _("progressive (−5, −10, −15, …)")}
+PENALTY_OPTIONS = {"none": _("None"), "flat": _("Flat"), "progressive": _("Progressive")}
 STATUSES = {"playing": _("Playing"), "finished": _("Finished"), "eliminated": _("Eliminated"), "left": _("Left")}
 
 
@@ -41,3 +42,9 @@ def place_of(place: int, players: int) -> str:
     ordinal = {"st": gettext("%(n)sst"), "nd": gettext("%(n)snd"), "rd": gettext("%(n)srd"),
                "th": gettext("%(n)sth")}[suffix] % {"n": place}
     return gettext("%(ordinal)s of %(players)s") % {"ordinal": ordinal, "players": players}
+
+
+def level_label(level: str) -> str:
+    from games.models import Level
+
+    return label(dict(Level.choices), level)

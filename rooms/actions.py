@@ -5,6 +5,7 @@ from typing import Protocol
 
 from games.engines import race
 from games.engines.errors import Malformed
+from games.engines.text import _
 from games.engines.sudoku import Level
 from games.numbers import number_field
 from games.sudoku import play
@@ -64,7 +65,7 @@ def parse_level(data: dict) -> str:
     """The lobby settings' difficulty (every game type with a level)."""
     level = data.get("level")
     if level not in LEVELS:
-        raise MalformedMessage("Difficulty must be easy, medium, hard or expert.")
+        raise MalformedMessage(_("Difficulty must be easy, medium, hard or expert."))
     return level
 
 
@@ -73,17 +74,17 @@ def parse_rules(data: dict) -> SetRules:
     level = parse_level(data)
     preset = data.get("preset") or "custom"
     if not isinstance(preset, str):
-        raise MalformedMessage("Unknown rule preset.")
+        raise MalformedMessage(_("Unknown rule preset."))
     if preset in race.PRESETS:
         return SetRules(level, race.PRESETS[preset])
     if preset != "custom":
-        raise MalformedMessage("Unknown rule preset.")
+        raise MalformedMessage(_("Unknown rule preset."))
     notes = str(data.get("notes", "")).lower() in ("on", "true", "1", "yes")
     cap = data.get("mistake_cap") or "off"
     try:
         penalty = race.Penalty(data.get("penalty", "flat"))
     except ValueError:
-        raise MalformedMessage("Penalty must be none, flat or progressive.") from None
+        raise MalformedMessage(_("Penalty must be none, flat or progressive.")) from None
     rules = race.Rules(
         notes=notes,
         hint_limit=_int(data.get("hint_limit", 3), "hint limit", 0, 5),
@@ -97,15 +98,15 @@ def parse_message(data, game) -> tuple[object, str]:
     """A socket message (dict from JSON) -> (typed action, message id). Room actions are
     common to every game type; anything else is a board move parsed by `game.parse`."""
     if not isinstance(data, dict):
-        raise MalformedMessage("Messages must be JSON objects.")
+        raise MalformedMessage(_("Messages must be JSON objects."))
     message_id = data.get("mid") or ""
     # Printable ASCII only: a NUL byte reached PostgreSQL (DataError) and broke the socket.
     if not isinstance(message_id, str) or len(message_id) > MAX_ID or not (
             message_id.isascii() and message_id.isprintable()):
-        raise MalformedMessage("Bad message id.")
+        raise MalformedMessage(_("Bad message id."))
     action = data.get("action")
     if action is not None and not isinstance(action, str):  # {"action": []} crashed the socket
-        raise MalformedMessage("Unknown action.")
+        raise MalformedMessage(_("Unknown action."))
     simple = {"join": Join, "leave": Leave, "forfeit": Forfeit, "start": Start, "sync": Sync}
     if action in simple:
         return simple[action](), message_id

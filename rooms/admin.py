@@ -2,6 +2,8 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from games.engines.text import _
+
 from . import actions as A
 from .models import Room, RoomEvent, Seat
 from .services import perform
@@ -70,5 +72,5 @@ class RoomAdmin(admin.ModelAdmin):
     def expire_rooms(self, request, queryset):
         # Through the one write path, so connected players see the room close.
         for room in queryset:
-            perform(room.code, None, A.Expire("Closed by the site staff."))
+            perform(room.code, None, A.Expire(_("Closed by the site staff.")))
         self.message_user(request, f"Expired {queryset.count()} room(s).", messages.SUCCESS)

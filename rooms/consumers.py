@@ -3,6 +3,7 @@
 owner (rooms/live.py) or, for a room not running, to the locked write path."""
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -10,10 +11,14 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import IntegrityError
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from config.database import TRY_AGAIN
 from games.engines.errors import Malformed, Refusal
+from games.engines.text import _
 
 from . import actions as A
 from . import limits, live
@@ -44,6 +49,20 @@ CLOSE_TRY_AGAIN = 4503  # the database was away twice in a row during the handsh
 def db(fn):
     """database_sync_to_async, made once more when the server dropped the connection."""
     return database_sync_to_async(live.once_more_if_dropped(fn))
+
+
+def socket_language(scope) -> str:
+    """The language a socket's answers are rendered in, as LocaleMiddleware picks a page's:
+    the footer's choice (the language cookie), else the browser's Accept-Language."""
+    chosen = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    header = dict(scope.get("headers") or ()).get(b"accept-language", b"").decode("latin-1")
+    for code in [chosen] + [code for code, _q in parse_accept_lang_header(header) if code != "*"]:
+        try:
+            if code:
+                return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -95,7 +114,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                             inbox.get_nowait()
                         await inbox.put({"type": "websocket.disconnect", "code": CLOSE_TOO_MANY})
                         return
-                    await send({"type": "websocket.send", "text": _SLOW_DOWN})
+                    await send({"type": "websocket.send", "text": slow_down(getattr(self, "language", None))})
                     continue
                 tokens -= 1
             await inbox.put(message)
@@ -104,6 +123,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         self.player = self.scope.get("player")
+        self.language = socket_language(self.scope)  # every answer and push is rendered in it
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
         if self.player is None:
             await self.close(code=4401)  # no profile cookie: no identity
@@ -140,13 +160,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self.send_error("That message is too large or not text.")
+            await self.send_error(_("That message is too large or not text."))
             return
         try:
             data = json.loads(text_data)
             action, message_id = A.parse_message(data, self.game)
         except ValueError as error:  # Malformed is a ValueError too
-            message = str(error) if isinstance(error, Malformed) else "Messages must be JSON."
+            message = str(error) if isinstance(error, Malformed) else _("Messages must be JSON.")
             await self.send_error(message)
             return
         mode = self.mode_of(data)
@@ -173,7 +193,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 if running:  # a countdown just began (or a process restarted): own it from now on
                     await live.hub().owner(self.code, load=True)
             else:
-                html = await answer_html(result.live, self.player, result, mode, _cell(data))
+                html = await answer_html(result.live, self.player, result, mode, _cell(data), self.language)
         if html:
             await self.send(text_data=html)
         # Other changes reach this socket through the room's pushes.
@@ -181,6 +201,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
     def _act(self, action, message_id, mode, cell) -> tuple[str, bool]:
         """Apply through the locked write path and render this socket's answer in one
         trip to the sync thread; also says whether the room is running now."""
+        with translation.override(self.language):
+            return self._act_in_language(action, message_id, mode, cell)
+
+    def _act_in_language(self, action, message_id, mode, cell) -> tuple[str, bool]:
         try:
             result = perform(self.code, self.player, action, message_id=message_id)
         except Refusal as error:
@@ -196,7 +220,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return "", running
 
     async def send_error(self, message: str):
-        html = await database_sync_to_async(render_to_string)("rooms/room.html#message", {"error": message})
+        html = await database_sync_to_async(render_message)({"error": message}, self.language)
         await self.send(text_data=html)
 
     async def send_full(self, only_game=False, version=None, **kwargs):
@@ -205,13 +229,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     def _render(self, only_game, version, kwargs, room=None, seats=None):
-        return render_view(self.code, self.player, only_game, version, kwargs, room, seats)
+        return render_view(self.code, self.player, only_game, version, kwargs, room, seats, self.language)
 
     # pushes -----------------------------------------------------------------------------
     async def live_event(self, event):
         """A push from the room's owner in this process (or relayed from another)."""
-        if event["type"] == "room.standings":
-            await self.send(text_data=event["html"])
+        if event["type"] == "room.standings":  # rendered once per language (rooms/push.py)
+            await self.send(text_data=event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE])
         else:
             await self.send_full()
 
@@ -231,24 +255,36 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
 
 def render_views(code, players: dict) -> dict:
-    """A refresh of the room for several viewers ({player pk: player}) from one load: one
-    render per distinct view (a seat's own; spectators' differ only by their name)."""
+    """A refresh of the room for several viewers ({(player pk, language): player}) from one
+    load: one render per distinct view (a seat's own; spectators' differ only by their name)
+    and language."""
     room, seats = running_view(code)
     if room is None:
         return {}
     seated = {seat.player_id for seat in seats}
     rendered, views = {}, {}
-    for pk, player in players.items():
-        key = ("seat", pk) if pk in seated else ("watcher", player.display_name)
+    for (pk, language), player in players.items():
+        key = ("seat", pk, language) if pk in seated else ("watcher", player.display_name, language)
         if key not in rendered:
-            rendered[key] = render_to_string("rooms/room.html#body", room_context(room, player, seats=seats))
-        views[pk] = rendered[key]
+            with translation.override(language):
+                rendered[key] = render_to_string("rooms/room.html#body", room_context(room, player, seats=seats))
+        views[pk, language] = rendered[key]
     return views
 
 
-def render_view(code, player, only_game, version, kwargs, room=None, seats=None) -> str:
-    """This player's view of the room: the whole body, or only their own game plus the
-    message line (an answer). Without `room`, the room as its rows and log say."""
+def render_message(context: dict, language: str) -> str:
+    with translation.override(language):
+        return render_to_string("rooms/room.html#message", context)
+
+
+def render_view(code, player, only_game, version, kwargs, room=None, seats=None, language=None) -> str:
+    """This player's view of the room, in their language: the whole body, or only their own
+    game plus the message line (an answer). Without `room`, the room as its rows and log say."""
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return _render_view(code, player, only_game, version, kwargs, room, seats)
+
+
+def _render_view(code, player, only_game, version, kwargs, room, seats) -> str:
     if room is None:
         room, seats = running_view(code)
     if room is None:
@@ -262,27 +298,33 @@ def render_view(code, player, only_game, version, kwargs, room=None, seats=None)
     return render_to_string("rooms/room.html#body", context)
 
 
-async def answer_html(owner, player, result, mode, cell) -> str:
-    """The mover's answer from the live owner: its own game after a board move, the state
-    as it stands when nothing changed, nothing else (the room's pushes bring the rest)."""
+async def answer_html(owner, player, result, mode, cell, language) -> str:
+    """The mover's answer from the live owner, in the mover's language: its own game after
+    a board move, the state as it stands when nothing changed, nothing else (the room's
+    pushes bring the rest)."""
     if result.duplicate:
         return ""
     if result.outcome is not None:
         seat = result.seat
-        answer = owner.game.move_answer(owner.room, seat, result.before_state, result.outcome,
-                                        cell) if seat is not None and not result.room_changed else None
+        with translation.override(language):
+            answer = owner.game.move_answer(owner.room, seat, result.before_state, result.outcome,
+                                            cell) if seat is not None and not result.room_changed else None
         if answer is not None:
             return answer  # only what changed: built here, no template, no thread hop
         return await db(render_view)(
             owner.code, player, True, owner.room.version, {"outcome": result.outcome, "mode": mode},
-            owner.room, owner.seats)
+            owner.room, owner.seats, language)
     if not result.changed:
         return await db(render_view)(owner.code, player, False, None, {"mode": mode},
-                                                         owner.room, owner.seats)
+                                     owner.room, owner.seats, language)
     return ""
 
 
-_SLOW_DOWN = str(message_line(error="Slow down: too many messages."))
+@functools.cache
+def slow_down(language: str | None) -> str:
+    """The refusal of a message over the rate, built once per language (no database, no thread)."""
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return str(message_line(error=_("Slow down: too many messages.")))
 
 
 def _cell(data):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, pgettext
 
 from games import fragments as sudoku
 from games.presenters import format_seconds
@@ -38,20 +39,27 @@ def standing_row(place: int, seat, game, room) -> str:
     if note:
         tail = f" · {_e(note)}"
     elif seat.status == "finished":
-        tail = f" · finished {_e(format_seconds(seat.finish_seconds))}"
-    elif seat.status in ("eliminated", "left"):
-        tail = f" · {seat.status}"
+        tail = " · " + _e(gettext("finished %(time)s") % {"time": format_seconds(seat.finish_seconds)})
+    elif seat.status == "eliminated":
+        tail = " · " + _e(pgettext("standings", "eliminated"))
+    elif seat.status == "left":
+        tail = " · " + _e(pgettext("standings", "left"))
     else:
         tail = ""
     percent = round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0
     given, filled = silhouette_paths(game.shown_silhouette(room, seat))
+    # (Texts are translated outside the f-strings: xgettext does not look inside them.)
+    place_label = _e(gettext("Place %(place)s") % {"place": place})
+    progress_label = _e(gettext("%(name)s progress") % {"name": seat.player.display_name})
+    silhouette_label = _e(gettext("%(name)s: %(done)s of %(total)s %(unit)s") % {
+        "name": seat.player.display_name, "done": seat.progress, "total": seat.to_fill, "unit": game.progress_unit})
     return (
         f'<li class="standing status-{_e(seat.status)}">'
-        f'<span class="place" aria-label="Place {place}">{place}</span>'
+        f'<span class="place" aria-label="{place_label}">{place}</span>'
         f'<div class="racer"><strong class="name">{name}</strong>'
         f'<span class="line">{_e(game.standing_line(seat))}{tail}</span>'
-        f'<progress max="{seat.to_fill}" value="{seat.progress}" aria-label="{name} progress">{percent}%</progress></div>'
-        f'<svg class="silhouette" role="img" aria-label="{name}: {seat.progress} of {seat.to_fill} {_e(game.progress_unit)}"'
+        f'<progress max="{seat.to_fill}" value="{seat.progress}" aria-label="{progress_label}">{percent}%</progress></div>'
+        f'<svg class="silhouette" role="img" aria-label="{silhouette_label}"'
         f' viewBox="0 0 9 9"><path class="g" d="{given}"/><path class="f" d="{filled}"/>'
         f'<path class="grid" d="{GRID}"/><path class="boxes" d="{BOXES}"/></svg></li>')
 
@@ -59,9 +67,10 @@ def standing_row(place: int, seat, game, room) -> str:
 def standings(room, ranked, game) -> SafeString:
     """The standings panel: `ranked` is [(place, seat)] from the game type."""
     rows = "".join(standing_row(place, seat, game, room) for place, seat in ranked)
+    title = _e(gettext("Standings"))
     return mark_safe(
-        f'<section id="standings" class="panel standings" aria-label="Standings" data-version="{room.version}">'
-        f'<h2>Standings</h2><ol class="standing-list">{rows}</ol></section>')
+        f'<section id="standings" class="panel standings" aria-label="{title}" data-version="{room.version}">'
+        f'<h2>{title}</h2><ol class="standing-list">{rows}</ol></section>')
 
 
 def message(outcome=None, error: str | None = None, element_id: str = "room-message", game=None) -> SafeString:

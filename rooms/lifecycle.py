@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from games.engines.text import _
+
 LOBBY_IDLE = timedelta(minutes=30)
 READY_ROOM_OPENS = timedelta(minutes=15)  # before a scheduled start
 SCHEDULED_GRACE = timedelta(minutes=30)  # after it, an unstarted scheduled room expires
@@ -38,10 +40,10 @@ class Rule:
 
 # In order: the first rule a room meets says what happens to it.
 RULES = (
-    Rule("expired:The host did not start the scheduled showdown within 30 minutes of its time.",
+    Rule("expired:" + _("The host did not start the scheduled showdown within 30 minutes of its time."),
          ("lobby",), "scheduled_for", SCHEDULED_GRACE),
-    Rule("expired:The lobby was idle for 30 minutes.", ("lobby",), "last_activity", LOBBY_IDLE, unscheduled=True),
-    Rule("expired:Final results are kept for 24 hours.", ("finished",), "finished_at", RESULTS_KEPT),
+    Rule("expired:" + _("The lobby was idle for 30 minutes."), ("lobby",), "last_activity", LOBBY_IDLE, unscheduled=True),
+    Rule("expired:" + _("Final results are kept for 24 hours."), ("finished",), "finished_at", RESULTS_KEPT),
     Rule("finish", RUNNING, "starts_at", SAFETY_LIMIT),
     Rule("finish", RUNNING, "starts_at", None, strict=False),  # a timed game, even with nobody connected
     Rule("play", ("countdown",), "starts_at", timedelta(0), strict=False),

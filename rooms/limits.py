@@ -27,11 +27,13 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy
 
+from games.engines.text import _
 from games.responses import refusal
 
 logger = logging.getLogger(__name__)
-TOO_MANY_MISSES = "Too many failed join attempts from your network. Wait a few minutes and try again."
+TOO_MANY_MISSES = _("Too many failed join attempts from your network. Wait a few minutes and try again.")
 # Tests give each test fresh counters by changing this prefix (tests/conftest.py).
 prefix = "limit"
 
@@ -128,13 +130,18 @@ alookup_allowed = sync_to_async(lookup_allowed)
 
 
 def too_many_misses(request):
-    return render(request, "message.html", {"title": "Too many attempts", "message": TOO_MANY_MISSES,
+    return render(request, "message.html", {"title": gettext("Too many attempts"), "message": TOO_MANY_MISSES,
                                             "error": True}, status=429)
 
 
 # --- creation: per profile and per IP ---
 
-CREATION_KINDS = {"room": "rooms", "game": "new games"}
+CREATION_MESSAGES = {
+    "room": gettext_lazy("You have started too many rooms in a short time. Wait a few minutes (at most %(minutes)s) "
+                         "and try again."),
+    "game": gettext_lazy("You have started too many new games in a short time. Wait a few minutes (at most "
+                         "%(minutes)s) and try again."),
+}
 
 
 def creation_limited(request, kind: str) -> bool:
@@ -149,7 +156,7 @@ def creation_limited(request, kind: str) -> bool:
         keys.append((f"{prefix}:create:{kind}:p:{profile.pk}", per_profile))
     if any(_over(key, limit) for key, limit in keys):
         return True
-    for key, _ in keys:
+    for key, _limit in keys:
         _count(key, window)
     return False
 
@@ -162,9 +169,8 @@ def creation_limit(kind: str):
         def wrapper(request, *args, **kwargs):
             if request.method == "POST" and creation_limited(request, kind):
                 minutes = max(1, settings.CREATION_WINDOW // 60)
-                message = (f"You have started too many {CREATION_KINDS[kind]} in a short time. "
-                           f"Wait a few minutes (at most {minutes}) and try again.")
-                return refusal(request, message, 429, title="Slow down")
+                message = CREATION_MESSAGES[kind] % {"minutes": minutes}
+                return refusal(request, message, 429, title=gettext("Slow down"))
             return view(request, *args, **kwargs)
 
         return wrapper

@@ -40,6 +40,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.utils import timezone
 
 from games.engines.errors import Refusal
+from games.engines.text import _
 
 from . import actions as A
 from . import lease, lifecycle, movelog, services
@@ -412,10 +413,11 @@ class Hub:
         token = uuid.uuid4().hex
         answered = consumer.awaiting[token] = asyncio.Event()
         message = {"type": "live.act", "code": consumer.code, "player": consumer.player.pk, "token": token,
-                   "data": consumer.last_data, "mid": message_id, "reply": consumer.channel_name}
+                   "data": consumer.last_data, "mid": message_id, "reply": consumer.channel_name,
+                   "language": consumer.language}
         try:
             await self._send(holder, message)
-            for _ in range(int(lease.TTL_MS / 1000 / FORWARD_CHECK_SECONDS) + 4):
+            for _attempt in range(int(lease.TTL_MS / 1000 / FORWARD_CHECK_SECONDS) + 4):
                 try:
                     await asyncio.wait_for(answered.wait(), FORWARD_CHECK_SECONDS)
                     return
@@ -432,7 +434,7 @@ class Hub:
                         await consumer.send_error(str(error))
                         return
                     html = await forwarded_answer(room, consumer.player, result, message_id,
-                                                  consumer.mode_of(message["data"]))
+                                                  consumer.mode_of(message["data"]), language=consumer.language)
                     if html:
                         await consumer.send(text_data=html)
                     return
@@ -441,12 +443,12 @@ class Hub:
                     await self._send(holder, message)
                     continue
                 # Nobody owns it and it is not running (over, or back in a lobby): the locked path.
-                html, _ = await database_sync_to_async(consumer._act)(
+                html, _running = await database_sync_to_async(consumer._act)(
                     action, message_id, consumer.mode_of(message["data"]), None)
                 if html:
                     await consumer.send(text_data=html)
                 return
-            await consumer.send_error("The room is busy: please try again.")
+            await consumer.send_error(_("The room is busy: please try again."))
         except Exception:  # noqa: BLE001 - a closed socket or an away layer: the client resyncs
             logger.warning("forwarding a message of %s failed", consumer.code, exc_info=True)
         finally:
@@ -502,14 +504,14 @@ class Hub:
             return
         from .consumers import render_views
 
-        viewers = {s.player.pk: s.player for s in sockets}
+        viewers = {(s.player.pk, s.language): s.player for s in sockets}
         try:
             views = await database_sync_to_async(render_views)(code, viewers)
         except Exception:  # noqa: BLE001 - the database is away: clients resync on reconnect
             logger.warning("room refresh of %s failed", code, exc_info=True)
             return
         for consumer in sockets:
-            html = views.get(consumer.player.pk)
+            html = views.get((consumer.player.pk, consumer.language))
             if html:
                 try:
                     await consumer.send(text_data=html)
@@ -608,16 +610,17 @@ class Hub:
             return
         from .consumers import _cell, answer_html, render_view
 
-        data = message["data"]
+        data, language = message["data"], message.get("language")
         mode = "note" if data.get("mode") == "note" else "enter"
         try:
             action, message_id = A.parse_message(data, room.game)
             result = await room.act(player, action, message_id)
         except Refusal as error:
             html = await database_sync_to_async(render_view)(
-                code, player, False, None, {"error": str(error), "mode": mode, "selected": _cell(data)})
+                code, player, False, None, {"error": str(error), "mode": mode, "selected": _cell(data)},
+                None, None, language)
         else:
-            html = await answer_html(result.live, player, result, mode, _cell(data))
+            html = await answer_html(result.live, player, result, mode, _cell(data), language)
         await self._send(message["reply"], {"type": "live.answer", "html": html, "token": message.get("token")})
 
     async def _called(self, message: dict) -> None:
@@ -749,7 +752,8 @@ def _action_from(data: dict):
     return _WIRE[fields.pop("name")](**fields)
 
 
-async def forwarded_answer(owner: LiveRoom, player, result, message_id: str, mode: str, cell=None) -> str:
+async def forwarded_answer(owner: LiveRoom, player, result, message_id: str, mode: str, cell=None,
+                           language: str | None = None) -> str:
     """The answer to a forwarded message its first owner never answered, applied by this
     process after a takeover. A duplicate is answered too (a socket's own re-send is not):
     the first owner applied it, but its answer was lost with that process's Redis or with
@@ -757,13 +761,13 @@ async def forwarded_answer(owner: LiveRoom, player, result, message_id: str, mod
     from .consumers import answer_html, render_view
 
     if not result.duplicate or not message_id or player is None:
-        return await answer_html(owner, player, result, mode, cell)
+        return await answer_html(owner, player, result, mode, cell, language)
     version = await run_db(lambda: RoomEvent.objects.filter(
         room=owner.room, seat__player=player, message_id=message_id).values_list("version", flat=True).first())
     if version is None:
         return ""
     return await database_sync_to_async(render_view)(owner.code, player, True, version, {"mode": mode},
-                                                     owner.room, owner.seats)
+                                                     owner.room, owner.seats, language)
 
 
 # --- the live rooms' own database thread ---------------------------------------------------
@@ -868,7 +872,7 @@ def route(code: str, player, action, now, message_id: str):
         raise services.RoomError("This room is being played live: use the room page.") from None
     reply = async_to_sync(_call_remote)(holder, code, player, wire, message_id)
     if reply is None:
-        raise services.RoomError("The room is busy: please try again.")
+        raise services.RoomError(_("The room is busy: please try again."))
     if reply.get("kind") == "NotOwner":
         return None
     if "error" in reply:

@@ -2,6 +2,7 @@
 
 from django.core.cache import cache
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import Level
 
@@ -28,19 +29,21 @@ def rematch_context(room, player) -> dict:
         return {}
     seated = player is not None and Seat.objects.filter(room__code=code, player=player).exists()
     host = Room.objects.filter(code=code).values_list("host__display_name", flat=True).first()
-    return {"rematch": code, "rematch_seated": seated, "rematch_host": host or "A player"}
+    return {"rematch": code, "rematch_seated": seated, "rematch_host": host or gettext("A player")}
 
 
 def start_blocked(room, seats, ready_room_open: bool) -> str:
     """Why the host cannot start yet ("" when they can): shown beside the disabled button."""
     if not ready_room_open:
-        return "Starting opens with the ready room, 15 minutes before the scheduled time."
+        return gettext("Starting opens with the ready room, 15 minutes before the scheduled time.")
     if len(seats) < MIN_PLAYERS:
         missing = MIN_PLAYERS - len(seats)
-        return f"Start needs at least {MIN_PLAYERS} players: waiting for {missing} more."
+        return gettext("Start needs at least %(min)s players: waiting for %(missing)s more.") % {
+            "min": MIN_PLAYERS, "missing": missing}
     waiting = sum(not s.ready for s in seats)
     if waiting:  # the player list shows who
-        return f"Start needs everyone ready: {waiting} of {len(seats)} not ready yet."
+        return gettext("Start needs everyone ready: %(waiting)s of %(seats)s not ready yet.") % {
+            "waiting": waiting, "seats": len(seats)}
     return ""
 
 

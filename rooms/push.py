@@ -5,6 +5,8 @@ socket; a refresh makes each process render once per distinct viewer, coalescing
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.utils import translation
 
 from .gametypes import game_for
 from .models import Room
@@ -20,13 +22,22 @@ def process_message(code: str, event: dict) -> dict:
     return {"type": "live.push", "code": code, "event": event}
 
 
+def standings_html(room, seats) -> dict[str, str]:
+    """The shared standings in every language the site speaks: each socket takes its own."""
+    rendered = {}
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            rendered[language] = str(standings_context(room, seats)["standings_html"])
+    return rendered
+
+
 def room_event(room, seats, result) -> dict | None:
     """What a change means for the room's other sockets: nothing (a private pencil mark),
     the shared standings (a board move in a running race), or a refresh of each view."""
     if result.outcome is not None and game_for(room).private(result.outcome):
         return None  # nothing changes for anyone else (a pencil mark)
     if result.outcome is not None and room.state == Room.State.PLAYING and not result.room_changed:
-        return {"type": "room.standings", "html": str(standings_context(room, seats)["standings_html"])}
+        return {"type": "room.standings", "html": standings_html(room, seats)}
     return {"type": "room.refresh"}
 
 
@@ -37,8 +48,7 @@ def push_room_update(code: str, board_only: bool = False, room=None, seats=None)
         if room is None:
             room = Room.objects.get(code=code)
             seats = list(room.seats.select_related("player"))
-        html = str(standings_context(room, seats)["standings_html"])
-        event = {"type": "room.standings", "html": html}
+        event = {"type": "room.standings", "html": standings_html(room, seats)}
     else:
         event = {"type": "room.refresh"}
     try:

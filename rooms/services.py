@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.engines import race
 from games.engines.errors import Refusal
+from games.engines.text import Sentences, _
 from stats.models import ShowdownResult
 
 from . import actions as A
@@ -57,15 +58,15 @@ def normalize_code(code: str) -> str:
 def create_room(player, game: str = DEFAULT_GAME, level: str = "medium", preset: str = "standard",
                 scheduled_for=None, host_timezone: str = "", now=None) -> Room:
     if game not in GAME_TYPES:
-        raise RoomError("Unknown game.")
+        raise RoomError(_("Unknown game."))
     rules = GAME_TYPES[game].initial_rules(preset)
     now = now or timezone.now()
     if scheduled_for is not None:
         if scheduled_for <= now:
-            raise RoomError("That time is in the past: pick a start time in the future.")
+            raise RoomError(_("That time is in the past: pick a start time in the future."))
         if scheduled_for > now + SCHEDULE_AHEAD:
-            raise RoomError("Showdowns can be scheduled at most 30 days ahead.")
-    for _ in range(10):
+            raise RoomError(_("Showdowns can be scheduled at most 30 days ahead."))
+    for _attempt in range(10):
         try:
             with transaction.atomic():
                 room = Room.objects.create(game=game, host=player, level=level, rules=rules,
@@ -75,7 +76,7 @@ def create_room(player, game: str = DEFAULT_GAME, level: str = "medium", preset:
                 return room
         except IntegrityError:  # a code collision: draw again
             continue
-    raise RoomError("Could not create a room, please try again.")
+    raise RoomError(_("Could not create a room, please try again."))
 
 
 SEAT_FIELDS = ("state", "status", "score", "mistakes", "hints", "progress", "finish_seconds", "place")
@@ -163,7 +164,7 @@ def perform(code: str, player, action, now=None, message_id: str = "") -> Result
         room = (Room.objects.select_for_update(of=("self",)).select_related("puzzle")
                 .filter(code=normalize_code(code)).first())
         if room is None:
-            raise RoomNotFound("No room has that code. Check the code and try again.")
+            raise RoomNotFound(_("No room has that code. Check the code and try again."))
         if message_id and RoomEvent.objects.filter(room=room, message_id=message_id,
                                                    seat__player=player).exists():
             return Result(room, _seat(room, player), changed=False, duplicate=True)
@@ -276,32 +277,33 @@ def record_results(room, seats, now):
 
 def _require_seat(seat):
     if seat is None:
-        raise NotAllowed("You are watching this room: only seated players can do that.")
+        raise NotAllowed(_("You are watching this room: only seated players can do that."))
 
 
 def _require_host(room, player):
     if room.host_id is None or player is None or room.host_id != player.pk:
-        raise NotAllowed("Only the host can do that.")
+        raise NotAllowed(_("Only the host can do that."))
 
 
-def _require_lobby(room, what="That"):
+def _require_lobby(room, what=_("That")):
     if room.state == Room.State.EXPIRED:
-        raise RoomError(f"This room has expired. {room.expiry_reason}".strip())
+        raise RoomError(Sentences([_("This room has expired."), room.expiry_reason]) if room.expiry_reason
+                        else _("This room has expired."))
     if room.state != Room.State.LOBBY:
-        raise RoomError(f"{what} is only possible in the lobby, before the countdown.")
+        raise RoomError(_("%(what)s is only possible in the lobby, before the countdown.", what=what))
 
 
 def _join(room, seats, seat, player, action, now):
     if seat is not None:
         return Result(room, seat, changed=False)
     if room.state == Room.State.EXPIRED:
-        raise RoomError("This room has expired.")
+        raise RoomError(_("This room has expired."))
     if room.state != Room.State.LOBBY:
-        raise RoomError("This showdown has already started: you can watch, but not join.")
+        raise RoomError(_("This showdown has already started: you can watch, but not join."))
     if RoomEvent.objects.filter(room=room, kind="kick", data__player_id=player.pk).exists():
-        raise NotAllowed("The host removed you from this room: you can watch, but not join again.")
+        raise NotAllowed(_("The host removed you from this room: you can watch, but not join again."))
     if len(seats) >= MAX_PLAYERS:
-        raise RoomError(f"This room is full: {MAX_PLAYERS} players at most.")
+        raise RoomError(_("This room is full: %(n)s players at most.", n=MAX_PLAYERS))
     seat = Seat.objects.create(room=room, player=player)
     seats.append(seat)
     if room.host_id is None:
@@ -324,7 +326,7 @@ def _leave(room, seats, seat, player, action, now):
 def _forfeit(room, seats, seat, player, action, now):
     _require_seat(seat)
     if room.state not in (Room.State.COUNTDOWN, Room.State.PLAYING):
-        raise RoomError("There is no running game to forfeit.")
+        raise RoomError(_("There is no running game to forfeit."))
     if seat.status != Seat.Status.PLAYING:
         return Result(room, seat, changed=False)
     game_for(room).leave(seat)
@@ -336,12 +338,12 @@ def _kick(room, seats, seat, player, action, now):
     block the start). The removed player may watch but not join again (the kick event in
     the room's log says so)."""
     _require_host(room, player)
-    _require_lobby(room, "Removing a player")
+    _require_lobby(room, _("Removing a player"))
     if action.player_id == player.pk:
-        raise RoomError("You cannot remove yourself: use Leave room.")
+        raise RoomError(_("You cannot remove yourself: use Leave room."))
     target = next((s for s in seats if s.player_id == action.player_id), None)
     if target is None:
-        raise RoomError("That player is not seated in this room.")
+        raise RoomError(_("That player is not seated in this room."))
     seats.remove(target)
     target.delete()
     return Result(room, seat)
@@ -350,14 +352,14 @@ def _kick(room, seats, seat, player, action, now):
 def _require_ready_room(room, now, what):
     opens = ready_room_opens(room)
     if opens is not None and now < opens:
-        raise RoomError(f"{what} opens 15 minutes before the scheduled start "
-                        f"({opens:%Y-%m-%d %H:%M} UTC).")
+        raise RoomError(_("%(what)s opens 15 minutes before the scheduled start (%(opens)s UTC).", what=what,
+                          opens=f"{opens:%Y-%m-%d %H:%M}"))
 
 
 def _ready(room, seats, seat, player, action, now):
     _require_seat(seat)
-    _require_lobby(room, "Changing your ready flag")
-    _require_ready_room(room, now, "The ready room")
+    _require_lobby(room, _("Changing your ready flag"))
+    _require_ready_room(room, now, _("The ready room"))
     if seat.ready == action.ready:
         return Result(room, seat, changed=False)
     seat.ready = action.ready
@@ -367,7 +369,7 @@ def _ready(room, seats, seat, player, action, now):
 
 def _rules(room, seats, seat, player, action, now):
     _require_host(room, player)
-    _require_lobby(room, "Changing the rules")
+    _require_lobby(room, _("Changing the rules"))
     if action.level is not None:
         room.level = action.level
     room.rules = action.rules.to_dict()
@@ -380,13 +382,13 @@ def _rules(room, seats, seat, player, action, now):
 
 def _start(room, seats, seat, player, action, now):
     _require_host(room, player)
-    _require_lobby(room, "Starting")
-    _require_ready_room(room, now, "Starting the showdown")
+    _require_lobby(room, _("Starting"))
+    _require_ready_room(room, now, _("Starting the showdown"))
     if len(seats) < MIN_PLAYERS:
-        raise RoomError(f"At least {MIN_PLAYERS} players are needed to start.")
+        raise RoomError(_("At least %(n)s players are needed to start.", n=MIN_PLAYERS))
     waiting = [s.player.display_name for s in seats if not s.ready]
     if waiting:
-        raise RoomError("Not everyone is ready yet: waiting for " + ", ".join(waiting) + ".")
+        raise RoomError(_("Not everyone is ready yet: waiting for %(names)s.", names=", ".join(waiting)))
     room.starts_at = now + timedelta(seconds=settings.COUNTDOWN_SECONDS)  # duel clocks start here
     for s in seats:
         s.status = Seat.Status.PLAYING
@@ -411,12 +413,12 @@ def _expire_action(room, seats, seat, player, action, now):
 def _board(room, seats, seat, player, action, now):
     _require_seat(seat)
     if room.state == Room.State.COUNTDOWN:
-        raise RoomError("Wait for the countdown to end.")
+        raise RoomError(_("Wait for the countdown to end."))
     if room.state != Room.State.PLAYING:
-        raise RoomError("The showdown is not running." if room.state != Room.State.LOBBY
-                        else "The showdown has not started yet.")
+        raise RoomError(_("The showdown is not running.") if room.state != Room.State.LOBBY
+                        else _("The showdown has not started yet."))
     if seat.status == Seat.Status.LEFT:
-        raise RoomError("You left this showdown.")
+        raise RoomError(_("You left this showdown."))
     game = game_for(room)
     outcome = game.apply(room, seat, action, now)
     if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:

@@ -8,6 +8,7 @@ from django.http import HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from icalendar import Calendar, Event
@@ -51,13 +52,13 @@ def time_zones() -> list[str]:
 def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:
     """A local date-time in a named zone -> an aware UTC datetime (or RoomError)."""
     if zone_name not in time_zones():
-        raise RoomError("Pick a time zone from the list.")
+        raise RoomError(_("Pick a time zone from the list."))
     try:
         local = dt.datetime.fromisoformat(date_text)
     except ValueError:
-        raise RoomError("Give the start as a date and a time.") from None
+        raise RoomError(_("Give the start as a date and a time.")) from None
     if local.tzinfo is not None:
-        raise RoomError("Give the start as a local date and time, with its time zone picked separately.")
+        raise RoomError(_("Give the start as a local date and time, with its time zone picked separately."))
     return local.replace(tzinfo=zoneinfo.ZoneInfo(zone_name)).astimezone(dt.UTC), zone_name
 
 
@@ -68,25 +69,25 @@ def room_new(request):
     game = request.POST.get("game") or DEFAULT_GAME
     if game not in GAME_TYPES:
         games = ", ".join(game.label for game in GAME_TYPES.values())
-        return _message(request, "Cannot create room", f"Pick one of the games: {games}.", 400)
+        return _message(request, _("Cannot create room"), _("Pick one of the games: %(games)s.") % {"games": games}, 400)
     if level not in A.LEVELS or preset not in race.PRESETS:
-        return _message(request, "Cannot create room", "Pick a difficulty and a rule preset.", 400)
+        return _message(request, _("Cannot create room"), _("Pick a difficulty and a rule preset."), 400)
     if limits.creation_limited(request, "room"):
-        return _message(request, "Slow down", "You have created too many rooms in a short time. "
-                        "Wait a few minutes and try again.", 429)
+        return _message(request, _("Slow down"), _("You have created too many rooms in a short time. "
+                                                   "Wait a few minutes and try again."), 429)
     scheduled_for, zone = None, ""
     try:
         if request.POST.get("scheduled_at"):
             scheduled_for, zone = parse_schedule(request.POST["scheduled_at"], request.POST.get("timezone", ""))
     except RoomError as error:
-        return _message(request, "Cannot create room", str(error), 400)
+        return _message(request, _("Cannot create room"), str(error), 400)
     fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
-    if (ask := name_gate(request, "Pick your name, then create the room", fields)) is not None:
+    if (ask := name_gate(request, _("Pick your name, then create the room"), fields)) is not None:
         return ask
     try:
         room = create_room(request.player, game, level, preset, scheduled_for, zone)
     except RoomError as error:
-        return _message(request, "Cannot create room", str(error), 400)
+        return _message(request, _("Cannot create room"), str(error), 400)
     return remember_name_choice(redirect("room", code=room.code))
 
 
@@ -95,7 +96,7 @@ def room_calendar(request, code: str):
     """An .ics invitation for a scheduled showdown."""
     room = Room.objects.filter(code=normalize_code(code), scheduled_for__isnull=False).first()
     if room is None:
-        return _message(request, "No calendar", "That room has no scheduled showdown.", 404)
+        return _message(request, _("No calendar"), _("That room has no scheduled showdown."), 404)
     calendar = Calendar()
     calendar.add("prodid", "-//Sudoku Showdown//EN")
     calendar.add("version", "2.0")
@@ -123,28 +124,28 @@ def room_join(request, code: str | None = None):
             return HttpResponseNotAllowed(["POST"])
         if not Room.objects.filter(code=normalize_code(code)).exists():
             return redirect("home")
-        return name_gate(request, "Pick your name, then join the room", {}) or redirect("room", code=normalize_code(code))
+        return name_gate(request, _("Pick your name, then join the room"), {}) or redirect("room", code=normalize_code(code))
     ip = limits.client_ip(request)
     if limits.limited(ip):
-        return _message(request, "Too many attempts", limits.TOO_MANY_MISSES, 429)
+        return _message(request, _("Too many attempts"), limits.TOO_MANY_MISSES, 429)
     code = normalize_code(code or request.POST.get("code", ""))
     if len(code) != 6:
         limits.count_miss(ip)
-        return _message(request, "Cannot join", "Room codes have 6 characters.", 400)
+        return _message(request, _("Cannot join"), _("Room codes have 6 characters."), 400)
     if not name_gate_passed(request, code):
         if request.htmx:  # a live room form: the name page is a page of its own
             return HttpResponseClientRedirect(reverse("room_join_code", args=[code]))
         if not Room.objects.filter(code=code).exists():
             limits.count_miss(ip)
-            return _message(request, "Room not found", "No room has that code. Check the code and try again.", 404)
-        return name_gate(request, "Pick your name, then join the room", {"code": code})
+            return _message(request, _("Room not found"), _("No room has that code. Check the code and try again."), 404)
+        return name_gate(request, _("Pick your name, then join the room"), {"code": code})
     try:
         perform(code, request.player, A.Join())
     except RoomNotFound as error:
         limits.count_miss(ip)
-        return _message(request, "Room not found", str(error), 404)
+        return _message(request, _("Room not found"), str(error), 404)
     except RoomError as error:
-        return _message(request, "Cannot join", str(error), 409)
+        return _message(request, _("Cannot join"), str(error), 409)
     return remember_name_choice(_go(request, "room", code=code))
 
 
@@ -158,9 +159,9 @@ def room_leave(request, code: str):
     try:
         perform(code, request.player, A.Leave())
     except RoomNotFound as error:
-        return _message(request, "Room not found", str(error), 404)
+        return _message(request, _("Room not found"), str(error), 404)
     except RoomError as error:
-        return _message(request, "Cannot leave", str(error), 409)
+        return _message(request, _("Cannot leave"), str(error), 409)
     return _go(request, "home")
 
 
@@ -175,7 +176,7 @@ def room_page(request, code: str):
     room = Room.objects.filter(code=normalized).select_related("puzzle", "host").first()
     if room is None:
         limits.count_miss(ip)
-        return _message(request, "Room not found", "No room has that code. Check the code and try again.", 404)
+        return _message(request, _("Room not found"), _("No room has that code. Check the code and try again."), 404)
     # Watching live needs the room socket, which refuses a browser without a profile.
     context = room_context(room, ensure_player(request))
     context["share_url"] = request.build_absolute_uri(reverse("room", args=[room.code]))
@@ -191,18 +192,18 @@ def room_rematch(request, code: str):
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(code=code).first()  # one rematch per room
         if room is None:
-            return _message(request, "Room not found", "No room has that code.", 404)
+            return _message(request, _("Room not found"), _("No room has that code."), 404)
         if room.state != Room.State.FINISHED:
-            return _message(request, "No rematch yet", "A rematch can start once this room has finished.", 409)
+            return _message(request, _("No rematch yet"), _("A rematch can start once this room has finished."), 409)
         if not Seat.objects.filter(room=room, player=request.player).exists():
-            return _message(request, "No rematch", "Only the players of this room can start its rematch.", 403)
+            return _message(request, _("No rematch"), _("Only the players of this room can start its rematch."), 403)
         rematch = cache.get(rematch_key(room.code))
         if rematch and Room.objects.filter(code=rematch, state=Room.State.LOBBY).exists():
             created = False
         else:
             if limits.creation_limited(request, "room"):
-                return _message(request, "Slow down", "You have created too many rooms in a short time. "
-                                "Wait a few minutes and try again.", 429)
+                return _message(request, _("Slow down"), _("You have created too many rooms in a short time. "
+                                                           "Wait a few minutes and try again."), 429)
             game = GAME_TYPES[room.game]
             new = create_room(request.player, room.game, room.level)
             perform(new.code, request.player, A.SetRules(room.level, game.rules(room)))
@@ -212,7 +213,7 @@ def room_rematch(request, code: str):
         try:
             perform(rematch, request.player, A.Join())
         except RoomError as error:
-            return _message(request, "Cannot join the rematch", str(error), 409)
+            return _message(request, _("Cannot join the rematch"), str(error), 409)
     else:
         push_room_update(room.code)  # every socket of the finished room re-renders with the invitation
     return _go(request, "room", code=rematch)

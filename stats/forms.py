@@ -3,6 +3,7 @@ import secrets
 import unicodedata
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .models import NAME_MAX_LENGTH
 
@@ -15,16 +16,16 @@ BLANK_LOOKING = set("\u115f\u1160\u3164\uffa0\u2800")
 
 
 class DisplayNameForm(forms.Form):
-    display_name = forms.CharField(label="Display name", max_length=NAME_MAX_LENGTH, strip=True)
+    display_name = forms.CharField(label=_("Display name"), max_length=NAME_MAX_LENGTH, strip=True)
 
     def clean_display_name(self):
         kept = "".join(ch for ch in self.cleaned_data["display_name"]
                        if unicodedata.category(ch) != "Cf" or ch in JOINERS)
         name = " ".join(kept.split())
         if not any(not ch.isspace() and ch not in JOINERS and ch not in BLANK_LOOKING for ch in name):
-            raise forms.ValidationError("Pick a name with at least one visible character.")
+            raise forms.ValidationError(_("Pick a name with at least one visible character."))
         if any(unicodedata.category(ch) == "Cc" for ch in name):
-            raise forms.ValidationError("Names cannot contain control characters.")
+            raise forms.ValidationError(_("Names cannot contain control characters."))
         return name
 
 

@@ -51,3 +51,9 @@ def player_status(value):
 def say(message):
     """An engine's message (games/engines/text.py) in the player's language."""
     return i18n.say(message)
+
+
+@register.filter
+def penalty_option(value):
+    """A penalty in the lobby's select: None, Flat, Progressive."""
+    return label(i18n.PENALTY_OPTIONS, str(value))

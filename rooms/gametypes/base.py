@@ -12,7 +12,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from datetime import timedelta
 
+from django.utils.translation import gettext_lazy as _
+
 from games import fragments as sudoku
+from games.i18n import level_label
 
 
 class GameType(ABC):
@@ -25,12 +28,12 @@ class GameType(ABC):
     # host settings), board (the player's own board), watching (a spectator's line) and
     # result (a finished room's cells in the leaderboards' history row).
     template: str = ""
-    start_label = "Start"
+    start_label = _("Start")
     has_level = True  # the room's difficulty applies
     time_limit: timedelta | None = None  # from the countdown's end (None: the rooms' safety limit only)
     styles: tuple[str, ...] = ()  # static css files the room page links
     scripts: tuple[str, ...] = ()  # static scripts the room page loads before room.js
-    progress_unit = "cells filled"
+    progress_unit = _("cells filled")
 
     @property
     def settings_template(self) -> str:
@@ -64,7 +67,7 @@ class GameType(ABC):
 
     def badges(self, room) -> list[tuple[str, str]]:
         """[(css class, text)] beside the game's name: the difficulty where it applies."""
-        return [(f"level-{room.level}", room.level.capitalize())] if self.has_level else []
+        return [(f"level-{room.level}", level_label(room.level))] if self.has_level else []
 
     def settings_context(self, room) -> dict:
         """What the lobby's settings partial needs beyond the room's context."""

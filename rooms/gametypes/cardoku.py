@@ -7,9 +7,12 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
 from games.cardoku import play as ck_play
 from games.cardoku import presenters as ck_view
 from games.engines import cardoku as ck
+from games.engines.text import _
 
 from .. import actions as A
 from ..models import Seat
@@ -24,7 +27,8 @@ class Helper:
     on: bool
 
 
-CARDOKU_LAYOUTS = {"default": "Default staircase", "random": "Random (the same for everyone)"}
+CARDOKU_LAYOUTS = {"default": gettext_lazy("Default staircase layout"),
+                   "random": gettext_lazy("Random (the same for everyone) layout")}
 DECK_SIZE = len(ck.DEAL_CARDS)
 
 
@@ -40,12 +44,12 @@ class SeatGame:
 
 class CardokuDuel(DuelGame):
     key = "cardoku"
-    label = menu_label = short_label = "Cardoku duel"
-    totals_label = "Cardoku duels"
+    label = menu_label = short_label = gettext_lazy("Cardoku duel")
+    totals_label = gettext_lazy("Cardoku duels")
     template = "rooms/cardoku.html"
     styles = ("css/cardoku.css", "css/duels.css")
     scripts = ("js/cardoku.js", "js/duels.js")
-    progress_unit = "cards played"
+    progress_unit = gettext_lazy("cards played")
 
     def rules(self, room) -> DuelSettings:
         return DuelSettings(layout=self.layout(room))
@@ -59,16 +63,18 @@ class CardokuDuel(DuelGame):
 
     def summary(self, room) -> list[str]:
         layout = self.rules(room).layout
-        return [f"{CARDOKU_LAYOUTS[layout]} layout", "the same deal for everyone", "no undo: every move is final",
-                f"−{ck.DISCARD_PENALTY} per discard", "highest score when every deck is done wins"]
+        return [str(CARDOKU_LAYOUTS[layout]), gettext("the same deal for everyone"),
+                gettext("no undo: every move is final"),
+                gettext("−%(points)s per discard") % {"points": ck.DISCARD_PENALTY},
+                gettext("highest score when every deck is done wins")]
 
     def badges(self, room) -> list[tuple[str, str]]:
-        return [("", "Default layout" if self.rules(room).layout == "default" else "Random layout")]
+        return [("", gettext("Default layout") if self.rules(room).layout == "default" else gettext("Random layout"))]
 
     def parse_settings(self, data) -> A.SetRules:
         layout = data.get("layout")
         if layout not in CARDOKU_LAYOUTS:
-            raise A.MalformedMessage("The layout must be default or random.")
+            raise A.MalformedMessage(_("The layout must be default or random."))
         return A.SetRules(None, DuelSettings(layout=layout))
 
     def parse(self, data):
@@ -77,7 +83,7 @@ class CardokuDuel(DuelGame):
         if data.get("action") == "helper":
             option = data.get("option")
             if option not in ("moves", "restrictions"):
-                raise A.MalformedMessage("The helper must be moves or restrictions.")
+                raise A.MalformedMessage(_("The helper must be moves or restrictions."))
             return A.GameMove(Helper(option, str(data.get("on", "")) in ("1", "true", "on")))
         try:
             return A.GameMove(ck_play.parse_action(data))
@@ -113,14 +119,16 @@ class CardokuDuel(DuelGame):
 
     def apply(self, room, seat, action, now) -> DuelOutcome:
         move = action.move
-        refuse_unless_playing(seat, "Your deck is done: watch the others finish in the standings.")
+        refuse_unless_playing(seat, _("Your deck is done: watch the others finish in the standings."))
         if isinstance(move, Helper):
             helpers = dict(seat.state.get("helpers", {}), **{move.option: move.on})
             seat.state = dict(seat.state, helpers=helpers)
-            name = "Possible moves" if move.option == "moves" else "Placement restrictions"
-            return DuelOutcome("view", f"{name} {'shown' if move.on else 'hidden'}.", changed=False)
+            said = {("moves", True): _("Possible moves shown."), ("moves", False): _("Possible moves hidden."),
+                    ("restrictions", True): _("Placement restrictions shown."),
+                    ("restrictions", False): _("Placement restrictions hidden.")}[move.option, bool(move.on)]
+            return DuelOutcome("view", said, changed=False)
         if move.kind == "undo":
-            raise MoveRefused("There is no undo in a duel: every move is final.")
+            raise MoveRefused(_("There is no undo in a duel: every move is final."))
         try:
             data, outcome = ck_play.apply_action(seat.state, move)
         except ck.IllegalMove as error:
@@ -132,7 +140,8 @@ class CardokuDuel(DuelGame):
 
     def standing_line(self, seat) -> str:
         left = DECK_SIZE - seat.progress
-        return f"{seat.score} pts · {left} card{'' if left == 1 else 's'} left"
+        return " · ".join([gettext("%(n)s pts") % {"n": seat.score},
+                           ngettext("%(n)s card left", "%(n)s cards left", left) % {"n": left}])
 
     def status_note(self, seat) -> str | None:
         if seat.status == Seat.Status.FINISHED:
@@ -143,7 +152,7 @@ class CardokuDuel(DuelGame):
         """Which squares hold a card, never which card."""
         if not seat.state:
             return []
-        start = {(r - 1) * 9 + c - 1 for r, c, _ in seat.state["layout"]["squares"]}
+        start = {(r - 1) * 9 + c - 1 for r, c, _card in seat.state["layout"]["squares"]}
         return ["g" if i in start else ("f" if code else "") for i, code in enumerate(seat.state["board"])]
 
     def board_context(self, room, seat, outcome=None, selected=None, mode=None, now=None, playing=True) -> dict:

@@ -8,10 +8,13 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
 from games.bank import take_puzzle
 from games.domino import play as dm_play
 from games.domino import presenters as dm_view
 from games.engines import domino as dm
+from games.engines.text import _
 
 from .. import actions as A
 from ..models import Seat
@@ -25,32 +28,32 @@ class JokerMode:
     kind: str | None
 
 
-DOMINO_ENDS = {dm.END_FULL: "grid full", dm.END_LIVES: "out of lives", dm.END_STUCK: "no move left",
-               dm.END_TIME: "time up"}
+DOMINO_ENDS = {dm.END_FULL: gettext_lazy("grid full"), dm.END_LIVES: gettext_lazy("out of lives"),
+               dm.END_STUCK: gettext_lazy("no move left"), dm.END_TIME: gettext_lazy("time up")}
 
 
 class DominoDuel(DuelGame):
     key = "domino"
-    label = menu_label = "Sudoku Domino duel"
-    short_label = "Domino duel"
-    totals_label = "Sudoku Domino duels"
+    label = menu_label = gettext_lazy("Sudoku Domino duel")
+    short_label = gettext_lazy("Domino duel")
+    totals_label = gettext_lazy("Sudoku Domino duels")
     template = "rooms/domino.html"
     styles = ("css/domino.css", "css/duels.css")
     scripts = ("js/domino.js", "js/duels.js")
     has_level = True
     time_limit = timedelta(seconds=dm.TIME_LIMIT)
-    progress_unit = "stones placed"
+    progress_unit = gettext_lazy("stones placed")
 
     def rules(self, room) -> DuelSettings:
         return DuelSettings()
 
     def summary(self, room) -> list[str]:
-        return ["10 minutes on the server's clock", f"{dm.LIVES} lives",
-                f"{dm.JOKERS['grey']} grey and {dm.JOKERS['gold']} gold jokers",
-                "same position and stones for everyone", "highest score wins"]
+        return [gettext("10 minutes on the server's clock"), gettext("%(n)s lives") % {"n": dm.LIVES},
+                gettext("%(grey)s grey and %(gold)s gold jokers") % {"grey": dm.JOKERS["grey"], "gold": dm.JOKERS["gold"]},
+                gettext("same position and stones for everyone"), gettext("highest score wins")]
 
     def badges(self, room) -> list[tuple[str, str]]:
-        return super().badges(room) + [("", "10 minutes")]
+        return super().badges(room) + [("", gettext("10 minutes"))]
 
     def parse_settings(self, data) -> A.SetRules:
         return A.SetRules(A.parse_level(data), DuelSettings())
@@ -63,7 +66,7 @@ class DominoDuel(DuelGame):
         if joker is not None and data.get("cell") in (None, "") and data.get("row") in (None, "") \
                 and data.get("push") in (None, ""):
             if joker not in ("", *dm.JOKERS):
-                raise A.MalformedMessage("The joker must be grey or gold.")
+                raise A.MalformedMessage(_("The joker must be grey or gold."))
             return A.GameMove(JokerMode(joker or None))
         try:
             return A.GameMove(dm_play.parse_action(data))
@@ -95,7 +98,7 @@ class DominoDuel(DuelGame):
 
     def apply(self, room, seat, action, now) -> DuelOutcome:
         move = action.move
-        refuse_unless_playing(seat, "Your game is over: watch the others finish in the standings.")
+        refuse_unless_playing(seat, _("Your game is over: watch the others finish in the standings."))
         if isinstance(move, JokerMode):
             return self._joker_mode(seat, move.kind)
         try:
@@ -110,10 +113,12 @@ class DominoDuel(DuelGame):
 
     def _joker_mode(self, seat, kind) -> DuelOutcome:
         if kind is None:
-            return DuelOutcome("view", "Joker put away: push your stone in from an orange marker.", changed=False)
+            return DuelOutcome("view", _("Joker put away: push your stone in from an orange marker."), changed=False)
         if dm_play.load(seat.state).jokers_left[kind] <= 0:
-            raise MoveRefused(f"No {kind} jokers left.")
-        return DuelOutcome("view", f"Pick any empty cell for the {kind} joker (Cancel joker or Esc puts it away).",
+            raise MoveRefused(_("No grey jokers left.") if kind == "grey" else _("No gold jokers left."))
+        return DuelOutcome("view", _("Pick any empty cell for the grey joker (Cancel joker or Esc puts it away).")
+                           if kind == "grey" else
+                           _("Pick any empty cell for the gold joker (Cancel joker or Esc puts it away)."),
                            changed=False, view={"joker_mode": kind})
 
     def close(self, room, seats, now) -> None:
@@ -126,8 +131,9 @@ class DominoDuel(DuelGame):
 
     def standing_line(self, seat) -> str:
         lives = dm.LIVES - seat.mistakes
-        return (f"{seat.score} pts · {lives} li{'fe' if lives == 1 else 'ves'} · "
-                f"{seat.progress} stone{'' if seat.progress == 1 else 's'} placed")
+        return " · ".join([gettext("%(n)s pts") % {"n": seat.score},
+                           ngettext("%(n)s life", "%(n)s lives", lives) % {"n": lives},
+                           ngettext("%(n)s stone placed", "%(n)s stones placed", seat.progress) % {"n": seat.progress}])
 
     def status_note(self, seat) -> str | None:
         if seat.status == Seat.Status.FINISHED and seat.state:

@@ -21,8 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy, pgettext
+
 from games.engines.errors import Illegal
 from games.engines.ranking import places
+from games.engines.text import _
 
 from ..models import Seat
 from .base import GameType
@@ -73,7 +76,7 @@ def rank_by_score(seats) -> list[tuple[int, Seat]]:
 
 def refuse_unless_playing(seat, done_message: str) -> None:
     if seat.status == Seat.Status.LEFT:
-        raise MoveRefused("You left this game.")
+        raise MoveRefused(_("You left this game."))
     if seat.status != Seat.Status.PLAYING:
         raise MoveRefused(done_message)
 
@@ -81,7 +84,7 @@ def refuse_unless_playing(seat, done_message: str) -> None:
 class DuelGame(GameType):
     """What both duels share: settings, ranking by score, leaving."""
 
-    start_label = "Start duel"
+    start_label = gettext_lazy("Start duel")
     has_level = False
 
     def rank(self, room, seats):
@@ -98,7 +101,7 @@ class DuelGame(GameType):
         return "good" if kind is None and outcome is not None and outcome.ok else kind
 
     def status_note(self, seat) -> str | None:
-        return "left" if seat.status == Seat.Status.LEFT else None
+        return pgettext("standings", "left") if seat.status == Seat.Status.LEFT else None
 
     def shown_silhouette(self, room, seat) -> list[str]:
         """Only the shared start squares until the room finishes: every seat gets the same

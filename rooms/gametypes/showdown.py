@@ -1,8 +1,10 @@
 """Sudoku Showdown: every seat races on the same puzzle under the host's rules."""
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
-from games import fragments
+from games import fragments, i18n
 from games.bank import take_puzzle
 from games.engines import race
 from games.presenters import board_rows, digit_pad
@@ -15,12 +17,12 @@ from .base import GameType
 class ShowdownGame(GameType):
     key = "showdown"
     label = "Sudoku Showdown"
-    menu_label = "Sudoku Showdown (race)"
-    short_label = "Showdown"
-    totals_label = "Showdowns"
+    menu_label = _("Sudoku Showdown (race)")
+    short_label = _("Showdown")
+    totals_label = _("Showdowns")
     template = "rooms/showdown.html"
     scripts = ("js/board.js",)
-    start_label = "Start showdown"
+    start_label = _("Start showdown")
     has_level = True
 
     def parse_settings(self, data):
@@ -46,8 +48,9 @@ class ShowdownGame(GameType):
         return ["g" if g != "0" else ("f" if c != "0" else "") for g, c in zip(givens, cells, strict=True)]
 
     def standing_line(self, seat) -> str:
-        parts = [f"{seat.score} pts", f"{seat.mistakes} mistake{'s' if seat.mistakes != 1 else ''}",
-                 f"{seat.hints} hint{'s' if seat.hints != 1 else ''}"]
+        parts = [gettext("%(n)s pts") % {"n": seat.score},
+                 ngettext("%(n)s mistake", "%(n)s mistakes", seat.mistakes) % {"n": seat.mistakes},
+                 ngettext("%(n)s hint", "%(n)s hints", seat.hints) % {"n": seat.hints}]
         return " · ".join(parts)
 
     def rules(self, room) -> race.Rules:
@@ -61,7 +64,7 @@ class ShowdownGame(GameType):
 
     def badges(self, room) -> list[tuple[str, str]]:
         preset = self.preset(room)
-        return super().badges(room) + [("", preset.capitalize())]
+        return super().badges(room) + [("", str(i18n.PRESETS.get(preset, preset)))]
 
     def settings_context(self, room) -> dict:
         return {"presets": race.PRESETS, "hint_limits": race.HINT_LIMITS, "caps": race.MISTAKE_CAPS,

@@ -17,7 +17,7 @@ from tests.conftest import EMPTY, SOLUTION, client_for
 # Names of games, keys and the few words that are the same in Dutch (a Dutch Sudoku player
 # says "hint" and "score"): a text made of these words only may read the same.
 SAME_IN_DUTCH = {
-    "Sudoku", "Showdown", "Solo", "Run", "Cardoku", "Domino", "race", "English", "Nederlands",
+    "Sudoku", "Showdown", "Showdowns", "Solo", "Run", "Cardoku", "Domino", "race", "English", "Nederlands",
     "Expert", "Hardcore", "Joker", "Jokers", "Hint", "Hints", "Score", "Bonus", "Flush", "Royal", "Duels",
     "CODE", "code", "Enter", "Esc", "Tab", "Delete",
 }
