@@ -4,6 +4,7 @@ labels of the engines' keys (levels, presets, penalties, statuses) in that langu
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games.engines.sudoku.levels import Level
 from games.engines.text import Sentences, Text
 
 PRESETS = {"friendly": _("Friendly"), "standard": _("Standard"), "hardcore": _("Hardcore"), "custom": _("Custom")}
@@ -45,6 +46,8 @@ def place_of(place: int, players: int) -> str:
 
 
 def level_label(level: str) -> str:
-    from games.models import Level
-
-    return label(dict(Level.choices), level)
+    """A difficulty's name ("easy" -> "Makkelijk"), from the engine's labels."""
+    try:
+        return gettext(Level(level).label)
+    except ValueError:
+        return level

@@ -20,7 +20,7 @@ def _home_context(player, **extra):
     from rooms.views import time_zones
     from stats.panels import home_panels
 
-    room_games = [(key, game.menu_label) for key, game in GAME_TYPES.items()]
+    room_games = [(key, _(game.menu_label)) for key, game in GAME_TYPES.items()]
     return {"levels": Level.choices, "time_zones": time_zones(), "room_games": room_games, **home_panels(player), **extra}
 
 

@@ -66,6 +66,8 @@ def socket_language(scope) -> str:
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
+    language = settings.LANGUAGE_CODE  # until connect() reads the player's (socket_language)
+
     async def __call__(self, scope, receive, send):
         """Frames are taken off the connection as they arrive (a pump), counted against the
         socket's rate there and queued up to MAX_QUEUED: a client sending faster than its

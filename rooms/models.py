@@ -18,7 +18,7 @@ def game_choices() -> list[tuple[str, str]]:
     import these models)."""
     from .gametypes import GAME_TYPES
 
-    return [(key, game.label) for key, game in GAME_TYPES.items()]
+    return [(key, _(game.label)) for key, game in GAME_TYPES.items()]
 
 
 class Room(models.Model):

@@ -87,7 +87,7 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         "countdown_ms": max(0, int((room.starts_at - now).total_seconds() * 1000)) if room.starts_at else 0,
         "outcome": outcome, "error": error, "mode": mode, "selected": selected,
         "version": room.version,
-        "game_type": game, "start_label": game.start_label, "badges": game.badges(room),
+        "game_type": game, "start_label": gettext(game.start_label), "badges": game.badges(room),
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
     context["race_seconds"] = race_seconds(room, state, now)

@@ -68,7 +68,7 @@ def room_new(request):
     preset = request.POST.get("preset", "standard")
     game = request.POST.get("game") or DEFAULT_GAME
     if game not in GAME_TYPES:
-        games = ", ".join(game.label for game in GAME_TYPES.values())
+        games = ", ".join(_(game.label) for game in GAME_TYPES.values())
         return _message(request, _("Cannot create room"), _("Pick one of the games: %(games)s.") % {"games": games}, 400)
     if level not in A.LEVELS or preset not in race.PRESETS:
         return _message(request, _("Cannot create room"), _("Pick a difficulty and a rule preset."), 400)

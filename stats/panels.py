@@ -3,6 +3,7 @@ per game (games/panels.py), in the leaderboards' tab order. The views load every
 through here, so templates and tags only present (issue 10); overdue games are settled
 (each panel's `settle`, the games' write path) in the view's request, never during a render."""
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.cardoku.panels import CardokuPanel
@@ -29,7 +30,7 @@ class RoomsPanel(Panel):
         return ShowdownResult.objects.filter(player=player)
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": r.game, "title": GAME_TYPES[r.game].short_label,
+        return [{"game": r.game, "title": gettext(GAME_TYPES[r.game].short_label),
                  "result": place_of(r.placement, r.player_count),
                  "detail": format_seconds(r.seconds) if r.seconds else points(r.score),
                  "when": r.finished_at, "win": r.placement == 1}

@@ -2,6 +2,8 @@
 out of the totals that compare results across rooms. Each game type keeps its own totals:
 Showdown races and the Sudoku Domino and Cardoku duels are never mixed into one count."""
 
+from django.utils.translation import gettext
+
 from rooms.gametypes import GAME_TYPES
 
 from .models import ShowdownResult
@@ -20,6 +22,6 @@ def showdown_summary(player) -> dict:
     mine = ShowdownResult.objects.filter(player=player)
     history = [(r, GAME_TYPES[r.game]) for r in mine.order_by("-finished_at")[:50]]
     counted = mine.exclude(preset="custom")
-    totals = [{"game": key, "label": game.totals_label, **_totals(counted.filter(game=key))}
+    totals = [{"game": key, "label": gettext(game.totals_label), **_totals(counted.filter(game=key))}
               for key, game in GAME_TYPES.items()]
     return {"history": history, "totals": totals}

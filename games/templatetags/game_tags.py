@@ -27,9 +27,7 @@ register.simple_tag(fragments.run_badge, name="run_badge")
 # Labels of engine keys in the player's language (games/i18n.py).
 @register.filter
 def level_label(value):
-    from games.models import Level
-
-    return label(dict(Level.choices), value)
+    return i18n.level_label(value)
 
 
 @register.filter

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from datetime import timedelta
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games import fragments as sudoku
 from games.i18n import level_label
@@ -28,12 +28,12 @@ class GameType(ABC):
     # host settings), board (the player's own board), watching (a spectator's line) and
     # result (a finished room's cells in the leaderboards' history row).
     template: str = ""
-    start_label = _("Start")
+    start_label = gettext_noop("Start")
     has_level = True  # the room's difficulty applies
     time_limit: timedelta | None = None  # from the countdown's end (None: the rooms' safety limit only)
     styles: tuple[str, ...] = ()  # static css files the room page links
     scripts: tuple[str, ...] = ()  # static scripts the room page loads before room.js
-    progress_unit = _("cells filled")
+    progress_unit = gettext_noop("cells filled")
 
     @property
     def settings_template(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from games.cardoku import play as ck_play
 from games.cardoku import presenters as ck_view
@@ -44,12 +44,12 @@ class SeatGame:
 
 class CardokuDuel(DuelGame):
     key = "cardoku"
-    label = menu_label = short_label = gettext_lazy("Cardoku duel")
-    totals_label = gettext_lazy("Cardoku duels")
+    label = menu_label = short_label = gettext_noop("Cardoku duel")
+    totals_label = gettext_noop("Cardoku duels")
     template = "rooms/cardoku.html"
     styles = ("css/cardoku.css", "css/duels.css")
     scripts = ("js/cardoku.js", "js/duels.js")
-    progress_unit = gettext_lazy("cards played")
+    progress_unit = gettext_noop("cards played")
 
     def rules(self, room) -> DuelSettings:
         return DuelSettings(layout=self.layout(room))

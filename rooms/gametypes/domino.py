@@ -8,7 +8,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from games.bank import take_puzzle
 from games.domino import play as dm_play
@@ -34,15 +34,15 @@ DOMINO_ENDS = {dm.END_FULL: gettext_lazy("grid full"), dm.END_LIVES: gettext_laz
 
 class DominoDuel(DuelGame):
     key = "domino"
-    label = menu_label = gettext_lazy("Sudoku Domino duel")
-    short_label = gettext_lazy("Domino duel")
-    totals_label = gettext_lazy("Sudoku Domino duels")
+    label = menu_label = gettext_noop("Sudoku Domino duel")
+    short_label = gettext_noop("Domino duel")
+    totals_label = gettext_noop("Sudoku Domino duels")
     template = "rooms/domino.html"
     styles = ("css/domino.css", "css/duels.css")
     scripts = ("js/domino.js", "js/duels.js")
     has_level = True
     time_limit = timedelta(seconds=dm.TIME_LIMIT)
-    progress_unit = gettext_lazy("stones placed")
+    progress_unit = gettext_noop("stones placed")
 
     def rules(self, room) -> DuelSettings:
         return DuelSettings()

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_noop, pgettext
 
 from games.engines.errors import Illegal
 from games.engines.ranking import places
@@ -84,7 +84,7 @@ def refuse_unless_playing(seat, done_message: str) -> None:
 class DuelGame(GameType):
     """What both duels share: settings, ranking by score, leaving."""
 
-    start_label = gettext_lazy("Start duel")
+    start_label = gettext_noop("Start duel")
     has_level = False
 
     def rank(self, room, seats):

@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games import fragments, i18n
 from games.bank import take_puzzle
@@ -17,12 +17,12 @@ from .base import GameType
 class ShowdownGame(GameType):
     key = "showdown"
     label = "Sudoku Showdown"
-    menu_label = _("Sudoku Showdown (race)")
-    short_label = _("Showdown")
-    totals_label = _("Showdowns")
+    menu_label = gettext_noop("Sudoku Showdown (race)")
+    short_label = gettext_noop("Showdown")
+    totals_label = gettext_noop("Showdowns")
     template = "rooms/showdown.html"
     scripts = ("js/board.js",)
-    start_label = _("Start showdown")
+    start_label = gettext_noop("Start showdown")
     has_level = True
 
     def parse_settings(self, data):
