@@ -114,3 +114,11 @@ def test_breakdown_is_json_safe():
 def test_score_of_a_state():
     state = ck.discard(ck.new_game(None, 4))
     assert ck.score(state) == ck.score_board(state.board, 1)
+
+
+def test_a_state_scored_again_is_not_scored_anew():
+    before = ck.new_game(None, 4)
+    after = ck.discard(before)
+    first = ck.score(before), ck.score(after)
+    assert (ck.score(before), ck.score(after)) == first and ck.score(after) is first[1]
+    assert ck.score(ck.discard(after)).discards == 2  # another state (equal boards): its own score

@@ -11,6 +11,7 @@ so 2+2+3+2 = x9). Each discard costs 9; the total can go negative.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -119,6 +120,17 @@ _UNITS = tuple((kind, number, tuple((r - 1) * 9 + (c - 1) for r, c in unit_squar
                for kind in UNIT_KINDS for number in range(1, 10))
 
 
+# The last states scored, with their scores: a move scores the board before and after it four
+# to five times (the rules, the stored columns, the answer). States are immutable and held
+# here, so one that `is` a held state has its score.
+_recent: deque = deque(maxlen=4)
+
+
 def score(state) -> ScoreBreakdown:
     """The score of a game state: completed units minus 9 per discard."""
-    return score_board(state.board, state.discards)
+    for seen, breakdown in list(_recent):
+        if seen is state:
+            return breakdown
+    breakdown = score_board(state.board, state.discards)
+    _recent.append((state, breakdown))
+    return breakdown
