@@ -45,8 +45,8 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loadtest.common import RedisServer, TcpProxy, daphne_env, ensure_database, free_port, kill9, start_daphne, stop  # noqa: E402
-from loadtest.scenario import run_clients  # noqa: E402
+from loadtest.common import RedisServer, TcpProxy, daphne_env, ensure_database, free_port, kill9, start_daphne, stop
+from loadtest.scenario import run_clients
 
 
 class Servers:
@@ -118,7 +118,7 @@ async def http_probes(run):
         path = path.format(code=client.room.code)
         try:
             response = await tab.request(method, path, data=data, headers={"HX-Request": "true"})
-        except (OSError, ConnectionError, asyncio.TimeoutError) as error:
+        except (TimeoutError, OSError, ConnectionError) as error:
             probes.append(f"{method} {path}: {error!r}")
             continue
         run.stats.http[f"{response.status // 100}xx"] += 1
@@ -201,7 +201,7 @@ async def solo_probe_session(run, port: int):
 
     from loadtest.common import HttpSession
 
-    player = next((p for p in run.players if not p.watcher and p.http), None)
+    player = next(p for p in run.players if not p.watcher and p.http)
     tab = HttpSession(port)
     tab.cookies = dict(player.http.cookies)
     response = await tab.request("POST", "/solo/new/", data={"level": "easy", "csrfmiddlewaretoken": tab.csrf()})
@@ -284,10 +284,12 @@ def run_fault(kind: str, config, database_url: str, redis_url: str | None, solut
     from loadtest.checks import figures, verify
 
     phases = {"begin": time.monotonic()}
-    redis = proxy = None
-    if kind == "restart-redis":
-        redis = RedisServer().start()
+    redis = RedisServer().start() if kind == "restart-redis" else None
+    proxy = None
+    if redis is not None:
         redis_url = redis.url
+    if redis_url is None:
+        raise ValueError(f"{kind} needs REDIS_URL (only restart-redis starts a Redis of its own)")
     env = daphne_env(database_url, redis_url, COUNTDOWN_SECONDS=countdown, PGAPPNAME=APP_NAME)
     envs = None
     if kind == "redis-away":  # the first process reaches Redis through a relay that is cut
@@ -301,7 +303,7 @@ def run_fault(kind: str, config, database_url: str, redis_url: str | None, solut
         phases["servers up"] = time.monotonic()
         if kind == "kill-daphne":
             fault = kill_daphne_fault(servers, after, down)
-        elif kind == "restart-redis":
+        elif redis is not None:  # restart-redis
             fault = restart_redis_fault(redis, after, down)
         elif kind == "drop-db":
             fault = drop_db_fault(servers, database_url, after, drops, gap)
@@ -351,7 +353,7 @@ def main():
     config = config_from(args)
     solutions = stock_puzzles(config.rooms * config.rounds + 5, args.seed)
     down = args.down if args.down is not None else {"kill-daphne": 1.0, "redis-away": 10.0}.get(args.kind, 3.0)
-    run, report, logs = run_fault(args.kind, config, args.database_url, args.redis_url, solutions,
+    _run, report, logs = run_fault(args.kind, config, args.database_url, args.redis_url, solutions,
                                   after=args.after, down=down, countdown=args.countdown, drops=args.drops,
                                   gap=args.gap)
     print_report(args.kind, config, report)

@@ -94,7 +94,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             while True:
                 try:
                     return await receive()
-                except Exception:  # noqa: BLE001 - Redis away: wait for it, the socket stays
+                except Exception:  # Redis away: wait for it, the socket stays
                     logger.warning("socket channel read failed", exc_info=True)
                     await asyncio.sleep(1)
         self._channel_receive = patiently

@@ -183,7 +183,7 @@ class LiveRoom:
                     return
         except asyncio.CancelledError:
             pass
-        except Exception:  # noqa: BLE001 - a clock must never take the process down
+        except Exception:  # a clock must never take the process down
             logger.exception("room clock failed for %s", self.code)
 
     def _next_due(self):
@@ -402,7 +402,7 @@ class Hub:
             return await room.act(consumer.player, action, message_id)
         holder = await self.leases.holder(consumer.code)
         if holder and holder != self.channel:
-            asyncio.ensure_future(self._forward(consumer, action, message_id, holder))
+            self.spawn(self._forward(consumer, action, message_id, holder))
             return Forwarded()
         return None
 
@@ -449,7 +449,7 @@ class Hub:
                     await consumer.send(text_data=html)
                 return
             await consumer.send_error(_("The room is busy: please try again."))
-        except Exception:  # noqa: BLE001 - a closed socket or an away layer: the client resyncs
+        except Exception:  # a closed socket or an away layer: the client resyncs
             logger.warning("forwarding a message of %s failed", consumer.code, exc_info=True)
         finally:
             consumer.awaiting.pop(token, None)
@@ -458,8 +458,6 @@ class Hub:
     async def publish(self, room: LiveRoom, result: services.Result) -> None:
         """After a change is durable: everyone else hears of it, once per socket here and
         once per other process."""
-        from .push import room_event
-
         from .push import group_name, process_message, room_event
 
         event = room_event(room.room, room.seats, result)
@@ -468,7 +466,7 @@ class Hub:
         if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every process, once
             try:
                 await self.layer.group_send(group_name(room.code), process_message(room.code, event))
-            except Exception:  # noqa: BLE001 - the layer is away: a resync follows its return
+            except Exception:  # the layer is away: a resync follows its return
                 self.layer_away = True
                 logger.warning("room refresh push failed", exc_info=True)
                 # This process's own sockets need no Redis; not awaited here: the render must not
@@ -486,7 +484,7 @@ class Hub:
         for consumer in list(self.sockets.get(code, ())):
             try:
                 await consumer.live_event(event)
-            except Exception:  # noqa: BLE001 - one dead socket must not stop the others
+            except Exception:  # one dead socket must not stop the others
                 logger.warning("push to a socket of %s failed", code, exc_info=True)
 
     async def _refresh_soon(self, code: str) -> None:
@@ -507,7 +505,7 @@ class Hub:
         viewers = {(s.player.pk, s.language): s.player for s in sockets}
         try:
             views = await database_sync_to_async(render_views)(code, viewers)
-        except Exception:  # noqa: BLE001 - the database is away: clients resync on reconnect
+        except Exception:  # the database is away: clients resync on reconnect
             logger.warning("room refresh of %s failed", code, exc_info=True)
             return
         for consumer in sockets:
@@ -515,7 +513,7 @@ class Hub:
             if html:
                 try:
                     await consumer.send(text_data=html)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     logger.warning("refresh of a socket of %s failed", code, exc_info=True)
 
     async def _group(self, what: str, code: str) -> bool:
@@ -526,7 +524,7 @@ class Hub:
                 await self.layer.group_add(group_name(code), self.channel)
             else:
                 await self.layer.group_discard(group_name(code), self.channel)
-        except Exception:  # noqa: BLE001 - Redis away: the socket stays open, resyncs later
+        except Exception:  # Redis away: the socket stays open, resyncs later
             self.layer_away = True
             logger.warning("room group %s failed for %s", what, code, exc_info=True)
             return False
@@ -541,7 +539,7 @@ class Hub:
     async def _layer_answers(self) -> bool:
         try:
             await self.layer.group_discard("live-probe", self.channel)  # one cheap round trip
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - whatever the failure, the layer does not answer
             return False
         return True
 
@@ -569,14 +567,14 @@ class Hub:
                 message = await self.layer.receive(self.channel)
             except asyncio.CancelledError:
                 return
-            except Exception:  # noqa: BLE001 - Redis away: retry, sockets stay open
+            except Exception:  # Redis away: retry, sockets stay open
                 self.layer_away = True
                 logger.warning("live channel read failed", exc_info=True)
                 await asyncio.sleep(1)
                 continue
             try:
                 await self._handle(message)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 logger.exception("live message failed: %s", message.get("type"))
 
     async def _handle(self, message: dict) -> None:
@@ -650,7 +648,7 @@ class Hub:
     async def _send(self, channel: str, message: dict) -> None:
         try:
             await self.layer.send(channel, message)
-        except Exception:  # noqa: BLE001 - the layer is away; a resync follows its return
+        except Exception:  # the layer is away; a resync follows its return
             self.layer_away = True
             logger.warning("live send failed", exc_info=True)
 
@@ -660,7 +658,7 @@ class Hub:
         try:
             await self.layer.group_send(group_name(code), {"type": "live.hello", "code": code,
                                                            "channel": self.channel})
-        except Exception:  # noqa: BLE001
+        except Exception:
             logger.warning("live hello failed", exc_info=True)
 
     # background ----------------------------------------------------------------------------
@@ -688,7 +686,7 @@ class Hub:
                         for room, _ in batch:
                             room.dirty = True  # try again next period; the log has every move
                         raise
-                    for (room, snapshot), ok in zip(batch, written):
+                    for (room, snapshot), ok in zip(batch, written, strict=True):
                         if ok:
                             room.written_back(snapshot)
                         else:
@@ -704,7 +702,7 @@ class Hub:
                         room.idle_since = None
             except asyncio.CancelledError:
                 return
-            except Exception:  # noqa: BLE001 - a failed flush is retried; the log has every move
+            except Exception:  # a failed flush is retried; the log has every move
                 logger.exception("write-behind failed")
                 await asyncio.sleep(1)
 
@@ -731,7 +729,7 @@ class Hub:
                             await self.drop(room)  # someone else owns it now
             except asyncio.CancelledError:
                 return
-            except Exception:  # noqa: BLE001
+            except Exception:
                 logger.warning("lease renewal failed", exc_info=True)
 
 
@@ -878,6 +876,8 @@ def route(code: str, player, action, now, message_id: str):
     if "error" in reply:
         raise services.RoomError(reply["error"])
     room = Room.objects.filter(code=code).first()
+    if room is None:
+        raise services.RoomNotFound("No room has that code. Check the code and try again.")
     return services.Result(room, None, changed=reply["changed"], duplicate=reply["duplicate"])
 
 
