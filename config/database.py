@@ -1,5 +1,7 @@
 """The PostgreSQL pool's connection check (settings: DATABASES OPTIONS pool check)."""
 
+from typing import cast
+
 from psycopg_pool import ConnectionPool
 
 
@@ -12,8 +14,9 @@ def check_connection(conn) -> None:
         ConnectionPool.check_connection(conn)
     except Exception:
         from django.db import connections
+        from django.db.backends.postgresql.base import DatabaseWrapper
 
-        connections["default"].pool.check()
+        cast(DatabaseWrapper, connections["default"]).pool.check()  # this check is the PostgreSQL pool's
         raise
 
 

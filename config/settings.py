@@ -112,7 +112,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": str(BASE_DIR / "db.sqlite3"),
             # Rooms lock rows while writing; SQLite serializes writers, so wait, don't fail.
             # WAL + synchronous=NORMAL: a commit is no longer an fsync (~1.5 ms a move),
             # readers never wait for the writer; a power cut (not a crash of the app) may

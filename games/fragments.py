@@ -48,7 +48,7 @@ def oob(fragment: str) -> SafeString:
 
 def answer(html: str, status: int = 200) -> HttpResponse:
     """An htmx answer made of out-of-band fragments (the games' move answers)."""
-    return reswap(HttpResponse(html, status=status), ANSWER_SWAP)
+    return reswap(HttpResponse(html, status=status), ANSWER_SWAP)  # type: ignore[arg-type]  # django-htmx types bare swap styles; htmx takes modifiers too
 
 
 def _done(html: str, out_of_band: bool) -> SafeString:

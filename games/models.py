@@ -1,13 +1,13 @@
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.engines import sudoku
 from games.engines.race import STANDARD, Board
 
 # The engine's levels (games/engines/sudoku/levels.py) as model choices: one definition.
 # The labels are translated lazily (the engine marks them for the catalog).
-Level = models.TextChoices("Level", [(level.name, (level.value, _(level.label))) for level in sudoku.Level])
+Level = models.TextChoices("Level", [(level.name, (level.value, _(level.label))) for level in sudoku.Level])  # type: ignore[call-overload]  # the stubs know the class form only
 
 
 class Puzzle(models.Model):

@@ -4,15 +4,20 @@ the views go through the registry (stats/panels.py), never a chain of ifs per ga
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils.http import urlencode
 from django.utils.translation import gettext, gettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 FILTER_NAMES = {"game": gettext_lazy("game"), "level": gettext_lazy("level"), "board": gettext_lazy("board")}
 
 
 class Panel:
     key = ""  # the leaderboards' tab: ?game=<key>
-    label = ""
+    label: str | StrPromise = ""  # translated lazily
 
     def settle(self, player) -> None:
         """End what time has ended before anything is shown (nothing by default)."""

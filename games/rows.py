@@ -22,7 +22,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
-
 from typing import Any
 
 from django.db import connection, transaction

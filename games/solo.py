@@ -33,6 +33,8 @@ class SoloAction:
         """The board move (for enter, note and hint)."""
         if self.kind == "hint":
             return play.Hint(self.cell)
+        if self.cell is None or self.digit is None:
+            raise ValueError(f"a {self.kind} needs a cell and a digit")
         return (play.Note if self.kind == "note" else play.Enter)(self.cell, self.digit)
 
 
@@ -228,11 +230,14 @@ def finish_summary(run: SoloRun) -> Finish:
 
     from .presenters import format_seconds
 
+    if run.elapsed is None:
+        raise ValueError(f"run {run.pk} has not finished")
     earlier = (SoloRun.objects.filter(player_id=run.player_id, level=run.level, assisted=run.assisted,
                                       state=SoloRun.State.FINISHED, elapsed__isnull=False,
                                       finished_at__lte=run.finished_at).exclude(pk=run.pk))
     best_before = earlier.aggregate(best=Min("elapsed"))["best"]
-    recent = list(earlier.order_by("-finished_at").values_list("elapsed", flat=True)[:RECENT_FINISHES])
+    recent = [t for t in earlier.order_by("-finished_at").values_list("elapsed", flat=True)[:RECENT_FINISHES]
+              if t is not None]
     times = recent_times(run.player_id, run.level, run.assisted)
     what = (gettext("Assisted %(level)s times") if run.assisted else gettext("Classic %(level)s times")) % {
         "level": run.get_level_display()}

@@ -95,7 +95,8 @@ def solo_act(request, run_id: int):
     run, outcome = played.run, played.outcome
     if not request.htmx:
         return redirect("solo_run", run_id=run.pk)
-    if outcome is None or played.stale or run.state != SoloRun.State.PLAYING:
+    if outcome is None or played.before is None or played.board is None or played.stale \
+            or run.state != SoloRun.State.PLAYING:
         context = _game_context(run, outcome, selected if outcome is None else None, mode, board=played.board)
         return render(request, "games/solo.html#game", context)
     answer = fragments.move_answer(played.before, played.board, outcome, selected=selected,

@@ -5,8 +5,8 @@ from typing import Protocol
 
 from games.engines import race
 from games.engines.errors import Malformed
-from games.engines.text import _
 from games.engines.sudoku import Level
+from games.engines.text import _
 from games.numbers import number_field
 from games.sudoku import play
 from games.sudoku.play import Enter, Hint, Note  # noqa: F401 - the Showdown board moves

@@ -10,8 +10,8 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import IntegrityError
 from django.conf import settings
+from django.db import IntegrityError
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header

@@ -1,7 +1,11 @@
 import secrets
+from typing import TYPE_CHECKING
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 # No look-alikes: no 0/O, 1/I/L. 31 symbols ** 6 is about 2**30 codes.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -13,7 +17,7 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def game_choices() -> list[tuple[str, str]]:
+def game_choices() -> "list[tuple[str, str | StrPromise]]":
     """Room.game's choices, from the game types' registry (imported late: the game types
     import these models)."""
     from .gametypes import GAME_TYPES

@@ -285,7 +285,10 @@ def _require_host(room, player):
         raise NotAllowed(_("Only the host can do that."))
 
 
-def _require_lobby(room, what=_("That")):
+THAT = _("That")  # what a lobby-only action is called when the caller names nothing
+
+
+def _require_lobby(room, what=THAT):
     if room.state == Room.State.EXPIRED:
         raise RoomError(Sentences([_("This room has expired."), room.expiry_reason]) if room.expiry_reason
                         else _("This room has expired."))

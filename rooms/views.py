@@ -94,8 +94,8 @@ def room_new(request):
 @require_GET
 def room_calendar(request, code: str):
     """An .ics invitation for a scheduled showdown."""
-    room = Room.objects.filter(code=normalize_code(code), scheduled_for__isnull=False).first()
-    if room is None:
+    room = Room.objects.filter(code=normalize_code(code)).first()
+    if room is None or room.scheduled_for is None:
         return _message(request, _("No calendar"), _("That room has no scheduled showdown."), 404)
     calendar = Calendar()
     calendar.add("prodid", "-//Sudoku Showdown//EN")

@@ -45,7 +45,8 @@ def solo_board(player, level: str, assisted: bool) -> SoloBoard:
     ranked = sorted(finished, key=lambda run: (*key(run), run.finished_at, run.pk))
     entries = places(ranked[:TOP], key)
     recent = list(finished.order_by(F("finished_at").desc())[:RECENT])
-    average = sum(r.elapsed for r in recent) / len(recent) if recent else None
+    times = [r.elapsed for r in recent if r.elapsed is not None]
+    average = sum(times) / len(times) if times else None
     return SoloBoard(level, Level(level).label, "Assisted" if assisted else "Classic", entries,
                      ranked[0] if ranked else None, average, len(ranked))
 
@@ -69,7 +70,7 @@ def recent_times(player, level: str, assisted: bool, count=CHART_RUNS) -> list[f
     """The latest finishes' times on one board, oldest first (for the chart)."""
     times = (SoloRun.objects.filter(player=player, level=level, state=SoloRun.State.FINISHED, assisted=assisted)
              .order_by("-finished_at").values_list("elapsed", flat=True)[:count])
-    return list(reversed(times))
+    return [t for t in reversed(list(times)) if t is not None]
 
 
 def latest_solo(player) -> SoloRun | None:

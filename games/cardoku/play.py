@@ -75,7 +75,7 @@ class Outcome:
 
     @property
     def square(self) -> tuple[int, int] | None:
-        return (self.row, self.col) if self.row is not None else None
+        return (self.row, self.col) if self.row is not None and self.col is not None else None
 
     @property
     def message(self) -> str:
@@ -282,18 +282,19 @@ def apply(state: ck.GameState, step: int, action: Action) -> tuple[ck.GameState,
         raise StaleBoard(_("The board changed before that move arrived; here is the latest one. "
                            "Nothing was played."))
     if action.kind == "place":
+        if action.row is None or action.col is None:
+            raise ValueError("a place needs a row and a column")  # parse_action always gives both
         before = {(u.kind, u.number) for u in ck.score(state).units}
-        card = state.current_card
         state = ck.place(state, action.row, action.col)
         completed = tuple(u for u in ck.score(state).units if (u.kind, u.number) not in before)
-        outcome = Outcome("placed", card, action.row, action.col, completed, state.finished)
+        outcome = Outcome("placed", state.history[-1].card, action.row, action.col, completed, state.finished)
     elif action.kind == "discard":
-        card = state.current_card
         state = ck.discard(state)
-        outcome = Outcome("discarded", card, finished=state.finished)
+        outcome = Outcome("discarded", state.history[-1].card, finished=state.finished)
     elif action.kind == "undo":
-        last = state.history[-1] if state.history else None
-        state = ck.undo(state)
+        undone = ck.undo(state)  # raises when there is nothing to undo
+        last = state.history[-1]
+        state = undone
         outcome = Outcome("undone", last.card, last.row, last.col)
     else:
         raise BadMove(_("Unknown move %(move)s: use place, discard or undo.", move=repr(action.kind)))

@@ -6,6 +6,8 @@ reach a template: never the deck, the seed or anything derived from upcoming car
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -176,7 +178,7 @@ def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, e
         was_legal, was_blocking = _shown(game, before)
         was_breakdown = ck.score(before)
     scored, was_scored = scored_squares(breakdown.units), scored_squares(was_breakdown.units)
-    marks = {
+    marks: dict[str, Any] = {
         "fresh": outcome.square if outcome is not None and outcome.kind == "placed" else None,
         "tried": refusal.square if refusal is not None else None,
         "hits": refusal.blockers if refusal is not None else frozenset(),

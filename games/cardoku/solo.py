@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from games import rows
 from games.engines import cardoku as ck
 from games.engines.text import _
-
-from games import rows
 
 from . import play
 from .models import CardokuGame

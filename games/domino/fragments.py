@@ -31,7 +31,7 @@ def cell_id(row: int, col: int) -> str:
     return f"dm-cell-{row}-{col}"
 
 
-def marker_id(edge: str, line: int) -> str:
+def marker_id(edge: str | None, line: int | None) -> str:
     return f"dm-mark-{edge}-{line}"
 
 

@@ -1,8 +1,8 @@
 from datetime import timedelta
 
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.engines import domino as engine
 from games.models import Level, Revised

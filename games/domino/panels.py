@@ -6,7 +6,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.i18n import points
-
 from games.models import Level
 from games.panels import Panel
 

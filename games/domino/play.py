@@ -27,6 +27,7 @@ from games.engines.domino.game import END_MESSAGES
 from games.engines.text import Sentences, Text, _
 from games.numbers import whole_number
 
+
 def push_name(edge: str, line: int) -> str:
     """"Push from the left into row 3", one sentence per edge (translated whole)."""
     return {"left": _("Push from the left into row %(line)s", line=line),
@@ -98,15 +99,10 @@ def parse_action(data: Mapping) -> Action:
     if joker not in (None, ""):
         if joker not in engine.JOKERS:
             raise BadMove(_("The joker must be grey or gold."))
-        if data.get("cell") not in (None, ""):
-            row, col = _pair(data.get("cell"), "cell")
-        else:
-            row, col = data.get("row"), data.get("col")
+        cell = data.get("cell")
+        row, col = _pair(cell, "cell") if cell not in (None, "") else (data.get("row"), data.get("col"))
         return Joker(joker, _number(row, "row", 1, 9), _number(col, "column", 1, 9), version)
-    if push not in (None, ""):
-        edge, line = _pair(push, "entry point")
-    else:
-        edge, line = data.get("edge"), data.get("line")
+    edge, line = _pair(push, "entry point") if push not in (None, "") else (data.get("edge"), data.get("line"))
     if edge in (None, "") and line in (None, ""):
         raise BadMove(_("Choose an entry point on the edge of the grid, or a joker."))
     if edge not in engine.EDGES:

@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines import domino as engine
 from games.engines.domino.game import END_MESSAGES, skipped_message
+from games.engines.domino.grid import UNIT_CELLS
 from games.engines.text import Sentences
 from games.i18n import say
-from games.engines.domino.grid import UNIT_CELLS
 
 from . import fragments
 from .play import Action, Push, push_name

@@ -10,15 +10,14 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from games import rows
 from games.bank import take_puzzle
 from games.engines.domino import BadMove, DominoError, IllegalMove, Outcome, State
 from games.engines.text import _
 from games.models import Level
-from games import rows
 
 from . import play
 from .models import TIME_LIMIT, DominoGame
-
 
 # What a move changes (DominoGame.store).
 MOVE_FIELDS = ["state", "score", "lives", "stones_placed", "jokers_used", "moves", "end_reason", "status",

@@ -88,7 +88,7 @@ def domino_game(request, game_id: int):
         return _not_yours(request)
     now = timezone.now()
     if game.is_overdue(now):
-        game = solo.settle(game.pk, now)
+        game = solo.settle(game.pk, now) or game  # None: deleted meanwhile; show what was read
     mode, error, status = _joker_mode(game.engine_state(), request.GET.get("joker"))
     return _render_game(request, _context(game, now, joker_mode=mode, error=error, oob=bool(request.htmx)),
                         status)

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .errors import Illegal, Malformed, Refusal
-from .text import _
 from .ranking import places
+from .text import _
 
 CORRECT_POINTS = 10
 HINT_COST = 25

@@ -28,6 +28,7 @@ class Sentences(str):
     and say() translates each."""
 
     texts: list
+    separator: str
 
     def __new__(cls, texts, separator: str = " "):
         self = super().__new__(cls, separator.join(texts))

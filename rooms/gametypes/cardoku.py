@@ -62,7 +62,7 @@ class CardokuDuel(DuelGame):
         return self.layout(room)
 
     def summary(self, room) -> list[str]:
-        layout = self.rules(room).layout
+        layout = self.layout(room)
         return [str(CARDOKU_LAYOUTS[layout]), gettext("the same deal for everyone"),
                 gettext("no undo: every move is final"),
                 gettext("−%(points)s per discard") % {"points": ck.DISCARD_PENALTY},

@@ -137,7 +137,7 @@ class DominoDuel(DuelGame):
 
     def status_note(self, seat) -> str | None:
         if seat.status == Seat.Status.FINISHED and seat.state:
-            return DOMINO_ENDS.get(seat.state.get("end_reason") or "", "done")
+            return str(DOMINO_ENDS.get(seat.state.get("end_reason") or "", "done"))
         return super().status_note(seat)
 
     def silhouette(self, seat) -> list[str]:

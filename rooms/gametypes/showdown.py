@@ -1,8 +1,7 @@
 """Sudoku Showdown: every seat races on the same puzzle under the host's rules."""
 
 from django.conf import settings
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games import fragments, i18n
 from games.bank import take_puzzle

@@ -25,7 +25,7 @@ KEYWORDS = {
 
 def ignored() -> list[str]:
     """The folders `make messages` leaves out (Makefile's MESSAGES_IGNORE): one list."""
-    line = next(l for l in (ROOT / "Makefile").read_text().splitlines() if l.startswith("MESSAGES_IGNORE"))
+    line = next(text for text in (ROOT / "Makefile").read_text().splitlines() if text.startswith("MESSAGES_IGNORE"))
     return re.findall(r"--ignore=(\S+)", line) + [".*", "locale", "node_modules"]
 
 
@@ -40,7 +40,7 @@ def source_files():
 
 
 def _entry(kind: str, args: list[str]):
-    values = dict(zip(kind, args))
+    values = dict(zip(kind, args, strict=True))
     return values.get("c"), values["s"], values.get("p")
 
 
@@ -48,13 +48,14 @@ def python_strings(source: str):
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
             continue
-        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         kind = KEYWORDS.get(name)
         if kind is None or len(node.args) < len(kind):
             continue
-        args = node.args[:len(kind)]
-        if all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
-            yield _entry(kind, [a.value for a in args])
+        args = [a.value for a in node.args[:len(kind)] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if len(args) == len(kind):
+            yield _entry(kind, args)
 
 
 _CALL = re.compile(r"\b(n?p?gettext|_)\(((?:\s*u?(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*,?)+)")
@@ -72,7 +73,7 @@ def template_strings(source: str):
 
 def marked_strings() -> dict:
     """{(context, msgid): plural} of every string the code marks, with where it was found."""
-    found = {}
+    found: dict[tuple, tuple] = {}
     for path in source_files():
         text = path.read_text()
         strings = python_strings(text) if path.suffix == ".py" else template_strings(text)
@@ -84,7 +85,9 @@ def marked_strings() -> dict:
 
 def po_entries() -> list[dict]:
     """The .po file's entries: context, msgid, plural, msgstr (a list for plurals), flags."""
-    entries, current, key = [], {}, None
+    entries: list[dict] = []
+    current: dict = {}
+    key = None
     for line in PO.read_text().splitlines() + [""]:
         if line.startswith("#,"):
             current["flags"] = line[2:].replace(" ", "").split(",")
@@ -110,4 +113,4 @@ def po_entries() -> list[dict]:
 
 def mo_catalog() -> dict:
     with MO.open("rb") as f:
-        return gettext.GNUTranslations(f)._catalog
+        return gettext.GNUTranslations(f)._catalog  # type: ignore[attr-defined]  # where it keeps the messages (not in the stubs)

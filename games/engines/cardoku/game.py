@@ -217,9 +217,10 @@ def check_square(state: GameState, row: int, col: int) -> None:
         raise GameOver(_("The game is over: the deck has run out."))
     i = _index(row, col)
     where = _("row %(row)s, column %(col)s", row=row, col=col)
-    if state.board[i] is not None:
+    taken = state.board[i]
+    if taken is not None:
         raise IllegalSquare(
-            _("The square at %(where)s is already taken by the %(card)s.", where=where, card=state.board[i].name),
+            _("The square at %(where)s is already taken by the %(card)s.", where=where, card=taken.name),
             square=(row, col),
             reason="occupied",
         )

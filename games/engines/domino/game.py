@@ -488,6 +488,7 @@ def push(state: State, edge: str, line: int, now: float) -> tuple[State, Outcome
         return _time_up(state, move, now)
     cell, why = grid.landing(state.board, edge, line)
     if cell is None:
+        assert why is not None  # landing names the reason whenever it lands nowhere
         text = _("no stone to meet on that line") if why == grid.NO_STONE else _("the line is full at the edge")
         raise InvalidEntry(_("%(edge)s %(line)s is not a valid entry: %(why)s", edge=edge, line=line, why=text),
                            edge, line, why)

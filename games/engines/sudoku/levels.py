@@ -6,7 +6,6 @@ from enum import StrEnum
 
 from ..text import _
 
-
 _LABELS = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard"), "expert": _("Expert")}
 
 
