@@ -58,7 +58,8 @@ def standing_row(place: int, seat, game, room) -> str:
         f'<span class="place" aria-label="{place_label}">{place}</span>'
         f'<div class="racer"><strong class="name">{name}</strong>'
         f'<span class="line">{_e(game.standing_line(seat))}{tail}</span>'
-        f'<progress max="{seat.to_fill}" value="{seat.progress}" aria-label="{progress_label}">{percent}%</progress></div>'
+        f'<progress max="{seat.to_fill}" value="{seat.progress}" aria-label="{progress_label}">'
+        f'{percent}%</progress></div>'
         f'<svg class="silhouette" role="img" aria-label="{silhouette_label}"'
         f' viewBox="0 0 9 9"><path class="g" d="{given}"/><path class="f" d="{filled}"/>'
         f'<path class="grid" d="{GRID}"/><path class="boxes" d="{BOXES}"/></svg></li>')

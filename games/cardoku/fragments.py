@@ -162,7 +162,8 @@ def score_panel(score: dict, *, oob: bool = False) -> SafeString:
     return _done(
         '<section id="ck-score" class="ck-score panel" aria-labelledby="ck-score-h" data-score-panel>'
         f'<div class="ck-score-head"><h2 id="ck-score-h">{words["score"]}</h2>'
-        f'<p class="ck-total"><strong data-score-total>{_e(score["total"])}</strong> <span>{words["pts"]}</span></p></div>'
+        f'<p class="ck-total"><strong data-score-total>{_e(score["total"])}</strong> '
+        f'<span>{words["pts"]}</span></p></div>'
         '<dl class="ck-score-stats">'
         f'<div><dt>{words["units"]}</dt><dd data-units>{len(score["units"])}</dd></div>'
         f'<div><dt>{words["discards"]}</dt><dd data-discards>{_e(score["discards"])}</dd></div>'

@@ -44,7 +44,8 @@ STEP_LIMIT = 100_000
 
 __all__ = [
     "Action", "BadMove", "GameOver", "IllegalMove", "InvalidInput", "LayoutError", "Outcome",
-    "StaleBoard", "apply", "apply_action", "dump", "restore", "step_of", "custom_incomplete", "custom_overflow", "custom_problem", "load", "parse_action", "parse_deal",
+    "StaleBoard", "apply", "apply_action", "dump", "restore", "step_of", "custom_incomplete", "custom_overflow",
+    "custom_problem", "load", "parse_action", "parse_deal",
     "parse_layout", "parse_spades", "start_state", "summary",
 ]  # fmt: skip
 

@@ -129,7 +129,8 @@ def hand(current: int | None, preview: int | None, stones_left: int, *, oob: boo
         f'<div id="dm-hand" class="hand" role="group" aria-label="{words["stones"]}"><div class="hand-slot">'
         f'<span class="hud-label" id="current-label">{words["yours"]}</span>'
         f'<span class="stone big current" role="img" aria-label="{words["current"]}" data-current-stone>'
-        f'{_e(current)}</span></div><div class="hand-slot next"><span class="hud-label">{words["next"]}</span>{nxt}</div>'
+        f'{_e(current)}</span></div>'
+        f'<div class="hand-slot next"><span class="hud-label">{words["next"]}</span>{nxt}</div>'
         f'<p class="stones-left"><strong>{_e(stones_left)}</strong> {words["to_place"]}</p></div>', oob)
 
 

@@ -1,6 +1,6 @@
 """Solo Sudoku Domino: the one write path. Views, the home and leaderboards panels
-(games/domino/panels.py) and the periodic sweep all change a game through `act` or `settle`, which lock the row, apply the pure functions of
-games/domino/play.py to the stored state and save the result."""
+(games/domino/panels.py) and the periodic sweep all change a game through `act` or `settle`,
+which lock the row, apply the pure functions of games/domino/play.py to the stored state and save the result."""
 
 from __future__ import annotations
 

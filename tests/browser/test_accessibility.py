@@ -47,7 +47,8 @@ REFLOW = """() => {
       const parent = el.parentElement && el.parentElement.getBoundingClientRect();
       if (!parent || parent.right <= limit + 1) {
         out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
-                 (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
+                 (el.className && typeof el.className === 'string'
+                  ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
                  ' (right edge ' + Math.round(box.right) + 'px)');
       }
     }

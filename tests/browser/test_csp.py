@@ -13,7 +13,8 @@ WATCH = """
 window.__globals = Object.getOwnPropertyNames(window);
 window.__csp = [];
 document.addEventListener('securitypolicyviolation', e => window.__csp.push(
-  `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile || '?'}:${e.lineNumber} ${e.sample || ''}`));
+  `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} `
+  + `at ${e.sourceFile || '?'}:${e.lineNumber} ${e.sample || ''}`));
 """
 
 

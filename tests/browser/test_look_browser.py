@@ -9,7 +9,8 @@ from tests.conftest import EMPTY, SOLUTION
 RECORDER = """() => {
   window.__lit = new Set();
   new MutationObserver((records) => {
-    for (const r of records) if (r.target.classList && r.target.classList.contains("unit-done")) window.__lit.add(r.target.dataset.cell);
+    for (const r of records)
+      if (r.target.classList && r.target.classList.contains("unit-done")) window.__lit.add(r.target.dataset.cell);
   }).observe(document.body, {attributes: true, attributeFilter: ["class"], subtree: true});
 }"""
 

@@ -80,9 +80,11 @@ RECORDER = """() => {
     for (const r of records) for (const n of r.addedNodes) {
       if (n.nodeType !== 1) continue;
       if (n.matches("span[aria-hidden=true].value") && n.parentElement && n.parentElement.matches("[data-cell]")) {
-        window.__overlays.push({cell: n.parentElement.dataset.cell, text: n.textContent, pending: "pending" in n.dataset,
+        window.__overlays.push({cell: n.parentElement.dataset.cell, text: n.textContent,
+                                pending: "pending" in n.dataset,
                                 red: getComputedStyle(n).color === bad(),
-                                moving: n.parentElement.getAnimations().some((a) => a instanceof CSSAnimation && a.effect.getTiming().duration > 50),
+                                moving: n.parentElement.getAnimations().some(
+                                  (a) => a instanceof CSSAnimation && a.effect.getTiming().duration > 50),
                                 label: n.parentElement.getAttribute("aria-label")});
       }
     }
