@@ -191,7 +191,8 @@
       setup.held = String(d);
       const el = setup.spade(d);
       el.setAttribute("aria-pressed", "true");
-      setup.status(el.getAttribute("aria-label") + " picked up: now choose a square.");
+      // The page's words, in its language: "{spade}" is the spade's name.
+      setup.status(setup.form().dataset.pickedUp.replace("{spade}", el.getAttribute("aria-label")));
     },
     release: function () {
       if (!setup.held) return;
@@ -229,8 +230,8 @@
       setup.release();
       for (const sq of setup.form().querySelectorAll("[data-setup-square]")) {
         const s = sq.querySelector(".ck-spade");
-        sq.setAttribute("aria-label", "Row " + sq.dataset.row + ", column " + sq.dataset.col +
-          (s ? ", " + s.getAttribute("aria-label") : ""));
+        sq.setAttribute("aria-label", setup.form().dataset.square.replace("{row}", sq.dataset.row)
+          .replace("{col}", sq.dataset.col) + (s ? ", " + s.getAttribute("aria-label") : ""));
       }
       if (window.htmx) window.htmx.trigger(setup.form(), "ck-layout-change");
     },

@@ -24,10 +24,11 @@
     const fallback = function () {  // no clipboard API (plain http on a LAN address)
       field.focus();
       field.select();
-      said(document.execCommand && document.execCommand("copy") ? "Link copied." : "Press Ctrl+C to copy the selected link.");
+      // The words come from the page, in its language (data-copied, data-copy-fallback).
+      said(document.execCommand && document.execCommand("copy") ? button.dataset.copied : button.dataset.copyFallback);
     };
     if (navigator.clipboard && navigator.clipboard.writeText) {
-      navigator.clipboard.writeText(field.value).then(function () { said("Link copied."); }, fallback);
+      navigator.clipboard.writeText(field.value).then(function () { said(button.dataset.copied); }, fallback);
     } else {
       fallback();
     }

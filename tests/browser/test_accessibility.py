@@ -1,13 +1,13 @@
 """The accessibility gate: axe-core (vendored, tests/browser/vendor/) runs on every page and
 every state a player meets, in light and dark color schemes, at phone (375 px) and desktop
-(1100 px) widths. Any violation fails the test with a readable list: rule, impact, targets.
+(1100 px) widths, in English and in Dutch (the browser's language). Any violation fails the
+test with a readable list: rule, impact, targets.
 
 Plain pages run on pytest-django's live_server; room pages run on a real daphne process so
 their WebSocket connects (and its first push, the full state, has landed) before axe runs.
 Game states are made through each game's own write path, never by editing rows.
 """
 
-import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SCHEMES = ("light", "dark")
+LANGUAGES = ("en-GB", "nl-NL")  # the browser locale: its Accept-Language picks the page language
 WIDTHS = (375, 1100)
 
 # Record the room socket's state, so a check waits for the first (full-state) push.
@@ -57,10 +58,10 @@ REFLOW = """() => {
 }"""
 
 
-def open_page(browser, base_url, profile, scheme, width):
+def open_page(browser, base_url, profile, scheme, width, language="en-GB"):
     from django.conf import settings
 
-    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900},
+    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900}, locale=language,
                                   base_url=base_url, bypass_csp=True)  # axe is injected inline
     if profile is not None:
         host = base_url.split("//", 1)[1].split(":")[0]
@@ -75,8 +76,9 @@ def open_page(browser, base_url, profile, scheme, width):
 class Audit:
     """Runs axe on pages and collects every violation with where it was found."""
 
-    def __init__(self, scheme, width):
-        self.where = f"{scheme}, {width}px"
+    def __init__(self, scheme, width, language="en-GB"):
+        self.where = f"{scheme}, {width}px, {language}"
+        self.language = language.split("-")[0]
         self.found = []
         self.pages = 0
 
@@ -87,6 +89,7 @@ class Audit:
         if socket:
             page.wait_for_function("window.__ws && window.__ws.open && performance.now() - window.__ws.last > 400")
         page.evaluate(SETTLE)
+        assert page.evaluate("document.documentElement.lang") == self.language, f"{label} is not in {self.language}"
         page.add_script_tag(path=str(AXE))
         result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
         self.pages += 1
@@ -204,12 +207,13 @@ def domino_games(player):
     return game
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_pages_have_no_axe_violations(browser, live_server, player, scheme, width):
+def test_pages_have_no_axe_violations(browser, live_server, player, scheme, width, language):
     bank(6)
-    audit = Audit(scheme, width)
-    page = open_page(browser, live_server.url, player, scheme, width)
+    audit = Audit(scheme, width, language)
+    page = open_page(browser, live_server.url, player, scheme, width, language)
 
     audit.check(page, "home (new player)", "/")
     audit.check(page, "leaderboards (empty)", "/leaderboards/")
@@ -219,13 +223,13 @@ def test_pages_have_no_axe_violations(browser, live_server, player, scheme, widt
 
     audit.check(page, "home (runs and games in progress)", "/")
     audit.check(page, "Solo Run: playing", f"/solo/{playing.pk}/")
-    page.get_by_role("gridcell", name="Row 1, column 3").click()  # a selection and its highlights
+    page.locator('[role="gridcell"][data-cell="2"]').click()  # row 1, column 3: a selection and its highlights
     page.keyboard.press("n")  # notes mode on
     audit.check(page, "Solo Run: playing, cell selected, notes on")
     audit.check(page, "Solo Run: paused", f"/solo/{paused.pk}/")
     audit.check(page, "Solo Run: finished", f"/solo/{finished.pk}/")
     audit.check(page, "Cardoku: setup", "/cardoku/")
-    page.get_by_role("radio", name=re.compile("Custom")).check()
+    page.locator('input[type="radio"][name="layout"][value="custom"]').check()
     audit.check(page, "Cardoku: setup, custom layout editor")
     audit.check(page, "Cardoku: play (both helpers on)", f"/cardoku/{cardoku.pk}/")
     audit.check(page, "Sudoku Domino: home", "/domino/")
@@ -242,9 +246,10 @@ def test_pages_have_no_axe_violations(browser, live_server, player, scheme, widt
     audit.assert_clean()
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width):
+def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width, language):
     from django.utils import timezone
 
     from rooms import actions as A
@@ -260,10 +265,10 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width
     linus = Profile.objects.create(display_name="Linus")
     room = services.create_room(ada, level="easy", preset="hardcore")
     perform(room.code, grace, A.Join())
-    audit = Audit(scheme, width)
-    host = open_page(browser, daphne_server, ada, scheme, width)
-    guest = open_page(browser, daphne_server, grace, scheme, width)
-    watcher = open_page(browser, daphne_server, linus, scheme, width)
+    audit = Audit(scheme, width, language)
+    host = open_page(browser, daphne_server, ada, scheme, width, language)
+    guest = open_page(browser, daphne_server, grace, scheme, width, language)
+    watcher = open_page(browser, daphne_server, linus, scheme, width, language)
     url = f"/r/{room.code}/"
 
     perform(room.code, grace, A.SetReady(True))
