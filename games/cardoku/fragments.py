@@ -86,8 +86,8 @@ def square(sq: dict, playing: bool, *, oob: bool = False) -> SafeString:
             css += " " + name
     if r >= 7:
         css += " is-start-band"
-    describe = (' aria-description="possible move"' if sq["legal"]
-                else ' aria-description="blocks your card"' if sq["blocker"] else "")
+    said = _("possible move") if sq["legal"] else _("blocks your card") if sq["blocker"] else ""
+    describe = f' aria-description="{_e(said)}"' if said else ""
     drop = " data-drop" if playing and not sq["card"] else ""
     tab = "0" if (r, c) == (5, 5) else "-1"
     return _done(f'<div id="{square_id(r, c)}" role="gridcell" class="{css}" aria-label="{_e(sq["label"])}"{describe} '
