@@ -52,7 +52,8 @@ def standing_row(place: int, seat, game, room) -> str:
     place_label = _e(gettext("Place %(place)s") % {"place": place})
     progress_label = _e(gettext("%(name)s progress") % {"name": seat.player.display_name})
     silhouette_label = _e(gettext("%(name)s: %(done)s of %(total)s %(unit)s") % {
-        "name": seat.player.display_name, "done": seat.progress, "total": seat.to_fill, "unit": gettext(game.progress_unit)})
+        "name": seat.player.display_name, "done": seat.progress, "total": seat.to_fill,
+        "unit": gettext(game.progress_unit)})
     return (
         f'<li class="standing status-{_e(seat.status)}">'
         f'<span class="place" aria-label="{place_label}">{place}</span>'

@@ -144,7 +144,8 @@ def toggle_note(show_moves: bool, legal_count: int, *, oob: bool = False) -> Saf
 # --- the score panel and the message --------------------------------------------------------
 
 def chips(unit: dict) -> str:
-    return "".join(f'<span class="ck-chip ck-chip--{_e(b["name"].lower())}" title="{_e(b["help"])}">{_e(b["label"])}</span>'
+    return "".join(f'<span class="ck-chip ck-chip--{_e(b["name"].lower())}" title="{_e(b["help"])}">'
+                   f'{_e(b["label"])}</span>'
                    for b in unit["bonuses"])
 
 

@@ -123,7 +123,8 @@ def hand(current: int | None, preview: int | None, stones_left: int, *, oob: boo
         ("stones", gettext("Stones")), ("yours", gettext("Your stone")), ("next", gettext("Next")),
         ("current", gettext("Current stone: %(digit)s") % {"digit": current}),
         ("to_place", ngettext("stone to place", "stones to place", stones_left)))}
-    nxt = (f'<span class="stone small" role="img" aria-label="{words["next_stone"]}" data-next-stone>{_e(preview)}</span>'
+    nxt = (f'<span class="stone small" role="img" aria-label="{words["next_stone"]}" data-next-stone>'
+           f'{_e(preview)}</span>'
            if preview else f'<span class="stone small empty" role="img" aria-label="{words["no_next"]}">–</span>')
     return _done(
         f'<div id="dm-hand" class="hand" role="group" aria-label="{words["stones"]}"><div class="hand-slot">'

@@ -49,7 +49,8 @@ class DominoDuel(DuelGame):
 
     def summary(self, room) -> list[str]:
         return [gettext("10 minutes on the server's clock"), gettext("%(n)s lives") % {"n": dm.LIVES},
-                gettext("%(grey)s grey and %(gold)s gold jokers") % {"grey": dm.JOKERS["grey"], "gold": dm.JOKERS["gold"]},
+                gettext("%(grey)s grey and %(gold)s gold jokers") % {"grey": dm.JOKERS["grey"],
+                                                                      "gold": dm.JOKERS["gold"]},
                 gettext("same position and stones for everyone"), gettext("highest score wins")]
 
     def badges(self, room) -> list[tuple[str, str]]:

@@ -16,7 +16,8 @@ def test_accept_language_picks_dutch_and_html_lang_follows(client):
 def test_the_footer_offers_each_language_in_its_own_name(client):
     html = client.get(reverse("how_to_play")).content.decode()
     assert f'action="{reverse("set_language")}"' in html
-    assert 'value="nl" lang="nl">Nederlands</button>' in html and 'value="en" lang="en" aria-current="true">English' in html
+    assert 'value="nl" lang="nl">Nederlands</button>' in html
+    assert 'value="en" lang="en" aria-current="true">English' in html
 
 
 def test_the_switch_changes_the_language_and_it_sticks(client):
