@@ -45,8 +45,12 @@ class LocalRelayConsumer(AsyncWebsocketConsumer):
             await member.send(text_data=text_data)
 
 
-baseline = URLRouter([path("ws/bench/<str:group>/", RelayConsumer.as_asgi()),
-                      path("ws/local/<str:group>/", LocalRelayConsumer.as_asgi())])
+baseline = URLRouter(
+    [
+        path("ws/bench/<str:group>/", RelayConsumer.as_asgi()),
+        path("ws/local/<str:group>/", LocalRelayConsumer.as_asgi()),
+    ]
+)
 
 
 async def application(scope, receive, send):

@@ -52,9 +52,11 @@ def bench_uniqueness(path: Path) -> None:
         if n != 1:
             raise SystemExit(f"{path.name}: expected a unique solution, counted {n}")
     cpu = time.process_time() - cpu0
-    print(f"uniqueness proof  {path.name:<12} {len(puzzles):5d} puzzles  "
-          f"mean {1000 * statistics.fmean(walls):6.2f} ms  max {1000 * max(walls):7.2f} ms  "
-          f"(cpu mean {1000 * cpu / len(puzzles):.2f} ms)")
+    print(
+        f"uniqueness proof  {path.name:<12} {len(puzzles):5d} puzzles  "
+        f"mean {1000 * statistics.fmean(walls):6.2f} ms  max {1000 * max(walls):7.2f} ms  "
+        f"(cpu mean {1000 * cpu / len(puzzles):.2f} ms)"
+    )
 
 
 def bench_generation(level: Level, n: int) -> None:
@@ -75,17 +77,24 @@ def bench_generation(level: Level, n: int) -> None:
         clues[g.clues] += 1
         grades[g.grade.level.value] += 1
         techniques.update(g.grade.techniques)
-    print(f"generate {level.label:<7} n={n:<3} median {1000 * statistics.median(walls):6.1f} ms  "
-          f"p90 {1000 * _pct(walls, 0.9):6.1f} ms  max {1000 * max(walls):6.1f} ms  "
-          f"(cpu median {1000 * statistics.median(cpus):.1f} ms)")
+    print(
+        f"generate {level.label:<7} n={n:<3} median {1000 * statistics.median(walls):6.1f} ms  "
+        f"p90 {1000 * _pct(walls, 0.9):6.1f} ms  max {1000 * max(walls):6.1f} ms  "
+        f"(cpu median {1000 * statistics.median(cpus):.1f} ms)"
+    )
     print(f"    grades {dict(grades)}  clues {dict(sorted(clues.items()))}")
     print("    techniques " + ", ".join(f"{k} {v}" for k, v in techniques.most_common()))
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("data", nargs="?", type=Path, default=None,
-                    help="folder with top1465.txt and top95.txt (default: $SHARED_DATA or ../shared/data)")
+    ap.add_argument(
+        "data",
+        nargs="?",
+        type=Path,
+        default=None,
+        help="folder with top1465.txt and top95.txt (default: $SHARED_DATA or ../shared/data)",
+    )
     ap.add_argument("--data", dest="data_opt", type=Path, default=None, help="same as the positional argument")
     ap.add_argument("--n", type=int, default=30, help="seeds per level (default 30)")
     ap.add_argument("--levels", default="easy,medium,hard,expert", help="comma-separated levels")

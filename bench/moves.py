@@ -122,14 +122,16 @@ def install_locked_write() -> None:
 
 # --- Solo Run ---------------------------------------------------------------------------------
 
+
 def play_solo(timer: Timer, player, rng: random.Random) -> None:
     from django.urls import reverse
 
     from games.models import Puzzle, SoloRun
     from games.solo import start_run
 
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=81 - PUZZLE.count("0"),
-                          techniques=[], seed=0)
+    Puzzle.objects.create(
+        level="easy", givens=PUZZLE, solution=SOLUTION, clues=81 - PUZZLE.count("0"), techniques=[], seed=0
+    )
     run = start_run(player, "easy")
     url = reverse("solo_act", args=[run.pk])
     empty = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
@@ -139,18 +141,25 @@ def play_solo(timer: Timer, player, rng: random.Random) -> None:
         if rng.random() < 0.2:  # a wrong entry now and then
             mode = _mode(n)
             digit = int(SOLUTION[cell]) % 9 + 1
-            timer.post(url, {"cell": cell, "digit": digit, "version": version if mode != WHOLE else 10**6},
-                       ("Solo Run", "wrong entry", mode))
+            timer.post(
+                url,
+                {"cell": cell, "digit": digit, "version": version if mode != WHOLE else 10**6},
+                ("Solo Run", "wrong entry", mode),
+            )
             version, n = version + 1, n + 1
         mode = _mode(n)
         last = k == len(empty) - 1
-        timer.post(url, {"cell": cell, "digit": SOLUTION[cell], "version": version if mode != WHOLE else 10**6},
-                   None if last else ("Solo Run", "correct entry", mode))
+        timer.post(
+            url,
+            {"cell": cell, "digit": SOLUTION[cell], "version": version if mode != WHOLE else 10**6},
+            None if last else ("Solo Run", "correct entry", mode),
+        )
         version, n = version + 1, n + 1
     assert SoloRun.objects.get(pk=run.pk).state == "finished"
 
 
 # --- Cardoku ----------------------------------------------------------------------------------
+
 
 def play_cardoku(timer: Timer, player, rng: random.Random) -> None:
     from django.urls import reverse
@@ -172,14 +181,16 @@ def play_cardoku(timer: Timer, player, rng: random.Random) -> None:
         last = state.cards_left == 1
         if legal and rng.random() < 0.9:
             row, col = rng.choice(legal)
-            timer.post(url, {**data, "action": "place", "row": row, "col": col},
-                       None if last else ("Cardoku", "place", mode))
+            timer.post(
+                url, {**data, "action": "place", "row": row, "col": col}, None if last else ("Cardoku", "place", mode)
+            )
         else:
             timer.post(url, {**data, "action": "discard"}, None if last else ("Cardoku", "discard", mode))
         n += 1
 
 
 # --- Sudoku Domino ----------------------------------------------------------------------------
+
 
 def play_domino(timer: Timer, player, rng: random.Random) -> None:
     from django.urls import reverse
@@ -188,8 +199,9 @@ def play_domino(timer: Timer, player, rng: random.Random) -> None:
     from games.engines import domino as engine
     from games.models import Puzzle
 
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=81 - PUZZLE.count("0"),
-                          techniques=[], seed=0)
+    Puzzle.objects.create(
+        level="easy", givens=PUZZLE, solution=SOLUTION, clues=81 - PUZZLE.count("0"), techniques=[], seed=0
+    )
     game = solo.start_game(player, "easy", seed=rng.randrange(2**40))
     url = reverse("domino_act", args=[game.pk])
     n = 0
@@ -201,8 +213,11 @@ def play_domino(timer: Timer, player, rng: random.Random) -> None:
         mode = _mode(n)
         data = {"version": state.move_count, **({"full": "1"} if mode == WHOLE else {})}
         entries = engine.entry_points(state)
-        right = [(e, cell) for e, cell in entries.items()
-                 if state.solution[(cell[0] - 1) * 9 + cell[1] - 1] == state.current_stone]
+        right = [
+            (e, cell)
+            for e, cell in entries.items()
+            if state.solution[(cell[0] - 1) * 9 + cell[1] - 1] == state.current_stone
+        ]
         wrong = [(e, cell) for e, cell in entries.items() if (e, cell) not in right]
         ending = state.stones_left <= 1
         if right and (rng.random() < 0.9 or not wrong or state.lives <= 1):
@@ -222,6 +237,7 @@ def play_domino(timer: Timer, player, rng: random.Random) -> None:
 
 
 # --- the floor: what any move costs before the game -------------------------------------------------
+
 
 def time_floor(timer: Timer, player, n: int = 200) -> None:
     """The same kind of POST to two views that do no game work: one that answers at once
@@ -247,8 +263,11 @@ def time_floor(timer: Timer, player, n: int = 200) -> None:
         Profile.objects.filter(pk=player.pk).update(display_name="Bench")
         return HttpResponse("")
 
-    config.urls.urlpatterns[:0] = [path("bench/nothing/", nothing), path("bench/rw/", one_read_one_write),
-                                   path("bench/w/", one_update)]
+    config.urls.urlpatterns[:0] = [
+        path("bench/nothing/", nothing),
+        path("bench/rw/", one_read_one_write),
+        path("bench/w/", one_update),
+    ]
     clear_url_caches()
     for _ in range(n):
         timer.post("/bench/nothing/", {"cell": 1, "digit": 2}, ("floor", "no game work", "request only"))
@@ -257,6 +276,7 @@ def time_floor(timer: Timer, player, n: int = 200) -> None:
 
 
 # --- one backend --------------------------------------------------------------------------------
+
 
 def run_backend(moves: int, seed: int, label: str | None, out: str, floor: int) -> None:
     """Play `moves` timed moves of each game on a fresh test database (in this process's
@@ -317,44 +337,67 @@ def run_backend(moves: int, seed: int, label: str | None, out: str, floor: int) 
         if connection.vendor == "sqlite":  # what the settings (or --sqlite-wal) made of the journal
             with connection.cursor() as cursor:
                 journal = cursor.execute("PRAGMA journal_mode").fetchone()[0]
-                sync = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[cursor.execute("PRAGMA synchronous").fetchone()[0]]
+                sync = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[
+                    cursor.execute("PRAGMA synchronous").fetchone()[0]
+                ]
             backend += f" journal_mode={journal}, synchronous={sync}"
-        Path(out).write_text(json.dumps({"backend": backend, "label": label,
-                                         "samples": [[*k, v] for k, v in timer.samples.items()]}))
+        Path(out).write_text(
+            json.dumps({"backend": backend, "label": label, "samples": [[*k, v] for k, v in timer.samples.items()]})
+        )
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 def report(backend: str, samples: dict, order: list[str]) -> None:
     print(backend)
-    print(f"  {'game':<9} {'move':<14} {'answer':<24} {'n':>4} {'median':>8} {'p99':>8} {'max':>8} "
-          f"{'cpu med':>8} {'cpu p99':>8} {'bytes med':>10} {'bytes max':>10}")
+    print(
+        f"  {'game':<9} {'move':<14} {'answer':<24} {'n':>4} {'median':>8} {'p99':>8} {'max':>8} "
+        f"{'cpu med':>8} {'cpu p99':>8} {'bytes med':>10} {'bytes max':>10}"
+    )
     rank = {mode: i for i, mode in enumerate(order)}
-    for (game, kind, mode) in sorted(samples, key=lambda k: (k[0] == "floor", k[0], k[1], rank.get(k[2], 99))):
+    for game, kind, mode in sorted(samples, key=lambda k: (k[0] == "floor", k[0], k[1], rank.get(k[2], 99))):
         rows = samples[(game, kind, mode)]
         ms, cpu, size = ([s[i] for s in rows] for i in range(3))
-        sizes = (f"{int(statistics.median(size)):10d} {max(size):10d}" if game != "floor" else "")
-        print(f"  {game:<9} {kind:<14} {mode:<24} {len(ms):4d} {statistics.median(ms):6.2f}ms "
-              f"{pct(ms, 0.99):6.2f}ms {max(ms):6.2f}ms {statistics.median(cpu):6.2f}ms {pct(cpu, 0.99):6.2f}ms "
-              f"{sizes}")
+        sizes = f"{int(statistics.median(size)):10d} {max(size):10d}" if game != "floor" else ""
+        print(
+            f"  {game:<9} {kind:<14} {mode:<24} {len(ms):4d} {statistics.median(ms):6.2f}ms "
+            f"{pct(ms, 0.99):6.2f}ms {max(ms):6.2f}ms {statistics.median(cpu):6.2f}ms {pct(cpu, 0.99):6.2f}ms "
+            f"{sizes}"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=400, help="timed moves per game and backend (default 400)")
-    parser.add_argument("--backends", default=None,
-                        help="comma-separated: sqlite, postgres (default: sqlite, plus postgres if DATABASE_URL is set)")
+    parser.add_argument(
+        "--backends",
+        default=None,
+        help="comma-separated: sqlite, postgres (default: sqlite, plus postgres if DATABASE_URL is set)",
+    )
     parser.add_argument("--seed", type=int, default=15)
-    parser.add_argument("--previous", metavar="REV",
-                        help="also time the same moves on an older commit (e.g. the one before issue 15) in the same run")
-    parser.add_argument("--sqlite-wal", action="store_true",
-                        help="SQLite in WAL mode with synchronous=NORMAL (a commit without an fsync), for comparison")
-    parser.add_argument("--pg-alt", default="",
-                        help="on PostgreSQL, also run these prototypes (taking turns with the settings' run), each a run of its own "
-                             "('+' combines): prepared (server-side binding, prepared statements), "
-                             "async-commit (synchronous_commit=off); e.g. prepared,async-commit,prepared+async-commit")
-    parser.add_argument("--rounds", type=int, default=4,
-                        help="the trees and prototypes take turns, each playing moves/rounds per turn (default 4)")
+    parser.add_argument(
+        "--previous",
+        metavar="REV",
+        help="also time the same moves on an older commit (e.g. the one before issue 15) in the same run",
+    )
+    parser.add_argument(
+        "--sqlite-wal",
+        action="store_true",
+        help="SQLite in WAL mode with synchronous=NORMAL (a commit without an fsync), for comparison",
+    )
+    parser.add_argument(
+        "--pg-alt",
+        default="",
+        help="on PostgreSQL, also run these prototypes (taking turns with the settings' run), each a run of its own "
+        "('+' combines): prepared (server-side binding, prepared statements), "
+        "async-commit (synchronous_commit=off); e.g. prepared,async-commit,prepared+async-commit",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="the trees and prototypes take turns, each playing moves/rounds per turn (default 4)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--label", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
@@ -364,10 +407,14 @@ def main() -> None:
         run_backend(args.moves, args.seed, args.label, args.out, args.floor)
         return
     url = os.environ.get("DATABASE_URL", "")
-    backends = args.backends.split(",") if args.backends else ["sqlite"] + (["postgres"] if url.startswith("postgres") else [])
+    backends = (
+        args.backends.split(",") if args.backends else ["sqlite"] + (["postgres"] if url.startswith("postgres") else [])
+    )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"bench/moves.py: server time per move through the test client (load {load:.1f} at the start, "
-          f"{os.cpu_count()} cores; {args.rounds} alternating rounds)")
+    print(
+        f"bench/moves.py: server time per move through the test client (load {load:.1f} at the start, "
+        f"{os.cpu_count()} cores; {args.rounds} alternating rounds)"
+    )
     trees: list[tuple[Path, str | None]] = [(ROOT, None)]
     if args.previous:  # the older code in a temporary worktree, run by this same script
         old = Path(tempfile.mkdtemp(prefix="bench-previous-"))
@@ -395,9 +442,19 @@ def main() -> None:
                     env["BENCH_TREE"] = str(tree)
                     env["BENCH_PG_ALT"] = alt
                     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-                        command = [sys.executable, str(Path(__file__).resolve()), "--child", "--moves", str(per_round),
-                                   "--seed", str(args.seed + n), "--out", out.name,
-                                   "--floor", str(200 // args.rounds if label is None else 0)]
+                        command = [
+                            sys.executable,
+                            str(Path(__file__).resolve()),
+                            "--child",
+                            "--moves",
+                            str(per_round),
+                            "--seed",
+                            str(args.seed + n),
+                            "--out",
+                            out.name,
+                            "--floor",
+                            str(200 // args.rounds if label is None else 0),
+                        ]
                         subprocess.run(command + (["--label", label] if label else []), env=env, cwd=tree, check=True)
                         result = json.loads(Path(out.name).read_text())
                     name = result["backend"] if label is None else name
@@ -405,7 +462,11 @@ def main() -> None:
                         floor_of = f"{mode} ({label.split()[0]})" if game == "floor" and label else mode
                         samples[(game, kind, floor_of)] += rows
             load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-            report(f"{name} (load {load:.1f} at the end)", samples, [FRAGMENTS, LOCKED, WHOLE] + [r[1] for r in runs[1:] if r[1]])
+            report(
+                f"{name} (load {load:.1f} at the end)",
+                samples,
+                [FRAGMENTS, LOCKED, WHOLE] + [r[1] for r in runs[1:] if r[1]],
+            )
     finally:
         if args.previous:
             subprocess.run(["git", "worktree", "remove", "--force", str(trees[1][0])], cwd=ROOT, check=False)

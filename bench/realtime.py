@@ -145,7 +145,7 @@ async def run_load(ports, rooms, rate, duration, batch=25, servers=()):
             rs.players.append(p)
             players.append(p)
     for i in range(0, len(players), batch):
-        await asyncio.gather(*(p.connect() for p in players[i:i + batch]))
+        await asyncio.gather(*(p.connect() for p in players[i : i + batch]))
     clock = types.SimpleNamespace(stop_at=time.perf_counter() + duration)
     cpu_before = cpu_seconds(servers)  # the play window only: not the connects and resyncs
     await asyncio.gather(*(p.run(rate, clock) for p in players))
@@ -164,8 +164,11 @@ async def baseline(port, groups, rate, duration, route="bench"):
 
     async def member(group, sender):
         async with handshakes:
-            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/{route}/{group}/",
-                                          additional_headers={"Origin": "http://127.0.0.1"}, open_timeout=30)
+            ws = await websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/{route}/{group}/",
+                additional_headers={"Origin": "http://127.0.0.1"},
+                open_timeout=30,
+            )
         async with ws:
             await connected.wait()
             end = time.perf_counter() + duration
@@ -192,10 +195,13 @@ async def baseline(port, groups, rate, duration, route="bench"):
 
 
 def report(label, rate, lat, trouble):
-    print(f"{label}: entries applied {rate:.1f}/s, measured updates {len(lat)}; "
-          f"entry -> last opponent updated: p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, "
-          f"max {max(lat, default=float('nan')):.1f} ms; updates never seen by every opponent {trouble['missed']}, "
-          f"failed connects {trouble['failed_connects']}, sockets closed {trouble['closed']}", flush=True)
+    print(
+        f"{label}: entries applied {rate:.1f}/s, measured updates {len(lat)}; "
+        f"entry -> last opponent updated: p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, "
+        f"max {max(lat, default=float('nan')):.1f} ms; updates never seen by every opponent {trouble['missed']}, "
+        f"failed connects {trouble['failed_connects']}, sockets closed {trouble['closed']}",
+        flush=True,
+    )
 
 
 def main():
@@ -211,27 +217,39 @@ def main():
     args = parser.parse_args()
 
     ensure_database()
-    print(f"rooms={args.rooms} players/room={args.players} rate/player={args.rate}/s "
-          f"duration={args.duration}s daphne processes={args.servers}; load average {load()}", flush=True)
+    print(
+        f"rooms={args.rooms} players/room={args.players} rate/player={args.rate}/s "
+        f"duration={args.duration}s daphne processes={args.servers}; load average {load()}",
+        flush=True,
+    )
     # Every phase gets fresh daphne processes: a saturated run leaves a backlog behind.
     for _ in range(args.repeats):
         with daphnes(1) as (ports, _):
             local = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10), route="local"))
         with daphnes(1) as (ports, _):
             base = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10)))
-        print(f"baseline, a frame written to 5 local sockets ({args.rooms} groups, {args.rate:g}/s each, one "
-              f"process, no layer, no logic): p50 {pct(local, 50):.1f} ms, p99 {pct(local, 99):.1f} ms", flush=True)
-        print(f"baseline, a bare channels-redis group_send to 5 sockets (same shape): "
-              f"p50 {pct(base, 50):.1f} ms, p99 {pct(base, 99):.1f} ms", flush=True)
+        print(
+            f"baseline, a frame written to 5 local sockets ({args.rooms} groups, {args.rate:g}/s each, one "
+            f"process, no layer, no logic): p50 {pct(local, 50):.1f} ms, p99 {pct(local, 99):.1f} ms",
+            flush=True,
+        )
+        print(
+            f"baseline, a bare channels-redis group_send to 5 sockets (same shape): "
+            f"p50 {pct(base, 50):.1f} ms, p99 {pct(base, 99):.1f} ms",
+            flush=True,
+        )
         with daphnes(args.servers) as (ports, servers):
             rooms = setup_rooms(args.rooms, args.players)
             rate, lat, trouble = asyncio.run(run_load(ports, rooms, args.rate, args.duration, servers=servers))
             spent = trouble["cpu"]
         report("load", rate, lat, trouble)
         moves = rate * args.duration
-        print(f"  server CPU per move: {1000 * spent / max(moves, 1):.2f} ms ({spent:.1f} s of CPU over the play "
-              f"window, {moves:.0f} moves, all daphne processes); p50 vs the local baseline: "
-              f"{pct(lat, 50) / max(pct(local, 50), 0.001):.1f}x; load average {load()}", flush=True)
+        print(
+            f"  server CPU per move: {1000 * spent / max(moves, 1):.2f} ms ({spent:.1f} s of CPU over the play "
+            f"window, {moves:.0f} moves, all daphne processes); p50 vs the local baseline: "
+            f"{pct(lat, 50) / max(pct(local, 50), 0.001):.1f}x; load average {load()}",
+            flush=True,
+        )
     if args.hostile:
         hostile_lobby(args)
     if args.find_max:
@@ -246,8 +264,12 @@ def main():
             if not ok:
                 break
             best = rate
-        print(f"highest entry rate one process holds with p99 <= 100 ms: {best:.0f} entries/s"
-              if best is not None else "no step held p99 <= 100 ms on one process", flush=True)
+        print(
+            f"highest entry rate one process holds with p99 <= 100 ms: {best:.0f} entries/s"
+            if best is not None
+            else "no step held p99 <= 100 ms on one process",
+            flush=True,
+        )
 
 
 def hostile_lobby(args):
@@ -291,7 +313,9 @@ async def with_attack(port, rooms, lobby_code, cookie, attack, rate):
         except (OSError, websockets.WebSocketException):
             refused.append(1)
 
-    tasks = [asyncio.create_task(idle_socket()) for _ in range(100)] + [asyncio.create_task(toggler())] if attack else []
+    tasks = (
+        [asyncio.create_task(idle_socket()) for _ in range(100)] + [asyncio.create_task(toggler())] if attack else []
+    )
     await asyncio.sleep(1 if attack else 0)
     result = await run_load([port], rooms, rate, 10)
     for task in tasks:
@@ -324,6 +348,7 @@ def daphnes(count):
     finally:
         for server in servers:
             stop(server)
+
 
 if __name__ == "__main__":
     main()

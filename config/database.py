@@ -44,7 +44,8 @@ class DatabaseAwayMiddleware:
             response["HX-Retarget"] = "#flash"
             response["HX-Reswap"] = "innerHTML"
         else:
-            response = render(request, "message.html", {"title": "Try again", "message": TRY_AGAIN, "error": True},
-                              status=503)
+            response = render(
+                request, "message.html", {"title": "Try again", "message": TRY_AGAIN, "error": True}, status=503
+            )
         response["Retry-After"] = "2"
         return response

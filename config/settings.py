@@ -21,9 +21,7 @@ DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if SECRET_KEY is None:
     if not DEBUG:
-        raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false (production mode)"
-        )
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false (production mode)")
     SECRET_KEY = "dev-only-insecure-key-change-me-for-production-0123456789abcdef"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -106,8 +104,11 @@ if DATABASE_URL:
         from .database import check_connection
 
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 2, "max_size": env_int("DATABASE_POOL_MAX", 20), "timeout": 20,
-            "check": check_connection}
+            "min_size": 2,
+            "max_size": env_int("DATABASE_POOL_MAX", 20),
+            "timeout": 20,
+            "check": check_connection,
+        }
 else:
     DATABASES = {
         "default": {
@@ -117,8 +118,11 @@ else:
             # WAL + synchronous=NORMAL: a commit is no longer an fsync (~1.5 ms a move),
             # readers never wait for the writer; a power cut (not a crash of the app) may
             # lose the last commits, never corrupt the file (README, "Moves").
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
-                        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"},
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            },
             # A file, not memory: browser tests share the test database with a daphne process.
             # Named per process so parallel test runs never share one file.
             "TEST": {"NAME": BASE_DIR / f".test_db-{os.getpid()}.sqlite3"},
@@ -139,13 +143,20 @@ if REDIS_URL:
             # with "Timeout reading" and its socket closed (django/channels_redis#422).
             # max_connections: redis-py 8's pool holds 100 and then raises, so a burst of
             # sockets connecting at once (each group_add takes a connection) got HTTP 500s.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15,
-                                  "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000)}],
-                       "capacity": 1500, "expiry": 30},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 15,
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000),
+                    }
+                ],
+                "capacity": 1500,
+                "expiry": 30,
+            },
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
@@ -159,7 +170,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "fill-puzzle-bank": {"task": "games.tasks.fill_puzzle_bank", "schedule": 60.0},
     "sweep-rooms": {"task": "rooms.tasks.sweep_rooms", "schedule": env_float("SWEEP_SECONDS", 15.0)},
-    "sweep-domino": {"task": "games.domino.tasks.sweep_overdue_domino_games", "schedule": env_float("SWEEP_SECONDS", 15.0)},
+    "sweep-domino": {
+        "task": "games.domino.tasks.sweep_overdue_domino_games",
+        "schedule": env_float("SWEEP_SECONDS", 15.0),
+    },
 }
 
 # --- Game settings ---

@@ -17,8 +17,7 @@ class PuzzleAdmin(admin.ModelAdmin):
 
 @admin.register(SoloRun)
 class SoloRunAdmin(admin.ModelAdmin):
-    list_display = ["id", "player", "level", "state", "assisted", "score", "mistakes", "hints",
-                    "elapsed", "started_at"]
+    list_display = ["id", "player", "level", "state", "assisted", "score", "mistakes", "hints", "elapsed", "started_at"]
     list_filter = ["level", "state", "assisted"]
     search_fields = ["player__display_name"]
     raw_id_fields = ["player", "puzzle"]

@@ -61,8 +61,10 @@ def cell_id(index: int) -> str:
 
 # --- the board --------------------------------------------------------------------------
 
-def sudoku_cell(board: Board, index: int, *, selected: bool = False, flash: Outcome | None = None,
-                oob: bool = False) -> SafeString:
+
+def sudoku_cell(
+    board: Board, index: int, *, selected: bool = False, flash: Outcome | None = None, oob: bool = False
+) -> SafeString:
     """One gridcell of the ARIA grid. `flash` is the move that just happened: its cell
     gets `fresh` (correct entry or hint) or `wrong` plus `data-wrong` (the refused digit,
     which the page's script shows briefly before the empty cell settles)."""
@@ -96,30 +98,41 @@ def sudoku_cell(board: Board, index: int, *, selected: bool = False, flash: Outc
     elif board.notes[index]:
         notes = board.notes_at(index)
         label += ", " + gettext("notes %(digits)s") % {"digits": " ".join(map(str, notes))}
-        inner = '<span class="notes" aria-hidden="true">' + "".join(
-            f"<span>{d if d in notes else ''}</span> " for d in range(1, 10)) + "</span>"
+        inner = (
+            '<span class="notes" aria-hidden="true">'
+            + "".join(f"<span>{d if d in notes else ''}</span> " for d in range(1, 10))
+            + "</span>"
+        )
     focus = 'tabindex="0" aria-selected="true"' if selected else 'tabindex="-1" aria-selected="false"'
     return _done(
         f'<div id="{cell_id(index)}" role="gridcell" class="{css}" aria-label="{_e(label)}" '
         f'data-cell="{index}" data-row="{r + 1}" data-col="{c + 1}" data-box="{(r // 3) * 3 + c // 3 + 1}" '
-        f'data-value="{_e(value or "")}"{wrong} {focus}>{inner}</div>', oob)
+        f'data-value="{_e(value or "")}"{wrong} {focus}>{inner}</div>',
+        oob,
+    )
 
 
 def sudoku_rows(board: Board, selected: int | None = None, flash: Outcome | None = None) -> list[list[SafeString]]:
     """The 81 cells, row by row, for templates/games/board.html#grid."""
-    return [[sudoku_cell(board, r * 9 + c, selected=r * 9 + c == selected, flash=flash) for c in range(9)]
-            for r in range(9)]
+    return [
+        [sudoku_cell(board, r * 9 + c, selected=r * 9 + c == selected, flash=flash) for c in range(9)] for r in range(9)
+    ]
 
 
 def changed_cells(before: Board, after: Board) -> list[int]:
     """Cells whose value, hint mark or notes differ: what a move's answer must carry
     (an entry also clears its digit from the notes of its peers)."""
-    return [i for i in range(81)
-            if before.cells[i] != after.cells[i] or before.notes[i] != after.notes[i]
-            or (i in before.hinted) != (i in after.hinted)]
+    return [
+        i
+        for i in range(81)
+        if before.cells[i] != after.cells[i]
+        or before.notes[i] != after.notes[i]
+        or (i in before.hinted) != (i in after.hinted)
+    ]
 
 
 # --- the digit pad and tools --------------------------------------------------------------
+
 
 def pad_left(board: Board) -> list[tuple[int, int]]:
     """(digit, how many of it are still to place)."""
@@ -132,7 +145,9 @@ def pad_button(digit: int, left: int, *, oob: bool = False) -> SafeString:
     return _done(
         f'<button id="digit-{_e(digit)}" type="submit" name="digit" value="{_e(digit)}" '
         f'class="digit{done}" aria-label="{_e(digit)}" data-digit="{_e(digit)}">{_e(digit)}'
-        f'<small aria-hidden="true" data-left="{_e(left)}"></small></button>', oob)
+        f'<small aria-hidden="true" data-left="{_e(left)}"></small></button>',
+        oob,
+    )
 
 
 def pad_buttons(board: Board) -> list[SafeString]:
@@ -142,12 +157,15 @@ def pad_buttons(board: Board) -> list[SafeString]:
 def hint_button(hints_left: int, *, oob: bool = False) -> SafeString:
     disabled = " disabled" if hints_left <= 0 else ""
     label = _e(gettext("Hint"))  # outside the f-string: xgettext does not look inside one
-    return _done(f'<button id="hint-button" type="submit" class="tool" name="command" value="hint"{disabled}>{label}</button>',
-                 oob)
+    return _done(
+        f'<button id="hint-button" type="submit" class="tool" name="command" value="hint"{disabled}>{label}</button>',
+        oob,
+    )
 
 
 # --- counters ------------------------------------------------------------------------------
 # data-* last: load clients read them with `data-score>\s*(\d+)`.
+
 
 def score_stat(score: int, *, oob: bool = False) -> SafeString:
     return _done(f'<dd id="stat-score" data-score>{_e(score)}</dd>', oob)
@@ -170,8 +188,9 @@ def version_input(version: int, *, element_id: str = "game-version", oob: bool =
 
 # --- the message line ----------------------------------------------------------------------
 
+
 def message_kind(outcome: Outcome | None = None, error: str | None = None) -> str | None:
-    """"error" for a refusal or a wrong entry, "good" for a correct entry or a finish."""
+    """ "error" for a refusal or a wrong entry, "good" for a correct entry or a finish."""
     if error or (outcome and outcome.kind == "wrong"):
         return "error"
     if outcome and (outcome.kind == "correct" or outcome.finished):
@@ -179,8 +198,9 @@ def message_kind(outcome: Outcome | None = None, error: str | None = None) -> st
     return None
 
 
-def message(text: str | None = None, *, kind: str | None = None, element_id: str = "game-message",
-            oob: bool = False) -> SafeString:
+def message(
+    text: str | None = None, *, kind: str | None = None, element_id: str = "game-message", oob: bool = False
+) -> SafeString:
     """The status line (`game-message` on Solo Run, `room-message` in a room). `kind` is
     "error", "good" or None; an empty line keeps its height with a no-break space."""
     css = {"error": " is-error", "good": " is-good"}.get(kind or "", "")
@@ -188,8 +208,9 @@ def message(text: str | None = None, *, kind: str | None = None, element_id: str
     return _done(f'<p id="{_e(element_id)}" class="message{css}" role="status">{body}</p>', oob)
 
 
-def outcome_message(outcome: Outcome | None = None, error: str | None = None, *,
-                    element_id: str = "game-message", oob: bool = False) -> SafeString:
+def outcome_message(
+    outcome: Outcome | None = None, error: str | None = None, *, element_id: str = "game-message", oob: bool = False
+) -> SafeString:
     """The message line for a Sudoku move's outcome or a refusal."""
     text = error or (outcome.message if outcome else None)
     return message(text, kind=message_kind(outcome, error), element_id=element_id, oob=oob)
@@ -203,9 +224,19 @@ def run_badge(assisted: bool, *, oob: bool = False) -> SafeString:
 
 # --- a move's answer -------------------------------------------------------------------------
 
-def move_answer(before: Board, after: Board, outcome: Outcome, *, selected: int | None = None,
-                hint_limit: int, mistake_cap: int | None = None, message_id: str = "game-message",
-                version: int | None = None, version_id: str = "game-version") -> SafeString:
+
+def move_answer(
+    before: Board,
+    after: Board,
+    outcome: Outcome,
+    *,
+    selected: int | None = None,
+    hint_limit: int,
+    mistake_cap: int | None = None,
+    message_id: str = "game-message",
+    version: int | None = None,
+    version_id: str = "game-version",
+) -> SafeString:
     """Only what one Sudoku move changed, as out-of-band swaps: the changed cells (the
     moved cell, and peers whose notes lost the placed digit), the counters and pad digits
     that changed, the hint button when a hint was used, the message and the version."""
@@ -222,8 +253,11 @@ def move_answer(before: Board, after: Board, outcome: Outcome, *, selected: int 
         parts.append(hints_stat(after.hints, hint_limit, oob=True))
         parts.append(hint_button(hint_limit - after.hints, oob=True))
     if after.cells != before.cells:
-        parts += [pad_button(d, left, oob=True)
-                  for (d, left), (_, was) in zip(pad_left(after), pad_left(before), strict=True) if left != was]
+        parts += [
+            pad_button(d, left, oob=True)
+            for (d, left), (_, was) in zip(pad_left(after), pad_left(before), strict=True)
+            if left != was
+        ]
     parts.append(outcome_message(outcome, element_id=message_id, oob=True))
     if version is not None:
         parts.append(version_input(version, element_id=version_id, oob=True))

@@ -21,8 +21,9 @@ def say(message) -> str:
     if isinstance(message, Text):
         if not message.params:
             return gettext(message.template)
-        return gettext(message.template) % {key: say(value) if isinstance(value, Text) else value
-                                            for key, value in message.params.items()}
+        return gettext(message.template) % {
+            key: say(value) if isinstance(value, Text) else value for key, value in message.params.items()
+        }
     if isinstance(message, BaseException):
         return say(message.args[0]) if message.args else ""
     return gettext(message) if message else message
@@ -38,10 +39,11 @@ def points(n: int) -> str:
 
 
 def place_of(place: int, players: int) -> str:
-    """"2nd of 4" (Dutch: "2e van 4")."""
+    """ "2nd of 4" (Dutch: "2e van 4")."""
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    ordinal = {"st": gettext("%(n)sst"), "nd": gettext("%(n)snd"), "rd": gettext("%(n)srd"),
-               "th": gettext("%(n)sth")}[suffix] % {"n": place}
+    ordinal = {"st": gettext("%(n)sst"), "nd": gettext("%(n)snd"), "rd": gettext("%(n)srd"), "th": gettext("%(n)sth")}[
+        suffix
+    ] % {"n": place}
     return gettext("%(ordinal)s of %(players)s") % {"ordinal": ordinal, "players": players}
 
 

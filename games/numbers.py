@@ -47,6 +47,7 @@ def whole_number(value: object, name: str, low: int, high: int, error: type[Exce
     """`ascii_int_in(value, low, high)`, else `error` with the range (Cardoku and Domino)."""
     number = ascii_int_in(value, low, high)
     if number is None:
-        raise error(_("The %(name)s must be a whole number from %(low)s to %(high)s.", name=Text(name), low=low,
-                      high=high))
+        raise error(
+            _("The %(name)s must be a whole number from %(low)s to %(high)s.", name=Text(name), low=low, high=high)
+        )
     return number

@@ -55,8 +55,10 @@ def pick(params, name: str, choices, default: str, problems: list[str]) -> str:
         return default
     if value in dict(choices):
         return value
-    problems.append(gettext("There is no %(name)s %(value)s: showing %(default)s instead.")
-                    % {"name": FILTER_NAMES.get(name, name), "value": repr(value[:20]), "default": dict(choices)[default]})
+    problems.append(
+        gettext("There is no %(name)s %(value)s: showing %(default)s instead.")
+        % {"name": FILTER_NAMES.get(name, name), "value": repr(value[:20]), "default": dict(choices)[default]}
+    )
     return default
 
 

@@ -35,8 +35,9 @@ _kept_lock = threading.Lock()  # views run in threads
 
 
 @cache
-def _select(model: type[Revised], related: str | None, related_fields: tuple[str, ...], by_token: bool,
-            lock: bool, vendor: str) -> tuple[str, list, list]:
+def _select(
+    model: type[Revised], related: str | None, related_fields: tuple[str, ...], by_token: bool, lock: bool, vendor: str
+) -> tuple[str, list, list]:
     """The SELECT (locked if `lock`) of every column of `model` (plus `related_fields` of the
     `related` foreign key's row), and each column's converters, as the ORM compiler uses them."""
     qn = connection.ops.quote_name
@@ -54,7 +55,7 @@ def _select(model: type[Revised], related: str | None, related_fields: tuple[str
     player = meta.get_field("player")
     if by_token:  # ownership joins the read: no query for the profile first
         profile: Any = Profile._meta
-        joins += (f" JOIN {qn(profile.db_table)} p ON p.{qn(profile.pk.column)} = t.{qn(player.column)}")
+        joins += f" JOIN {qn(profile.db_table)} p ON p.{qn(profile.pk.column)} = t.{qn(player.column)}"
         where = f"t.{qn(meta.pk.column)} = %s AND p.{qn(profile.get_field('token').column)} = %s"
     else:
         where = f"t.{qn(meta.pk.column)} = %s AND t.{qn(player.column)} = %s"
@@ -71,8 +72,14 @@ def _select(model: type[Revised], related: str | None, related_fields: tuple[str
     return sql, [f.attname for f in fields], converters
 
 
-def read[R: Revised](model: type[R], pk: int, player, related: str | None = None,
-                     related_fields: tuple[str, ...] = (), lock: bool = False) -> R | None:
+def read[R: Revised](
+    model: type[R],
+    pk: int,
+    player,
+    related: str | None = None,
+    related_fields: tuple[str, ...] = (),
+    lock: bool = False,
+) -> R | None:
     """`model`'s row `pk` if it belongs to `player` (a Profile, or the token of the request's
     player cookie), locked for the rest of the transaction if `lock`; None if not. With
     `related`, the instance's `related` object carries `related_fields` (its other fields
@@ -113,17 +120,26 @@ def update(instance: Revised, names: list[str] | tuple[str, ...]) -> bool:
     sets = ", ".join(f"{qn(f.column)} = %s" for f in fields)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {qn(meta.db_table)} SET {sets}, {qn('revision')} = %s "
-                       f"WHERE {qn(meta.pk.column)} = %s AND {qn('revision')} = %s",
-                       [*params, instance.revision + 1, instance.pk, instance.revision])
+        cursor.execute(
+            f"UPDATE {qn(meta.db_table)} SET {sets}, {qn('revision')} = %s "
+            f"WHERE {qn(meta.pk.column)} = %s AND {qn('revision')} = %s",
+            [*params, instance.revision + 1, instance.pk, instance.revision],
+        )
         if cursor.rowcount != 1:
             return False
     instance.revision += 1
     return True
 
 
-def write[R: Revised, T](model: type[R], pk: int, player, change: Callable[[R], tuple[T, list[str]]],
-                         missing: Exception, related: str | None = None, related_fields: tuple[str, ...] = ()) -> T:
+def write[R: Revised, T](
+    model: type[R],
+    pk: int,
+    player,
+    change: Callable[[R], tuple[T, list[str]]],
+    missing: Exception,
+    related: str | None = None,
+    related_fields: tuple[str, ...] = (),
+) -> T:
     """Apply `change` to the player's game row `pk` and write the fields it names; return what
     it returned. `change(instance)` changes the instance and returns (result, field names), or
     raises a refusal (nothing is written then). Raises `missing` if the row is not the player's.

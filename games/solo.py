@@ -50,7 +50,6 @@ class Played:
     stale: bool
 
 
-
 # The Solo Run clock (How to Play, "Solo Run"): it runs from the run's start (its board
 # appears at once) to the finish. A pause stops it only once the run has an entry (a digit
 # placed, right or wrong, or a hint): reading the givens, pausing at once and solving on
@@ -110,8 +109,9 @@ def start_run(player, level: str) -> SoloRun:
     puzzle = take_puzzle(level)
     board = race.Board.new(puzzle.givens_tuple)
     now = timezone.now()
-    return SoloRun.objects.create(player=player, puzzle=puzzle, level=level, board=board.to_dict(),
-                                  started_at=now, active_since=now)
+    return SoloRun.objects.create(
+        player=player, puzzle=puzzle, level=level, board=board.to_dict(), started_at=now, active_since=now
+    )
 
 
 def act(run_id: int, player, action: SoloAction, now=None) -> Played:
@@ -119,8 +119,15 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     games.rows.write: one write of the changed columns, to the run this process kept from its
     last move or read (with its puzzle's solution) by one SELECT."""
     now = now or timezone.now()
-    return rows.write(SoloRun, run_id, player, lambda run: _apply(run, action, now),
-                      NotYourRun("That run is not yours."), "puzzle", ("solution",))
+    return rows.write(
+        SoloRun,
+        run_id,
+        player,
+        lambda run: _apply(run, action, now),
+        NotYourRun("That run is not yours."),
+        "puzzle",
+        ("solution",),
+    )
 
 
 def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
@@ -157,8 +164,19 @@ def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
     return Played(run, before, board, outcome, stale), MOVE_FIELDS
 
 
-MOVE_FIELDS = ["board", "score", "mistakes", "hints", "moves", "assisted", "elapsed", "state", "finished_at",
-               "active_since", "elapsed_before"]
+MOVE_FIELDS = [
+    "board",
+    "score",
+    "mistakes",
+    "hints",
+    "moves",
+    "assisted",
+    "elapsed",
+    "state",
+    "finished_at",
+    "active_since",
+    "elapsed_before",
+]
 CLOCK_FIELDS = ["elapsed_before", "active_since", "state"]
 
 
@@ -208,15 +226,24 @@ def score_parts(board: race.Board, rules: race.Rules) -> list[tuple[str, int]]:
     """The score as the sum of its parts. The score never drops below 0, so a penalty taken
     at 0 cost nothing: that shows as its own line, keeping the sum honest."""
     entries = board.to_fill - len(board.hinted)
-    parts = [(ngettext("%(n)s correct entry × %(points)s", "%(n)s correct entries × %(points)s", entries)
-              % {"n": entries, "points": race.CORRECT_POINTS}, entries * race.CORRECT_POINTS)]
+    parts = [
+        (
+            ngettext("%(n)s correct entry × %(points)s", "%(n)s correct entries × %(points)s", entries)
+            % {"n": entries, "points": race.CORRECT_POINTS},
+            entries * race.CORRECT_POINTS,
+        )
+    ]
     if board.hints:
-        parts.append((ngettext("%(n)s hint × −%(points)s", "%(n)s hints × −%(points)s", board.hints)
-                      % {"n": board.hints, "points": race.HINT_COST}, -board.hints * race.HINT_COST))
+        parts.append(
+            (
+                ngettext("%(n)s hint × −%(points)s", "%(n)s hints × −%(points)s", board.hints)
+                % {"n": board.hints, "points": race.HINT_COST},
+                -board.hints * race.HINT_COST,
+            )
+        )
     if board.mistakes:
         penalty = sum(rules.penalty_for(n) for n in range(1, board.mistakes + 1))
-        parts.append((ngettext("%(n)s mistake", "%(n)s mistakes", board.mistakes) % {"n": board.mistakes},
-                      -penalty))
+        parts.append((ngettext("%(n)s mistake", "%(n)s mistakes", board.mistakes) % {"n": board.mistakes}, -penalty))
     parts.append((gettext("Finish bonus"), race.FINISH_BONUS))
     floor = board.score - sum(points for _, points in parts)
     if floor:
@@ -232,16 +259,27 @@ def finish_summary(run: SoloRun) -> Finish:
 
     if run.elapsed is None:
         raise ValueError(f"run {run.pk} has not finished")
-    earlier = (SoloRun.objects.filter(player_id=run.player_id, level=run.level, assisted=run.assisted,
-                                      state=SoloRun.State.FINISHED, elapsed__isnull=False,
-                                      finished_at__lte=run.finished_at).exclude(pk=run.pk))
+    earlier = SoloRun.objects.filter(
+        player_id=run.player_id,
+        level=run.level,
+        assisted=run.assisted,
+        state=SoloRun.State.FINISHED,
+        elapsed__isnull=False,
+        finished_at__lte=run.finished_at,
+    ).exclude(pk=run.pk)
     best_before = earlier.aggregate(best=Min("elapsed"))["best"]
-    recent = [t for t in earlier.order_by("-finished_at").values_list("elapsed", flat=True)[:RECENT_FINISHES]
-              if t is not None]
+    recent = [
+        t for t in earlier.order_by("-finished_at").values_list("elapsed", flat=True)[:RECENT_FINISHES] if t is not None
+    ]
     times = recent_times(run.player_id, run.level, run.assisted)
     what = (gettext("Assisted %(level)s times") if run.assisted else gettext("Classic %(level)s times")) % {
-        "level": run.get_level_display()}
-    chart = line_chart(times, format_seconds, what=what,
-                       mark_last=True) if len(times) > 1 else None
-    return Finish(score_parts(run.get_board(), run.rules), run.elapsed, best_before,
-                  sum(recent) / len(recent) if recent else None, chart)
+        "level": run.get_level_display()
+    }
+    chart = line_chart(times, format_seconds, what=what, mark_last=True) if len(times) > 1 else None
+    return Finish(
+        score_parts(run.get_board(), run.rules),
+        run.elapsed,
+        best_before,
+        sum(recent) / len(recent) if recent else None,
+        chart,
+    )

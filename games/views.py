@@ -21,7 +21,13 @@ def _home_context(player, **extra):
     from stats.panels import home_panels
 
     room_games = [(key, _(game.menu_label)) for key, game in GAME_TYPES.items()]
-    return {"levels": Level.choices, "time_zones": time_zones(), "room_games": room_games, **home_panels(player), **extra}
+    return {
+        "levels": Level.choices,
+        "time_zones": time_zones(),
+        "room_games": room_games,
+        **home_panels(player),
+        **extra,
+    }
 
 
 @require_GET
@@ -31,7 +37,9 @@ def home(request):
 
 @require_GET
 def how_to_play(request):
-    return render(request, "how_to_play.html", {"presets": [(i18n.PRESETS[key], rules) for key, rules in race.PRESETS.items()]})
+    return render(
+        request, "how_to_play.html", {"presets": [(i18n.PRESETS[key], rules) for key, rules in race.PRESETS.items()]}
+    )
 
 
 @require_POST
@@ -53,10 +61,17 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
     if selected is None and outcome is not None:
         selected = outcome.cell
     return {
-        "run": run, "board": board, "rows": board_rows(board, selected, outcome),
-        "outcome": outcome, "error": error, "selected": selected, "mode": mode,
-        "rules": run.rules, "hints_left": run.rules.hint_limit - board.hints,
-        "pad": digit_pad(board), "version": run.moves,
+        "run": run,
+        "board": board,
+        "rows": board_rows(board, selected, outcome),
+        "outcome": outcome,
+        "error": error,
+        "selected": selected,
+        "mode": mode,
+        "rules": run.rules,
+        "hints_left": run.rules.hint_limit - board.hints,
+        "pad": digit_pad(board),
+        "version": run.moves,
         # The finish screen's comparisons and chart; `outcome` set: it was just reached (celebrate).
         "finish": solo.finish_summary(run) if run.state == SoloRun.State.FINISHED else None,
     }
@@ -66,8 +81,12 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
 def solo_run(request, run_id: int):
     run = get_object_or_404(SoloRun.objects.select_related("puzzle"), pk=run_id)
     if run.player_id != request.player.pk:
-        return render(request, "message.html", {"title": _("Not your run"),
-                      "message": _("That Solo Run belongs to another player.")}, status=403)
+        return render(
+            request,
+            "message.html",
+            {"title": _("Not your run"), "message": _("That Solo Run belongs to another player.")},
+            status=403,
+        )
     return render(request, "games/solo.html", _game_context(run))
 
 
@@ -95,12 +114,18 @@ def solo_act(request, run_id: int):
     run, outcome = played.run, played.outcome
     if not request.htmx:
         return redirect("solo_run", run_id=run.pk)
-    if outcome is None or played.before is None or played.board is None or played.stale \
-            or run.state != SoloRun.State.PLAYING:
+    if (
+        outcome is None
+        or played.before is None
+        or played.board is None
+        or played.stale
+        or run.state != SoloRun.State.PLAYING
+    ):
         context = _game_context(run, outcome, selected if outcome is None else None, mode, board=played.board)
         return render(request, "games/solo.html#game", context)
-    answer = fragments.move_answer(played.before, played.board, outcome, selected=selected,
-                                   hint_limit=run.rules.hint_limit, version=run.moves)
+    answer = fragments.move_answer(
+        played.before, played.board, outcome, selected=selected, hint_limit=run.rules.hint_limit, version=run.moves
+    )
     if outcome.kind == "hint" and played.before.hints == 0:
         answer += fragments.run_badge(True, oob=True)
     return fragments.answer(answer)

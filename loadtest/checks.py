@@ -101,13 +101,16 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             if answer[0] == "applied":
                 counts["acknowledged"] += 1
                 if len(logged) != 1:
-                    report.problem("acknowledged moves not in the log exactly once",
-                                   f"{player.name} {mid} {action} logged {len(logged)}x")
+                    report.problem(
+                        "acknowledged moves not in the log exactly once",
+                        f"{player.name} {mid} {action} logged {len(logged)}x",
+                    )
                     continue
                 event = logged[0]
                 if event.version != answer[1]:
-                    report.problem("answer version differs from the log",
-                                   f"{mid}: answered v{answer[1]}, logged v{event.version}")
+                    report.problem(
+                        "answer version differs from the log", f"{mid}: answered v{answer[1]}, logged v{event.version}"
+                    )
                 if event.seat is None or event.seat.player.display_name != player.name:
                     report.problem("move logged for another seat", f"{mid} {player.name}")
             else:
@@ -157,21 +160,44 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             if seat.pk not in boards:
                 continue
             board = boards[seat.pk]
-            stored = (seat.score, seat.mistakes, seat.hints, seat.progress, seat.status, seat.state.get("cells"),
-                      list(seat.state.get("notes", [])), sorted(seat.state.get("hinted", [])))
-            replayed = (board.score, board.mistakes, board.hints, board.progress, str(board.status),
-                        "".join(map(str, board.cells)), list(board.notes), sorted(board.hinted))
+            stored = (
+                seat.score,
+                seat.mistakes,
+                seat.hints,
+                seat.progress,
+                seat.status,
+                seat.state.get("cells"),
+                list(seat.state.get("notes", [])),
+                sorted(seat.state.get("hinted", [])),
+            )
+            replayed = (
+                board.score,
+                board.mistakes,
+                board.hints,
+                board.progress,
+                str(board.status),
+                "".join(map(str, board.cells)),
+                list(board.notes),
+                sorted(board.hinted),
+            )
             if stored != replayed:
-                report.problem("stored seat differs from the replayed log",
-                               f"{code} {seat.player.display_name}: stored {stored[:5]} replayed {replayed[:5]}")
+                report.problem(
+                    "stored seat differs from the replayed log",
+                    f"{code} {seat.player.display_name}: stored {stored[:5]} replayed {replayed[:5]}",
+                )
             if seat.pk in finished_at:
                 drift = abs((seat.finish_seconds or 0) - finished_at[seat.pk])
                 max_drift = max(max_drift, drift)
                 if seat.finish_seconds is None or drift > clock_tolerance:
-                    report.problem("finish time differs from the log's clock",
-                                   f"{code} {seat.player.display_name}: {seat.finish_seconds} vs {finished_at[seat.pk]:.2f}")
-            rows.append(race.Standing(seat.pk, board.status, board.progress, board.mistakes, board.hints,
-                                      board.score, seat.finish_seconds))
+                    report.problem(
+                        "finish time differs from the log's clock",
+                        f"{code} {seat.player.display_name}: {seat.finish_seconds} vs {finished_at[seat.pk]:.2f}",
+                    )
+            rows.append(
+                race.Standing(
+                    seat.pk, board.status, board.progress, board.mistakes, board.hints, board.score, seat.finish_seconds
+                )
+            )
         if room.state == "finished":
             places = {s.key: place for place, s in race.rank(rows, settings.NEAR_TIE_SECONDS)}
             results = {r.player_id: r for r in ShowdownResult.objects.filter(room_code=code)}
@@ -179,11 +205,17 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                 if seat.pk not in places:
                     continue
                 if seat.place != places[seat.pk]:
-                    report.problem("stored place differs from the replayed ranking",
-                                   f"{code} {seat.player.display_name}: {seat.place} vs {places[seat.pk]}")
+                    report.problem(
+                        "stored place differs from the replayed ranking",
+                        f"{code} {seat.player.display_name}: {seat.place} vs {places[seat.pk]}",
+                    )
                 result = results.get(seat.player_id)
                 if result is None or (result.placement, result.score, result.mistakes, result.hints) != (
-                        places[seat.pk], seat.score, seat.mistakes, seat.hints):
+                    places[seat.pk],
+                    seat.score,
+                    seat.mistakes,
+                    seat.hints,
+                ):
                     report.problem("showdown history differs from the replay", f"{code} {seat.player.display_name}")
     report.figures["finish time vs log clock, max drift"] = f"{max_drift * 1000:.0f} ms"
 
@@ -203,8 +235,10 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                 expected = {s.player.display_name: (s.place, s.status, s.score) for s in seats[rooms[code].pk]}
                 shown = {name: (place, status, score) for name, (place, status, score) in view.standings.items()}
                 if rooms[code].state == "finished" and shown != expected:
-                    report.problem("client state differs from the database",
-                                   f"watcher {player.name} {code}: shows {shown}, db {expected}")
+                    report.problem(
+                        "client state differs from the database",
+                        f"watcher {player.name} {code}: shows {shown}, db {expected}",
+                    )
                 continue
             own = seat_of.get((code, player.name))
             if own is None:
@@ -217,8 +251,10 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             if not seen["left"] and rooms[code].state == "finished":
                 expected = {s.player.display_name: (s.place, s.status, s.score) for s in seats[rooms[code].pk]}
                 if view.standings != expected:
-                    report.problem("client standings differ from the database",
-                                   f"{player.name} {code}: shows {view.standings}, db {expected}")
+                    report.problem(
+                        "client standings differ from the database",
+                        f"{player.name} {code}: shows {view.standings}, db {expected}",
+                    )
             if own.status == "finished" and seen["countdown_end"] and seen["finished_reply_at"]:
                 # The server's clock for the finishing move lies between its send and its
                 # answer on the client's clock (the countdown's end as the server told it).
@@ -228,11 +264,14 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                 clock_checked += 1
                 worst_clock = max(worst_clock, off)
                 if off > clock_tolerance / 2:
-                    report.problem("finish time differs from the client's clock",
-                                   f"{player.name} {code}: server {own.finish_seconds:.2f}s, "
-                                   f"client sent at {low:.2f}s, answered at {high:.2f}s")
+                    report.problem(
+                        "finish time differs from the client's clock",
+                        f"{player.name} {code}: server {own.finish_seconds:.2f}s, "
+                        f"client sent at {low:.2f}s, answered at {high:.2f}s",
+                    )
     report.figures["finish time outside the client's send..answer window, worst"] = (
-        f"{worst_clock * 1000:.0f} ms over {clock_checked} finishes")
+        f"{worst_clock * 1000:.0f} ms over {clock_checked} finishes"
+    )
 
     # --- every update reached every client connected at the time ----------------------------
     missed, checked = 0, 0
@@ -261,10 +300,12 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                         missed += 1
                         later = [v for kind, v, *_ in conn.arrivals if kind == "standings" and v and v > event.version]
                         seen = [(kind, v) for kind, v, *_ in conn.arrivals][-3:]
-                        report.problem("updates that never reached a connected client",
-                                       f"{player.name} {code} v{event.version} {event.kind} at {t - conn.opened:.1f}s "
-                                       f"into the connection (closed {end - t:.1f}s after); later standings seen: "
-                                       f"{len(later)}; last frames {seen}")
+                        report.problem(
+                            "updates that never reached a connected client",
+                            f"{player.name} {code} v{event.version} {event.kind} at {t - conn.opened:.1f}s "
+                            f"into the connection (closed {end - t:.1f}s after); later standings seen: "
+                            f"{len(later)}; last frames {seen}",
+                        )
     report.counts["update deliveries checked"] = checked
 
     # --- transport ----------------------------------------------------------------------------
@@ -290,8 +331,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
     server_errors = []
     for path in logs:
         text = Path(path).read_text(errors="replace") if path and Path(path).exists() else ""
-        server_errors += [line for line in text.splitlines()
-                          if re.search(r"Traceback|ERROR|Exception inside", line)]
+        server_errors += [line for line in text.splitlines() if re.search(r"Traceback|ERROR|Exception inside", line)]
     report.counts["server log errors"] = len(server_errors)
     if server_errors and not expect_fault:
         for line in server_errors[:20]:
@@ -301,8 +341,9 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             report.problem("unhandled exceptions in the server log (500 or 1011)", line)
     report.counts["HTTP responses"] = dict(stats.http)
     report.counts["socket closes by code"] = dict(stats.closes)
-    report.counts["reconnects"] = dict(stats.reconnects, resent=stats.resent,
-                                       resent_without_answer=stats.resent_without_reply)
+    report.counts["reconnects"] = dict(
+        stats.reconnects, resent=stats.resent, resent_without_answer=stats.resent_without_reply
+    )
     report.counts["connect failures (fault window)"] = len(stats.connect_failures)
     return report
 
@@ -313,18 +354,24 @@ def figures(run, report: Report) -> Report:
     answered = stats.replies["applied"] + stats.replies["refused"] + stats.replies["error"]
     seconds = (stats.ended - (stats.play_started or stats.started)) if stats.ended else float("nan")
     report.figures["run time"] = f"{stats.ended - stats.started:.1f} s (play {seconds:.1f} s)"
-    report.figures["moves answered"] = (f"{answered} ({stats.replies['applied']} applied, "
-                                        f"{stats.replies['refused']} refused) = {answered / seconds:.1f}/s")
+    report.figures["moves answered"] = (
+        f"{answered} ({stats.replies['applied']} applied, "
+        f"{stats.replies['refused']} refused) = {answered / seconds:.1f}/s"
+    )
     lat = stats.latencies
     waits = stats.resync_waits
     report.figures["socket open -> full state (resync)"] = (
         f"p50 {pct(waits, 50) * 1000:.0f} ms, p99 {pct(waits, 99) * 1000:.0f} ms, max {max(waits, default=0):.1f} s "
-        f"over {len(waits)} connects")
+        f"over {len(waits)} connects"
+    )
     report.figures["answers slower than 5 s"] = sum(1 for x in lat if x > 5000)
-    report.figures["move -> own answer"] = f"p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat, default=float('nan')):.0f} ms"
+    report.figures["move -> own answer"] = (
+        f"p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat, default=float('nan')):.0f} ms"
+    )
     fan = fanout_latencies(run)
     report.figures["move -> every other client updated"] = (
-        f"p50 {pct(fan, 50):.1f} ms, p99 {pct(fan, 99):.1f} ms ({len(fan)} moves)")
+        f"p50 {pct(fan, 50):.1f} ms, p99 {pct(fan, 99):.1f} ms ({len(fan)} moves)"
+    )
     return report
 
 
@@ -343,8 +390,14 @@ def fanout_latencies(run):
                         continue
                     t = None
                     for conn in other.history[code]["connections"]:
-                        t = next((mono for kind, v, wall, mono in conn.arrivals if v is not None and v >= version
-                                  and mono >= t0), None)
+                        t = next(
+                            (
+                                mono
+                                for kind, v, wall, mono in conn.arrivals
+                                if v is not None and v >= version and mono >= t0
+                            ),
+                            None,
+                        )
                         if t is not None:
                             break
                     if t is None:

@@ -35,7 +35,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from .common import HttpSession, csrf_from
 
 HEAD = re.compile(r'\s*<(\w+)\s+id="([\w-]+)"')
-VERSION = re.compile(r'id="(?:room-body|game|standings)"[^>]*?data-version="(\d+)"|id="room-version"[^>]*?value="(\d+)"')
+VERSION = re.compile(
+    r'id="(?:room-body|game|standings)"[^>]*?data-version="(\d+)"|id="room-version"[^>]*?value="(\d+)"'
+)
 OOB = re.compile(r'\s*<\w+ hx-swap-oob="true" id="[\w-]+"')
 STATE = re.compile(r'id="room-body" data-state="(\w+)"')
 MESSAGE = re.compile(r'<p id="room-message" class="message([^"]*)"[^>]*>(.*?)</p>', re.S)
@@ -45,8 +47,11 @@ NOTES = re.compile(r'<span class="notes"[^>]*>(.*?)</span>\s*</div>', re.S)
 SCORE = re.compile(r"data-score>\s*(\d+)")
 MISTAKES = re.compile(r"data-mistakes>\s*(\d+)")
 HINTS = re.compile(r"data-hints>\s*(\d+)")
-STANDING = re.compile(r'<li class="standing status-(\w+)">.*?aria-label="Place (\d+)".*?<strong class="name">(.*?)</strong>'
-                      r'\s*<span class="line">\s*(\d+) pts', re.S)
+STANDING = re.compile(
+    r'<li class="standing status-(\w+)">.*?aria-label="Place (\d+)".*?<strong class="name">(.*?)</strong>'
+    r'\s*<span class="line">\s*(\d+) pts',
+    re.S,
+)
 COUNTDOWN = re.compile(r'data-countdown="1"[^>]*?data-elapsed="([\d.]+)"')
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \"/.*\.py\", line \d+")
 
@@ -182,13 +187,24 @@ class RunStats:
         self.play_started = None
 
     def in_fault(self, t: float, grace: float = 8.0) -> bool:
-        return any(start - 1.0 <= t <= (end if end is not None else float("inf")) + grace
-                   for start, end in self.fault_windows)
+        return any(
+            start - 1.0 <= t <= (end if end is not None else float("inf")) + grace for start, end in self.fault_windows
+        )
 
 
 class Player:
-    def __init__(self, run, room, index: int, name: str, rng: random.Random, *, host=False, watcher=False,
-                 leave_at: float | None = None):
+    def __init__(
+        self,
+        run,
+        room,
+        index: int,
+        name: str,
+        rng: random.Random,
+        *,
+        host=False,
+        watcher=False,
+        leave_at: float | None = None,
+    ):
         self.run, self.room, self.index, self.name, self.rng = run, room, index, name, rng
         self.host, self.watcher, self.leave_at = host, watcher, leave_at
         self.stats: RunStats = run.stats
@@ -258,11 +274,21 @@ class Player:
         while True:
             self.check_deadline()
             self.port = self.pick_port()
-            headers = {"Origin": f"http://127.0.0.1:{self.port}",
-                       "Cookie": f"showdown_player={self.http.cookies.get('showdown_player', '')}"}
+            headers = {
+                "Origin": f"http://127.0.0.1:{self.port}",
+                "Cookie": f"showdown_player={self.http.cookies.get('showdown_player', '')}",
+            }
             try:
-                ws = await websockets.connect(self.url, additional_headers=headers, proxy=None, compression=None,
-                                              ping_interval=None, open_timeout=30, close_timeout=3, max_size=2**23)
+                ws = await websockets.connect(
+                    self.url,
+                    additional_headers=headers,
+                    proxy=None,
+                    compression=None,
+                    ping_interval=None,
+                    open_timeout=30,
+                    close_timeout=3,
+                    max_size=2**23,
+                )
             except (TimeoutError, OSError, InvalidHandshake, InvalidStatus, ConnectionClosed) as error:
                 self.stats.connect_failures.append((time.time(), repr(error)[:200]))
                 await asyncio.sleep(delay * (0.5 + self.rng.random()))
@@ -389,9 +415,17 @@ class Player:
     # --- moves ----------------------------------------------------------------------------
 
     def payload(self, action: dict, mid: str) -> dict:
-        return dict(action, mid=mid, HEADERS={
-            "HX-Request": "true", "HX-Trigger": "move-form", "HX-Trigger-Name": None, "HX-Target": None,
-            "HX-Current-URL": f"http://127.0.0.1:{self.port}/r/{self.room.code}/"})
+        return dict(
+            action,
+            mid=mid,
+            HEADERS={
+                "HX-Request": "true",
+                "HX-Trigger": "move-form",
+                "HX-Trigger-Name": None,
+                "HX-Target": None,
+                "HX-Current-URL": f"http://127.0.0.1:{self.port}/r/{self.room.code}/",
+            },
+        )
 
     def applied_in_view(self, action, before: View) -> bool:
         """After a resync: does my board show that `action` (whose answer was lost) took effect?"""
@@ -411,8 +445,9 @@ class Player:
         resent = False
         while True:
             conn = self.conn if self.conn is not None and not self.conn.done.is_set() else await self.connect()
-            before = View(cells=self.view.cells, notes=dict(self.view.notes), mistakes=self.view.mistakes,
-                          hints=self.view.hints)
+            before = View(
+                cells=self.view.cells, notes=dict(self.view.notes), mistakes=self.view.mistakes, hints=self.view.hints
+            )
             future = asyncio.get_running_loop().create_future()
             self.pending = (mid, future)
             started = time.monotonic()
@@ -501,7 +536,9 @@ class Player:
             location = response.header("Location") or ""
             match = re.search(r"/r/(\w+)/", location)
             if response.status != 302 or not match:
-                room.code_future.set_exception(RuntimeError(f"room not created: {response.status} {response.text[:200]}"))
+                room.code_future.set_exception(
+                    RuntimeError(f"room not created: {response.status} {response.text[:200]}")
+                )
                 return
             room.code_future.set_result(match.group(1))
         code = await room.code_future
@@ -542,15 +579,20 @@ class Player:
             self.remember(room)
 
     def remember(self, room):
-        self.history[room.code] = {"view": self.view, "connections": list(self.connections),
-                                   "left": self.name in room.left, "countdown_end": self.countdown_end,
-                                   "finished_reply_at": self.finished_reply_at,
-                                   "finished_sent_at": self.finished_sent_at}
+        self.history[room.code] = {
+            "view": self.view,
+            "connections": list(self.connections),
+            "left": self.name in room.left,
+            "countdown_end": self.countdown_end,
+            "finished_reply_at": self.finished_reply_at,
+            "finished_sent_at": self.finished_sent_at,
+        }
 
     async def start_showdown(self):
         """Click Start until it works: a start shows up as the countdown, a refusal (someone's
         ready flag has not landed yet) as an error. Only after a refusal is Start clicked again,
         so no late refusal can be mistaken for the answer to a move."""
+
         def started():
             return self.view.state in ("countdown", "playing", "finished")
 
@@ -570,7 +612,9 @@ class Player:
 
     async def watch_to_end(self, room):
         with contextlib.suppress(TimeoutError, Deadline):
-            await self.wait_for(lambda: self.view.state in ("finished", "expired"), timeout=self.run.deadline - time.monotonic())
+            await self.wait_for(
+                lambda: self.view.state in ("finished", "expired"), timeout=self.run.deadline - time.monotonic()
+            )
         await asyncio.sleep(1.0)  # let the last pushes land
         await self.close()
 
@@ -634,8 +678,9 @@ class Player:
         ok = response.status in (302,) or (htmx and response.status == 200 and response.header("HX-Redirect"))
         if not ok:
             self.stats.unexpected.append(f"{self.name}: leave -> {response.status} {response.text[:200]}")
-        await self.wait_for(lambda: self.view.status == "left" or self.view.state == "finished", timeout=30,
-                            poke=self.sync)
+        await self.wait_for(
+            lambda: self.view.status == "left" or self.view.state == "finished", timeout=30, poke=self.sync
+        )
         self.room.left.add(self.name)
         await asyncio.sleep(0.5)
         await self.close()  # the browser follows the redirect home

@@ -65,6 +65,7 @@ def _tail(process) -> str:
 
 # --- databases ---------------------------------------------------------------------------
 
+
 def ensure_database(url: str | None = None, migrate: bool = True) -> None:
     """Create the PostgreSQL database of DATABASE_URL if missing, then migrate."""
     url = url or os.environ["DATABASE_URL"]
@@ -77,8 +78,9 @@ def ensure_database(url: str | None = None, migrate: bool = True) -> None:
             if not conn.execute("SELECT 1 FROM pg_database WHERE datname=%s", (name,)).fetchone():
                 conn.execute(f'CREATE DATABASE "{name}"')
     if migrate:
-        subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True,
-                       env=dict(os.environ, DATABASE_URL=url))
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True, env=dict(os.environ, DATABASE_URL=url)
+        )
 
 
 def static_root() -> str:
@@ -88,26 +90,37 @@ def static_root() -> str:
     manifest = root / "staticfiles.json"
     newest = max((p.stat().st_mtime for p in (ROOT / "static").rglob("*") if p.is_file()), default=0)
     if not manifest.exists() or manifest.stat().st_mtime < newest:
-        env = dict(os.environ, **PRODUCTION_ENV, LOADTEST_STATIC_ROOT=str(root),
-                   DJANGO_SETTINGS_MODULE="loadtest.settings")
+        env = dict(
+            os.environ, **PRODUCTION_ENV, LOADTEST_STATIC_ROOT=str(root), DJANGO_SETTINGS_MODULE="loadtest.settings"
+        )
         subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, check=True, env=env)
     return str(root)
 
 
 # --- subprocesses ------------------------------------------------------------------------
 
+
 class Daphne(subprocess.Popen):
     log_path: str | None = None  # where its stderr goes (None: a pipe)
 
 
-def start_daphne(port: int, app: str = "bench.asgi:application", env: dict | None = None,
-                 log_path: str | None = None, wait: bool = True) -> Daphne:
+def start_daphne(
+    port: int,
+    app: str = "bench.asgi:application",
+    env: dict | None = None,
+    log_path: str | None = None,
+    wait: bool = True,
+) -> Daphne:
     """daphne as a subprocess. With `log_path` its stderr goes to that file (appended), so
     a long run never blocks on a full pipe; without it, stderr is a pipe (read on failure)."""
     with open(log_path, "ab") if log_path else contextlib.nullcontext() as log:  # the child keeps its own copy
-        process = Daphne([PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log or subprocess.PIPE,
-                         env=None if env is None else dict(os.environ, **env))
+        process = Daphne(
+            [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=log or subprocess.PIPE,
+            env=None if env is None else dict(os.environ, **env),
+        )
     process.log_path = log_path
     if wait:
         wait_for_port(port, process, what="daphne")
@@ -117,9 +130,15 @@ def start_daphne(port: int, app: str = "bench.asgi:application", env: dict | Non
 def daphne_env(database_url: str, redis_url: str, **extra) -> dict:
     """Environment for a production-mode daphne on the given database and Redis."""
     # PUZZLE_BANK_INLINE: load runs start no Celery worker to top the puzzle bank up.
-    return dict(PRODUCTION_ENV, DATABASE_URL=database_url, REDIS_URL=redis_url, PUZZLE_BANK_INLINE="1",
-                DJANGO_SETTINGS_MODULE="loadtest.settings", LOADTEST_STATIC_ROOT=static_root(),
-                **{k: str(v) for k, v in extra.items()})
+    return dict(
+        PRODUCTION_ENV,
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        PUZZLE_BANK_INLINE="1",
+        DJANGO_SETTINGS_MODULE="loadtest.settings",
+        LOADTEST_STATIC_ROOT=static_root(),
+        **{k: str(v) for k, v in extra.items()},
+    )
 
 
 def stop(process, timeout: float = 10.0) -> None:
@@ -154,9 +173,24 @@ class RedisServer:
     def start(self) -> "RedisServer":
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
         self.process = subprocess.Popen(
-            [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no",
-             "--dir", self.dir, "--logfile", os.path.join(self.dir, "redis.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                binary,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.dir,
+                "--logfile",
+                os.path.join(self.dir, "redis.log"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_for_port(self.port, self.process, timeout=20, what="redis-server")
         return self
 
@@ -194,7 +228,8 @@ class TcpProxy:
     def start(self) -> "TcpProxy":
         self.thread.start()
         self.server = asyncio.run_coroutine_threadsafe(
-            asyncio.start_server(self._client, "127.0.0.1", self.port), self.loop).result(10)
+            asyncio.start_server(self._client, "127.0.0.1", self.port), self.loop
+        ).result(10)
         return self
 
     async def _client(self, reader, writer):
@@ -227,11 +262,13 @@ class TcpProxy:
             for writer in list(self.writers):
                 writer.transport.abort()
             self.writers.clear()
+
         self.loop.call_soon_threadsafe(reset)
 
     def restore(self) -> None:
         def up():
             self.down = False
+
         self.loop.call_soon_threadsafe(up)
 
     def close(self) -> None:
@@ -242,6 +279,7 @@ class TcpProxy:
 
 
 # --- puzzles -------------------------------------------------------------------------------
+
 
 def puzzle_variant(rng: random.Random) -> tuple[str, str]:
     """A different puzzle with the same (unique) solution structure: digits relabelled,
@@ -281,8 +319,9 @@ def add_puzzles(count: int, level: str = "easy", seed: int = 0, blanks: int | No
         if blanks is not None:
             empty = set(rng.sample(range(81), blanks))
             givens = "".join("0" if j in empty else ch for j, ch in enumerate(solution))
-        rows.append(Puzzle(level=level, givens=givens, solution=solution, clues=81 - givens.count("0"),
-                           seed=seed * 100000 + i))
+        rows.append(
+            Puzzle(level=level, givens=givens, solution=solution, clues=81 - givens.count("0"), seed=seed * 100000 + i)
+        )
     Puzzle.objects.bulk_create(rows)
     return {row.givens: row.solution for row in rows}
 
@@ -303,8 +342,9 @@ def setup_rooms(count, players_per_room):
     from stats.models import Profile
     from tests.conftest import cookie_for
 
-    Puzzle.objects.bulk_create([Puzzle(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=i)
-                                for i in range(count)])
+    Puzzle.objects.bulk_create(
+        [Puzzle(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=i) for i in range(count)]
+    )
     rooms = []
     past = timezone.now() - timedelta(seconds=10)
     for r in range(count):
@@ -335,6 +375,7 @@ def setup_lobby():
 
 # --- a tiny HTTP/1.0 client (no extra dependency; one connection per request) --------------
 
+
 class HttpResponse:
     def __init__(self, status: int, headers: list[tuple[str, str]], body: bytes):
         self.status, self.headers, self.body = status, headers, body
@@ -355,8 +396,9 @@ class HttpSession:
         self.port, self.host = port, host
         self.cookies: dict[str, str] = {}
 
-    async def request(self, method: str, path: str, data: dict | None = None, headers: dict | None = None,
-                      timeout: float = 60.0) -> HttpResponse:
+    async def request(
+        self, method: str, path: str, data: dict | None = None, headers: dict | None = None, timeout: float = 60.0
+    ) -> HttpResponse:
         return await asyncio.wait_for(self._request(method, path, data, headers or {}), timeout)
 
     async def _request(self, method, path, data, headers) -> HttpResponse:
@@ -405,6 +447,7 @@ def csrf_from(html: str) -> str | None:
 
 
 # --- numbers -------------------------------------------------------------------------------
+
 
 def pct(values, q):
     values = sorted(values)

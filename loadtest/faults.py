@@ -62,10 +62,11 @@ class Servers:
         self.processes = [None] * count
 
     def start(self, i=None):
-        for j in ([i] if i is not None else range(len(self.ports))):
-            self.processes[j] = start_daphne(self.ports[j], "config.asgi:application", self.envs[j], self.logs[j],
-                                             wait=False)
-        for j in ([i] if i is not None else range(len(self.ports))):
+        for j in [i] if i is not None else range(len(self.ports)):
+            self.processes[j] = start_daphne(
+                self.ports[j], "config.asgi:application", self.envs[j], self.logs[j], wait=False
+            )
+        for j in [i] if i is not None else range(len(self.ports)):
             from loadtest.common import wait_for_port
 
             wait_for_port(self.ports[j], self.processes[j], what="daphne")
@@ -96,6 +97,7 @@ def kill_daphne_fault(servers: Servers, after: float, down: float):
         await asyncio.get_running_loop().run_in_executor(None, servers.start, 0)
         window[1] = time.time()
         run.stats.fault_note = f"daphne killed after {applied} applied moves, back {window[1] - window[0]:.1f}s later"
+
     return fault
 
 
@@ -105,11 +107,21 @@ async def http_probes(run):
     from loadtest.common import HttpSession
 
     probes = []
-    player = next((p for p in run.players if not p.host and not p.watcher and p.view.status == "playing"
-                   and p.room.code and p.http), None)
+    player = next(
+        (
+            p
+            for p in run.players
+            if not p.host and not p.watcher and p.view.status == "playing" and p.room.code and p.http
+        ),
+        None,
+    )
     watcher = next((p for p in run.players if p.watcher and p.http and p.room.code), None)
-    for client, method, path in ((player, "GET", "/r/{code}/"), (player, "POST", "/r/{code}/leave/"),
-                                 (watcher, "POST", "/r/{code}/join/"), (watcher, "GET", "/r/{code}/")):
+    for client, method, path in (
+        (player, "GET", "/r/{code}/"),
+        (player, "POST", "/r/{code}/leave/"),
+        (watcher, "POST", "/r/{code}/join/"),
+        (watcher, "GET", "/r/{code}/"),
+    ):
         if client is None:
             continue
         tab = HttpSession(client.http.port)
@@ -124,8 +136,9 @@ async def http_probes(run):
         run.stats.http[f"{response.status // 100}xx"] += 1
         probes.append(f"{method} {path}: {response.status}")
         if response.status >= 500:
-            run.stats.http_5xx.append((time.time(), method, path + " (Redis down)", response.status,
-                                       response.text[:200]))
+            run.stats.http_5xx.append(
+                (time.time(), method, path + " (Redis down)", response.status, response.text[:200])
+            )
         if method == "POST" and "leave" in path and response.status < 400:
             run.stats.forfeited_during_outage = client.name
     return probes
@@ -144,6 +157,7 @@ def restart_redis_fault(redis: RedisServer, after: float, down: float):
         await asyncio.get_running_loop().run_in_executor(None, redis.start)
         window[1] = time.time()
         run.stats.fault_note = f"redis killed after {applied} applied moves, back {window[1] - window[0]:.1f}s later"
+
     return fault
 
 
@@ -156,8 +170,11 @@ def terminate_backends(database_url: str) -> int:
     import psycopg
 
     with psycopg.connect(database_url, autocommit=True) as conn:
-        rows = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                            "WHERE datname = current_database() AND application_name = %s", (APP_NAME,)).fetchall()
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND application_name = %s",
+            (APP_NAME,),
+        ).fetchall()
     return len(rows)
 
 
@@ -169,8 +186,10 @@ async def handshake_probe(run, port: int) -> str:
     player = next((p for p in run.players if not p.watcher and p.room.code and p.http), None)
     if player is None:
         return "no player to probe with"
-    headers = {"Origin": f"http://127.0.0.1:{port}",
-               "Cookie": f"showdown_player={player.http.cookies.get('showdown_player', '')}"}
+    headers = {
+        "Origin": f"http://127.0.0.1:{port}",
+        "Cookie": f"showdown_player={player.http.cookies.get('showdown_player', '')}",
+    }
     url = f"ws://127.0.0.1:{port}/ws/r/{player.room.code}/"
     try:
         async with websockets.connect(url, additional_headers=headers, proxy=None, open_timeout=15) as ws:
@@ -211,8 +230,12 @@ async def solo_probe_session(run, port: int):
 
 def applied_between(run, start: float, end: float) -> int:
     """Moves acknowledged (applied) whose send fell in [start, end] (monotonic)."""
-    return sum(1 for p in run.players for mid, answer in p.outcomes.items()
-               if answer[0] == "applied" and start <= p.sent_at.get(mid, -1) <= end)
+    return sum(
+        1
+        for p in run.players
+        for mid, answer in p.outcomes.items()
+        if answer[0] == "applied" and start <= p.sent_at.get(mid, -1) <= end
+    )
 
 
 def drop_db_fault(servers: Servers, database_url: str, after: float, drops: int, gap: float):
@@ -233,9 +256,17 @@ def drop_db_fault(servers: Servers, database_url: str, after: float, drops: int,
                 probes += await asyncio.gather(
                     handshake_probe(run, servers.ports[0]),
                     http_probe(run, solo_tab, "GET", f"/r/{code}/"),
-                    http_probe(run, solo_tab, "POST", f"{solo_path}act/", note=" (after the drop)",
-                               data={"cell": "0", "digit": "1", "mode": "enter",
-                                     "csrfmiddlewaretoken": solo_tab.csrf()}) if solo_path else asyncio.sleep(0))
+                    http_probe(
+                        run,
+                        solo_tab,
+                        "POST",
+                        f"{solo_path}act/",
+                        note=" (after the drop)",
+                        data={"cell": "0", "digit": "1", "mode": "enter", "csrfmiddlewaretoken": solo_tab.csrf()},
+                    )
+                    if solo_path
+                    else asyncio.sleep(0),
+                )
             await asyncio.sleep(gap)
         window[1] = time.time()
         await asyncio.sleep(3.0)
@@ -243,7 +274,9 @@ def drop_db_fault(servers: Servers, database_url: str, after: float, drops: int,
         run.stats.fault_note = (
             f"{drops} drops {gap:.0f}s apart after {applied} applied moves, connections terminated "
             f"{'+'.join(map(str, terminated))}; moves applied in the drops' window (+3 s): "
-            f"{applied_between(run, began, time.monotonic())}")
+            f"{applied_between(run, began, time.monotonic())}"
+        )
+
     return fault
 
 
@@ -260,26 +293,44 @@ def redis_away_fault(servers: Servers, proxy, after: float, down: float):
         from loadtest.common import HttpSession
 
         tab = HttpSession(servers.ports[0])
-        probes = [await handshake_probe(run, servers.ports[0]),
-                  await http_probe(run, tab, "GET", f"/r/{code}/", note=" (Redis away)")]
+        probes = [
+            await handshake_probe(run, servers.ports[0]),
+            await http_probe(run, tab, "GET", f"/r/{code}/", note=" (Redis away)"),
+        ]
         await asyncio.sleep(max(0.0, down - (time.monotonic() - began)))
         proxy.restore()
         window[1] = time.time()
         ended = time.monotonic()
         # Moves answered on the cut-off process while Redis was away from it.
-        on_cut = sum(1 for p in run.players for mid, answer in p.outcomes.items()
-                     if answer[0] == "applied" and began <= p.sent_at.get(mid, -1) <= ended
-                     and p.port == servers.ports[0])
+        on_cut = sum(
+            1
+            for p in run.players
+            for mid, answer in p.outcomes.items()
+            if answer[0] == "applied" and began <= p.sent_at.get(mid, -1) <= ended and p.port == servers.ports[0]
+        )
         run.stats.probes = probes
-        run.stats.fault_note = (f"Redis cut off from daphne :{servers.ports[0]} after {applied} applied moves for "
-                                f"{ended - began:.1f}s; moves applied during the outage: "
-                                f"{applied_between(run, began, ended)} ({on_cut} by players on the cut-off process)")
+        run.stats.fault_note = (
+            f"Redis cut off from daphne :{servers.ports[0]} after {applied} applied moves for "
+            f"{ended - began:.1f}s; moves applied during the outage: "
+            f"{applied_between(run, began, ended)} ({on_cut} by players on the cut-off process)"
+        )
+
     return fault
 
 
-def run_fault(kind: str, config, database_url: str, redis_url: str | None, solutions: dict,
-              after: float = 15.0, down: float = 2.0, countdown: float = 1.0, log_dir: str | None = None,
-              drops: int = 3, gap: float = 2.0):
+def run_fault(
+    kind: str,
+    config,
+    database_url: str,
+    redis_url: str | None,
+    solutions: dict,
+    after: float = 15.0,
+    down: float = 2.0,
+    countdown: float = 1.0,
+    log_dir: str | None = None,
+    drops: int = 3,
+    gap: float = 2.0,
+):
     """Run one fault scenario; returns (run, report). Django must be set up on `database_url`."""
     from loadtest.checks import figures, verify
 
@@ -353,9 +404,18 @@ def main():
     config = config_from(args)
     solutions = stock_puzzles(config.rooms * config.rounds + 5, args.seed)
     down = args.down if args.down is not None else {"kill-daphne": 1.0, "redis-away": 10.0}.get(args.kind, 3.0)
-    _run, report, logs = run_fault(args.kind, config, args.database_url, args.redis_url, solutions,
-                                  after=args.after, down=down, countdown=args.countdown, drops=args.drops,
-                                  gap=args.gap)
+    _run, report, logs = run_fault(
+        args.kind,
+        config,
+        args.database_url,
+        args.redis_url,
+        solutions,
+        after=args.after,
+        down=down,
+        countdown=args.countdown,
+        drops=args.drops,
+        gap=args.gap,
+    )
     print_report(args.kind, config, report)
     print("daphne logs:", " ".join(logs))
     sys.exit(0 if report.ok else 1)

@@ -22,8 +22,19 @@ def main():
     args, rest = parser.parse_known_args()
     env = dict(os.environ, FUZZ_EXAMPLES=str(args.examples), LOG_LEVEL="ERROR")  # 4xx warnings: thousands
     env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/showdown_fuzz")
-    command = [sys.executable, "-m", "pytest", "tests/resilience/test_fuzz.py", "-q", "-p", "no:randomly",
-               "-s", "-k", "never_crash or survives", *rest]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "tests/resilience/test_fuzz.py",
+        "-q",
+        "-p",
+        "no:randomly",
+        "-s",
+        "-k",
+        "never_crash or survives",
+        *rest,
+    ]
     print(f"FUZZ_EXAMPLES={args.examples} {' '.join(command)}", flush=True)
     sys.exit(subprocess.run(command, cwd=ROOT, env=env).returncode)
 

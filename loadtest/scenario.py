@@ -59,15 +59,21 @@ async def run_clients(config: Config, ports: list, solutions: dict, fault=None) 
     run.tag = "".join(rng.choice(string.ascii_lowercase) for _ in range(4))
     run.deadline = time.monotonic() + config.max_seconds
     run.stats.started = time.monotonic()
-    run.plans = [[RoomPlan(r, config.presets[(r + rnd) % len(config.presets)], config.players)
-                  for r in range(config.rooms)] for rnd in range(config.rounds)]
+    run.plans = [
+        [RoomPlan(r, config.presets[(r + rnd) % len(config.presets)], config.players) for r in range(config.rooms)]
+        for rnd in range(config.rounds)
+    ]
     for r in range(config.rooms):
         for i in range(config.players):
-            run.players.append(Player(run, run.plans[0][r], i, f"{run.tag}{r}p{i}", random.Random(rng.random()),
-                                      host=i == 0))
+            run.players.append(
+                Player(run, run.plans[0][r], i, f"{run.tag}{r}p{i}", random.Random(rng.random()), host=i == 0)
+            )
         if config.watchers_every and r % config.watchers_every == 0:
-            run.players.append(Player(run, run.plans[0][r], config.players, f"{run.tag}{r}w",
-                                      random.Random(rng.random()), watcher=True))
+            run.players.append(
+                Player(
+                    run, run.plans[0][r], config.players, f"{run.tag}{r}w", random.Random(rng.random()), watcher=True
+                )
+            )
 
     async def one(player):
         rooms = [rnd[player.room.index] for rnd in run.plans]
@@ -112,7 +118,10 @@ async def report_progress(run, tasks):
         open_sockets = sum(1 for p in run.players if p.conn is not None and not p.conn.done.is_set())
         lat = sorted(stats.latencies[-500:])
         p50 = lat[len(lat) // 2] if lat else float("nan")
-        print(f"[{time.monotonic() - stats.started:6.0f}s] clients {states} sockets {open_sockets} "
-              f"answers {dict(stats.replies)} recent p50 {p50:.0f} ms connects failed "
-              f"{len(stats.connect_failures)} timeouts {len(stats.timeouts)} reconnects {stats.reconnects['total']} "
-              f"done {sum(t.done() for t in tasks)}/{len(tasks)}", flush=True)
+        print(
+            f"[{time.monotonic() - stats.started:6.0f}s] clients {states} sockets {open_sockets} "
+            f"answers {dict(stats.replies)} recent p50 {p50:.0f} ms connects failed "
+            f"{len(stats.connect_failures)} timeouts {len(stats.timeouts)} reconnects {stats.reconnects['total']} "
+            f"done {sum(t.done() for t in tasks)}/{len(tasks)}",
+            flush=True,
+        )

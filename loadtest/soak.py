@@ -61,30 +61,46 @@ def parser(description=__doc__):
     p.add_argument("--rooms", type=int, default=50)
     p.add_argument("--players", type=int, default=5)
     p.add_argument("--rounds", type=int, default=1, help="showdowns per room, one after another")
-    p.add_argument("--rate", type=float, default=0.1,
-                   help="moves per second per player (0.1: a move every 5-15 s, a human pace)")
+    p.add_argument(
+        "--rate", type=float, default=0.1, help="moves per second per player (0.1: a move every 5-15 s, a human pace)"
+    )
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--ramp", type=float, default=60.0,
-                   help="seconds over which the groups arrive (0: everyone at once)")
+    p.add_argument(
+        "--ramp", type=float, default=60.0, help="seconds over which the groups arrive (0: everyone at once)"
+    )
     p.add_argument("--countdown", type=float, default=3.0, help="COUNTDOWN_SECONDS for the server")
     p.add_argument("--max-seconds", type=float, default=1800)
     p.add_argument("--progress", type=float, default=15.0, help="seconds between progress lines (0: quiet)")
-    p.add_argument("--servers", type=int, default=1,
-                   help="daphne processes sharing PostgreSQL and Redis (each room's players alternate)")
+    p.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="daphne processes sharing PostgreSQL and Redis (each room's players alternate)",
+    )
     p.add_argument("--database-url", default=os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DB))
     p.add_argument("--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS))
     return p
 
 
 def config_from(args, **overrides) -> Config:
-    return Config(rooms=args.rooms, players=args.players, rounds=args.rounds, rate=args.rate, seed=args.seed,
-                  max_seconds=args.max_seconds, ramp=args.ramp,
-                  progress=args.progress, **overrides)
+    return Config(
+        rooms=args.rooms,
+        players=args.players,
+        rounds=args.rounds,
+        rate=args.rate,
+        seed=args.seed,
+        max_seconds=args.max_seconds,
+        ramp=args.ramp,
+        progress=args.progress,
+        **overrides,
+    )
 
 
 def print_report(title, config, report):
-    print(f"{title}: rooms={config.rooms} players/room={config.players} rounds={config.rounds} "
-          f"rate/player={config.rate}/s")
+    print(
+        f"{title}: rooms={config.rooms} players/room={config.players} rounds={config.rounds} "
+        f"rate/player={config.rate}/s"
+    )
     print(report.text())
     print("RESULT:", "all checks passed" if report.ok else "CHECKS FAILED")
 
@@ -99,8 +115,11 @@ def main():
     solutions = stock_puzzles(config.rooms * config.rounds + 5, args.seed)
     from loadtest.faults import Servers
 
-    servers = Servers(daphne_env(args.database_url, args.redis_url, COUNTDOWN_SECONDS=args.countdown),
-                      count=args.servers, log_dir=tempfile.mkdtemp(prefix="soak-"))
+    servers = Servers(
+        daphne_env(args.database_url, args.redis_url, COUNTDOWN_SECONDS=args.countdown),
+        count=args.servers,
+        log_dir=tempfile.mkdtemp(prefix="soak-"),
+    )
     try:
         servers.start()
         run = asyncio.run(run_clients(config, servers.ports, solutions))

@@ -23,33 +23,57 @@ class MalformedMessage(Malformed):
 
 
 @dataclass(frozen=True)
-class Join: pass
+class Join:
+    pass
+
+
 @dataclass(frozen=True)
-class Leave: pass
+class Leave:
+    pass
+
+
 @dataclass(frozen=True)
-class Forfeit: pass
+class Forfeit:
+    pass
+
+
 @dataclass(frozen=True)
 class SetReady:
     ready: bool
+
+
 @dataclass(frozen=True)
 class SetRules:
     level: str | None  # None: a game type without difficulty keeps the room's
     rules: Settings
+
+
 @dataclass(frozen=True)
 class Kick:
     """The host removes a seated player from the lobby."""
+
     player_id: int
+
+
 @dataclass(frozen=True)
-class Start: pass
+class Start:
+    pass
+
+
 @dataclass(frozen=True)
 class Sync:
     """No change requested: apply what time has made due (countdown over, limits)."""
+
+
 @dataclass(frozen=True)
 class Expire:
     reason: str
+
+
 @dataclass(frozen=True)
 class GameMove:
     """A board move of another game type (Domino, Cardoku), already parsed by that type."""
+
     move: object
 
 
@@ -101,8 +125,11 @@ def parse_message(data, game) -> tuple[object, str]:
         raise MalformedMessage(_("Messages must be JSON objects."))
     message_id = data.get("mid") or ""
     # Printable ASCII only: a NUL byte reached PostgreSQL (DataError) and broke the socket.
-    if not isinstance(message_id, str) or len(message_id) > MAX_ID or not (
-            message_id.isascii() and message_id.isprintable()):
+    if (
+        not isinstance(message_id, str)
+        or len(message_id) > MAX_ID
+        or not (message_id.isascii() and message_id.isprintable())
+    ):
         raise MalformedMessage(_("Bad message id."))
     action = data.get("action")
     if action is not None and not isinstance(action, str):  # {"action": []} crashed the socket

@@ -13,7 +13,17 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     fields = readonly_fields = (
-        "player", "joined_at", "ready", "status", "score", "mistakes", "hints", "progress", "finish_seconds", "place")
+        "player",
+        "joined_at",
+        "ready",
+        "status",
+        "score",
+        "mistakes",
+        "hints",
+        "progress",
+        "finish_seconds",
+        "place",
+    )
     can_delete = False
 
 
@@ -24,6 +34,7 @@ LOG_PREVIEW = 10  # newest moves shown on the room page; the whole log is one li
 class RoomEventAdmin(admin.ModelAdmin):
     """The move log, paginated (a finished room can hold hundreds of moves: listing them
     inline made its admin page hundreds of kB)."""
+
     list_display = readonly_fields = ("room", "version", "created_at", "kind", "seat", "data", "message_id")
     list_filter = ["kind"]
     search_fields = ["room__code"]
@@ -43,13 +54,37 @@ class RoomEventAdmin(admin.ModelAdmin):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ["code", "game", "state", "host", "level", "player_count", "created_at", "scheduled_for",
-                    "host_timezone", "starts_at", "finished_at"]
+    list_display = [
+        "code",
+        "game",
+        "state",
+        "host",
+        "level",
+        "player_count",
+        "created_at",
+        "scheduled_for",
+        "host_timezone",
+        "starts_at",
+        "finished_at",
+    ]
     list_filter = ["state", "game", "level", ("scheduled_for", admin.EmptyFieldListFilter)]
     date_hierarchy = "created_at"
     search_fields = ["code", "host__display_name", "seats__player__display_name"]
-    readonly_fields = ["move_log", "code", "version", "scheduled_for", "host_timezone", "created_at", "last_activity", "puzzle", "seed", "starts_at",
-                       "finished_at", "expired_at", "expiry_reason"]
+    readonly_fields = [
+        "move_log",
+        "code",
+        "version",
+        "scheduled_for",
+        "host_timezone",
+        "created_at",
+        "last_activity",
+        "puzzle",
+        "seed",
+        "starts_at",
+        "finished_at",
+        "expired_at",
+        "expiry_reason",
+    ]
     inlines = [SeatInline]
     actions = ["expire_rooms"]
 
@@ -59,10 +94,12 @@ class RoomAdmin(admin.ModelAdmin):
             return "-"
         url = reverse("admin:rooms_roomevent_changelist") + f"?room__id__exact={obj.pk}"
         newest = list(obj.events.select_related("seat__player").order_by("-version")[:LOG_PREVIEW])
-        rows = format_html_join("", "<li>v{} {} {}</li>", ((e.version, e.kind, e.seat.player if e.seat else "")
-                                                          for e in newest))
-        return format_html('<a href="{}">All {} moves (paginated)</a><ol reversed>{}</ol>', url,
-                           obj.events.count(), rows)
+        rows = format_html_join(
+            "", "<li>v{} {} {}</li>", ((e.version, e.kind, e.seat.player if e.seat else "") for e in newest)
+        )
+        return format_html(
+            '<a href="{}">All {} moves (paginated)</a><ol reversed>{}</ol>', url, obj.events.count(), rows
+        )
 
     @admin.display(description="Players")
     def player_count(self, obj):

@@ -90,6 +90,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """The socket's own channel (answers forwarded from another process), read so that
         a channel layer that went away (Redis unreachable) leaves the socket open: channels
         would end the consumer, closing every socket of the process with 1011."""
+
         async def patiently():
             while True:
                 try:
@@ -97,6 +98,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 except Exception:  # Redis away: wait for it, the socket stays
                     logger.warning("socket channel read failed", exc_info=True)
                     await asyncio.sleep(1)
+
         self._channel_receive = patiently
 
     async def _pump(self, receive, send, inbox) -> None:
@@ -213,8 +215,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return self._render(False, None, {"error": str(error), "mode": mode, "selected": cell}), False
         running = result.room is not None and result.room.state in live.RUNNING
         if result.outcome is not None:
-            return self._render(True, result.room.version, {"outcome": result.outcome, "mode": mode},
-                                room=result.room, seats=result.seats), running
+            return self._render(
+                True,
+                result.room.version,
+                {"outcome": result.outcome, "mode": mode},
+                room=result.room,
+                seats=result.seats,
+            ), running
         if not result.changed and not result.duplicate:
             # A sync, or nothing to do (leaving after being eliminated, readying twice): the
             # answer is the state as it stands, so every message gets one.
@@ -253,7 +260,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         answered.set()
         if event.get("html"):
             await self.send(text_data=event["html"])
-
 
 
 def render_views(code, players: dict) -> dict:
@@ -296,7 +302,8 @@ def _render_view(code, player, only_game, version, kwargs, room, seats) -> str:
         context["version"] = version  # the version this reply answers (for resync checks)
     if only_game:
         return render_to_string("rooms/room.html#mygame", context) + render_to_string(
-            "rooms/room.html#message", context)
+            "rooms/room.html#message", context
+        )
     return render_to_string("rooms/room.html#body", context)
 
 
@@ -309,16 +316,25 @@ async def answer_html(owner, player, result, mode, cell, language) -> str:
     if result.outcome is not None:
         seat = result.seat
         with translation.override(language):
-            answer = owner.game.move_answer(owner.room, seat, result.before_state, result.outcome,
-                                            cell) if seat is not None and not result.room_changed else None
+            answer = (
+                owner.game.move_answer(owner.room, seat, result.before_state, result.outcome, cell)
+                if seat is not None and not result.room_changed
+                else None
+            )
         if answer is not None:
             return answer  # only what changed: built here, no template, no thread hop
         return await db(render_view)(
-            owner.code, player, True, owner.room.version, {"outcome": result.outcome, "mode": mode},
-            owner.room, owner.seats, language)
+            owner.code,
+            player,
+            True,
+            owner.room.version,
+            {"outcome": result.outcome, "mode": mode},
+            owner.room,
+            owner.seats,
+            language,
+        )
     if not result.changed:
-        return await db(render_view)(owner.code, player, False, None, {"mode": mode},
-                                     owner.room, owner.seats, language)
+        return await db(render_view)(owner.code, player, False, None, {"mode": mode}, owner.room, owner.seats, language)
     return ""
 
 

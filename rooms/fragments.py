@@ -51,9 +51,15 @@ def standing_row(place: int, seat, game, room) -> str:
     # (Texts are translated outside the f-strings: xgettext does not look inside them.)
     place_label = _e(gettext("Place %(place)s") % {"place": place})
     progress_label = _e(gettext("%(name)s progress") % {"name": seat.player.display_name})
-    silhouette_label = _e(gettext("%(name)s: %(done)s of %(total)s %(unit)s") % {
-        "name": seat.player.display_name, "done": seat.progress, "total": seat.to_fill,
-        "unit": gettext(game.progress_unit)})
+    silhouette_label = _e(
+        gettext("%(name)s: %(done)s of %(total)s %(unit)s")
+        % {
+            "name": seat.player.display_name,
+            "done": seat.progress,
+            "total": seat.to_fill,
+            "unit": gettext(game.progress_unit),
+        }
+    )
     return (
         f'<li class="standing status-{_e(seat.status)}">'
         f'<span class="place" aria-label="{place_label}">{place}</span>'
@@ -63,7 +69,8 @@ def standing_row(place: int, seat, game, room) -> str:
         f'{percent}%</progress></div>'
         f'<svg class="silhouette" role="img" aria-label="{silhouette_label}"'
         f' viewBox="0 0 9 9"><path class="g" d="{given}"/><path class="f" d="{filled}"/>'
-        f'<path class="grid" d="{GRID}"/><path class="boxes" d="{BOXES}"/></svg></li>')
+        f'<path class="grid" d="{GRID}"/><path class="boxes" d="{BOXES}"/></svg></li>'
+    )
 
 
 def standings(room, ranked, game) -> SafeString:
@@ -72,7 +79,8 @@ def standings(room, ranked, game) -> SafeString:
     title = _e(gettext("Standings"))
     return mark_safe(
         f'<section id="standings" class="panel standings" aria-label="{title}" data-version="{room.version}">'
-        f'<h2>{title}</h2><ol class="standing-list">{rows}</ol></section>')
+        f'<h2>{title}</h2><ol class="standing-list">{rows}</ol></section>'
+    )
 
 
 def message(outcome=None, error: str | None = None, element_id: str = "room-message", game=None) -> SafeString:

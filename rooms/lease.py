@@ -22,10 +22,12 @@ PREFIX = "showdown:owner:"
 # A lease nobody holds (it ran out while this owner could not reach Redis, or a restarted
 # Redis forgot it) is taken again: dropping the room would send its next moves down the
 # locked path. Another owner meanwhile is refused, and the log's version fence guards the gap.
-_RENEW = ("local held = redis.call('get', KEYS[1]) "
-          "if held == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end "
-          "if not held then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end "
-          "return 0")
+_RENEW = (
+    "local held = redis.call('get', KEYS[1]) "
+    "if held == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end "
+    "if not held then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end "
+    "return 0"
+)
 _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 
 

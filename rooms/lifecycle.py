@@ -40,9 +40,15 @@ class Rule:
 
 # In order: the first rule a room meets says what happens to it.
 RULES = (
-    Rule("expired:" + _("The host did not start the scheduled showdown within 30 minutes of its time."),
-         ("lobby",), "scheduled_for", SCHEDULED_GRACE),
-    Rule("expired:" + _("The lobby was idle for 30 minutes."), ("lobby",), "last_activity", LOBBY_IDLE, unscheduled=True),
+    Rule(
+        "expired:" + _("The host did not start the scheduled showdown within 30 minutes of its time."),
+        ("lobby",),
+        "scheduled_for",
+        SCHEDULED_GRACE,
+    ),
+    Rule(
+        "expired:" + _("The lobby was idle for 30 minutes."), ("lobby",), "last_activity", LOBBY_IDLE, unscheduled=True
+    ),
     Rule("expired:" + _("Final results are kept for 24 hours."), ("finished",), "finished_at", RESULTS_KEPT),
     Rule("finish", RUNNING, "starts_at", SAFETY_LIMIT),
     Rule("finish", RUNNING, "starts_at", None, strict=False),  # a timed game, even with nobody connected

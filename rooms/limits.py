@@ -101,6 +101,7 @@ def _over(key: str, limit: int) -> bool:
 
 # --- room-code guessing: one counter per client IP ---
 
+
 def _miss_key(ip: str) -> str:
     return f"{prefix}:miss:{ip}"
 
@@ -130,17 +131,23 @@ alookup_allowed = sync_to_async(lookup_allowed)
 
 
 def too_many_misses(request):
-    return render(request, "message.html", {"title": gettext("Too many attempts"), "message": TOO_MANY_MISSES,
-                                            "error": True}, status=429)
+    return render(
+        request,
+        "message.html",
+        {"title": gettext("Too many attempts"), "message": TOO_MANY_MISSES, "error": True},
+        status=429,
+    )
 
 
 # --- creation: per profile and per IP ---
 
 CREATION_MESSAGES = {
-    "room": gettext_lazy("You have started too many rooms in a short time. Wait a few minutes (at most %(minutes)s) "
-                         "and try again."),
-    "game": gettext_lazy("You have started too many new games in a short time. Wait a few minutes (at most "
-                         "%(minutes)s) and try again."),
+    "room": gettext_lazy(
+        "You have started too many rooms in a short time. Wait a few minutes (at most %(minutes)s) and try again."
+    ),
+    "game": gettext_lazy(
+        "You have started too many new games in a short time. Wait a few minutes (at most %(minutes)s) and try again."
+    ),
 }
 
 

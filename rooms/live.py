@@ -77,6 +77,7 @@ class Moved(services.RoomError):
 
 # --- one owner -----------------------------------------------------------------------------
 
+
 class LiveRoom:
     def __init__(self, hub: Hub, room: Room, seats: list[Seat], seen: set):
         self.hub, self.room, self.seats, self.seen = hub, room, seats, seen
@@ -98,8 +99,9 @@ class LiveRoom:
             if self.closed:
                 raise Moved("The room moved on: try again.")
             if message_id and player is not None and (player.pk, message_id) in self.seen:
-                duplicate = services.Result(self.room, self.seat_of(player), changed=False, duplicate=True,
-                                            seats=self.seats)
+                duplicate = services.Result(
+                    self.room, self.seat_of(player), changed=False, duplicate=True, seats=self.seats
+                )
                 duplicate.live = self
                 return duplicate
             now = now or timezone.now()
@@ -110,8 +112,9 @@ class LiveRoom:
                     await self.hub.log.append(self.room.pk, result.event, now)
             except movelog.Duplicate:
                 _restore(self.room, self.seats, backup)
-                duplicate = services.Result(self.room, self.seat_of(player), changed=False, duplicate=True,
-                                            seats=self.seats)
+                duplicate = services.Result(
+                    self.room, self.seat_of(player), changed=False, duplicate=True, seats=self.seats
+                )
                 duplicate.live = self
                 return duplicate
             except movelog.Fenced:
@@ -123,8 +126,9 @@ class LiveRoom:
                 raise
             if message_id and player is not None and result.changed:
                 self.seen.add((player.pk, message_id))
-            result.before_state = next((summary["state"] for seat, summary, _ in backup[1]
-                                        if seat is result.seat), None)
+            result.before_state = next(
+                (summary["state"] for seat, summary, _ in backup[1] if seat is result.seat), None
+            )
             if result.changed and (result.room_changed or result.status_changed):
                 try:
                     await self.flush()  # finishes, eliminations and the room's own moves are never late
@@ -146,11 +150,16 @@ class LiveRoom:
         acknowledged moves. Seats whose row already says the same are left out."""
         self.dirty = False
         room_fields = {name: getattr(self.room, name) for name in services.ROOM_FIELDS}
-        seats = [(s.pk, summary) for s in self.seats
-                 if (summary := services.seat_summary(s)) != self.written.get(s.pk)]
+        seats = [(s.pk, summary) for s in self.seats if (summary := services.seat_summary(s)) != self.written.get(s.pk)]
         finished = self.room.state == Room.State.FINISHED
-        return (self.room.pk, self.room.version, room_fields, seats, self.room if finished else None,
-                list(self.seats) if finished else None)
+        return (
+            self.room.pk,
+            self.room.version,
+            room_fields,
+            seats,
+            self.room if finished else None,
+            list(self.seats) if finished else None,
+        )
 
     def written_back(self, snapshot) -> None:
         for seat_id, summary in snapshot[3]:
@@ -199,8 +208,10 @@ _EPSILON = timedelta(milliseconds=1)
 
 
 def _backup(room, seats):
-    return ({name: getattr(room, name) for name in (*services.ROOM_FIELDS, "version")},
-            [(s, services.seat_summary(s), s.ready) for s in seats])
+    return (
+        {name: getattr(room, name) for name in (*services.ROOM_FIELDS, "version")},
+        [(s, services.seat_summary(s), s.ready) for s in seats],
+    )
 
 
 def _restore(room, seats, backup):
@@ -246,12 +257,18 @@ def _load(code: str):
     seats = list(room.seats.select_related("player"))
     newer = list(RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data"))
     services.restore(room, seats, newer)
-    seen = {(player_id, mid) for player_id, mid in RoomEvent.objects.filter(room=room).exclude(message_id="")
-            .values_list("seat__player_id", "message_id") if player_id is not None}
+    seen = {
+        (player_id, mid)
+        for player_id, mid in RoomEvent.objects.filter(room=room)
+        .exclude(message_id="")
+        .values_list("seat__player_id", "message_id")
+        if player_id is not None
+    }
     return room, seats, seen
 
 
 # --- the process's owners, sockets and channel ---------------------------------------------
+
 
 @dataclass
 class Forwarded:
@@ -412,9 +429,16 @@ class Hub:
         owner and applies the message itself (its id makes a second application harmless)."""
         token = uuid.uuid4().hex
         answered = consumer.awaiting[token] = asyncio.Event()
-        message = {"type": "live.act", "code": consumer.code, "player": consumer.player.pk, "token": token,
-                   "data": consumer.last_data, "mid": message_id, "reply": consumer.channel_name,
-                   "language": consumer.language}
+        message = {
+            "type": "live.act",
+            "code": consumer.code,
+            "player": consumer.player.pk,
+            "token": token,
+            "data": consumer.last_data,
+            "mid": message_id,
+            "reply": consumer.channel_name,
+            "language": consumer.language,
+        }
         try:
             await self._send(holder, message)
             for _attempt in range(int(lease.TTL_MS / 1000 / FORWARD_CHECK_SECONDS) + 4):
@@ -433,8 +457,14 @@ class Hub:
                     except Refusal as error:
                         await consumer.send_error(str(error))
                         return
-                    html = await forwarded_answer(room, consumer.player, result, message_id,
-                                                  consumer.mode_of(message["data"]), language=consumer.language)
+                    html = await forwarded_answer(
+                        room,
+                        consumer.player,
+                        result,
+                        message_id,
+                        consumer.mode_of(message["data"]),
+                        language=consumer.language,
+                    )
                     if html:
                         await consumer.send(text_data=html)
                     return
@@ -444,7 +474,8 @@ class Hub:
                     continue
                 # Nobody owns it and it is not running (over, or back in a lobby): the locked path.
                 html, _running = await database_sync_to_async(consumer._act)(
-                    action, message_id, consumer.mode_of(message["data"]), None)
+                    action, message_id, consumer.mode_of(message["data"]), None
+                )
                 if html:
                     await consumer.send(text_data=html)
                 return
@@ -615,8 +646,15 @@ class Hub:
             result = await room.act(player, action, message_id)
         except Refusal as error:
             html = await database_sync_to_async(render_view)(
-                code, player, False, None, {"error": str(error), "mode": mode, "selected": _cell(data)},
-                None, None, language)
+                code,
+                player,
+                False,
+                None,
+                {"error": str(error), "mode": mode, "selected": _cell(data)},
+                None,
+                None,
+                language,
+            )
         else:
             html = await answer_html(result.live, player, result, mode, _cell(data), language)
         await self._send(message["reply"], {"type": "live.answer", "html": html, "token": message.get("token")})
@@ -656,8 +694,7 @@ class Hub:
         from .push import group_name
 
         try:
-            await self.layer.group_send(group_name(code), {"type": "live.hello", "code": code,
-                                                           "channel": self.channel})
+            await self.layer.group_send(group_name(code), {"type": "live.hello", "code": code, "channel": self.channel})
         except Exception:
             logger.warning("live hello failed", exc_info=True)
 
@@ -735,8 +772,10 @@ class Hub:
 
 # Actions the locked path of another process (a view, a task) hands to a room's owner:
 # those made of plain values. The duels' board moves arrive over the sockets only.
-_WIRE = {cls.__name__: cls for cls in (A.Join, A.Leave, A.Forfeit, A.SetReady, A.Kick, A.Start, A.Sync,
-                                       A.Expire, A.Enter, A.Note, A.Hint)}
+_WIRE = {
+    cls.__name__: cls
+    for cls in (A.Join, A.Leave, A.Forfeit, A.SetReady, A.Kick, A.Start, A.Sync, A.Expire, A.Enter, A.Note, A.Hint)
+}
 
 
 def _action_to(action) -> dict:
@@ -750,8 +789,9 @@ def _action_from(data: dict):
     return _WIRE[fields.pop("name")](**fields)
 
 
-async def forwarded_answer(owner: LiveRoom, player, result, message_id: str, mode: str, cell=None,
-                           language: str | None = None) -> str:
+async def forwarded_answer(
+    owner: LiveRoom, player, result, message_id: str, mode: str, cell=None, language: str | None = None
+) -> str:
     """The answer to a forwarded message its first owner never answered, applied by this
     process after a takeover. A duplicate is answered too (a socket's own re-send is not):
     the first owner applied it, but its answer was lost with that process's Redis or with
@@ -760,12 +800,18 @@ async def forwarded_answer(owner: LiveRoom, player, result, message_id: str, mod
 
     if not result.duplicate or not message_id or player is None:
         return await answer_html(owner, player, result, mode, cell, language)
-    version = await run_db(lambda: RoomEvent.objects.filter(
-        room=owner.room, seat__player=player, message_id=message_id).values_list("version", flat=True).first())
+    version = await run_db(
+        lambda: (
+            RoomEvent.objects.filter(room=owner.room, seat__player=player, message_id=message_id)
+            .values_list("version", flat=True)
+            .first()
+        )
+    )
     if version is None:
         return ""
-    return await database_sync_to_async(render_view)(owner.code, player, True, version, {"mode": mode},
-                                                     owner.room, owner.seats, language)
+    return await database_sync_to_async(render_view)(
+        owner.code, player, True, version, {"mode": mode}, owner.room, owner.seats, language
+    )
 
 
 # --- the live rooms' own database thread ---------------------------------------------------
@@ -799,6 +845,7 @@ def once_more_if_dropped(fn):
     connection when the server dropped the one it ran on (pg_terminate_backend, a restart):
     the pool checks the next one. Safe to repeat: reads, the locked path's moves (their
     message id is applied once) and the write-behind (compare-and-set on the version)."""
+
     @functools.wraps(fn)
     def call(*args, **kwargs):
         try:
@@ -809,6 +856,7 @@ def once_more_if_dropped(fn):
             logger.warning("database connection lost during %s; once more", getattr(fn, "__name__", fn))
             connection.close()  # back to the pool, which discards it
             return fn(*args, **kwargs)
+
     return call
 
 
@@ -884,8 +932,17 @@ def route(code: str, player, action, now, message_id: str):
 async def _call_remote(holder, code, player, wire, message_id):
     layer = get_channel_layer()
     reply = f"live-reply.{uuid.uuid4().hex}"  # plain name: see Hub.start
-    await layer.send(holder, {"type": "live.call", "code": code, "player": player.pk if player else None,
-                              "action": wire, "mid": message_id, "reply": reply})
+    await layer.send(
+        holder,
+        {
+            "type": "live.call",
+            "code": code,
+            "player": player.pk if player else None,
+            "action": wire,
+            "mid": message_id,
+            "reply": reply,
+        },
+    )
     try:
         return await asyncio.wait_for(layer.receive(reply), FORWARD_TIMEOUT)
     except TimeoutError:

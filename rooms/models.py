@@ -36,18 +36,23 @@ class Room(models.Model):
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code)
     game = models.CharField(max_length=12, choices=game_choices, default="showdown", db_index=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.LOBBY, db_index=True)
-    host = models.ForeignKey("stats.Profile", null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="hosted_rooms")
+    host = models.ForeignKey(
+        "stats.Profile", null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_rooms"
+    )
     level = models.CharField(max_length=8, default="medium")
     rules = models.JSONField(default=dict, blank=True)
     puzzle = models.ForeignKey("games.Puzzle", null=True, blank=True, on_delete=models.PROTECT)
-    seed = models.BigIntegerField(null=True, blank=True, help_text="Duels: the stone order / deal, the same for every seat")
+    seed = models.BigIntegerField(
+        null=True, blank=True, help_text="Duels: the stone order / deal, the same for every seat"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity = models.DateTimeField(auto_now=True)
     starts_at = models.DateTimeField(null=True, blank=True, help_text="End of the countdown: play begins")
     finished_at = models.DateTimeField(null=True, blank=True)
     expired_at = models.DateTimeField(null=True, blank=True)
-    scheduled_for = models.DateTimeField(null=True, blank=True, db_index=True, help_text="UTC start of a scheduled showdown")
+    scheduled_for = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="UTC start of a scheduled showdown"
+    )
     host_timezone = models.CharField(max_length=64, blank=True, default="")
     expiry_reason = models.CharField(max_length=120, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change (resync checks)")
@@ -107,8 +112,9 @@ class RoomEvent(models.Model):
             # A stale owner (one whose lease ran out) cannot write over its successor.
             models.UniqueConstraint(fields=["room", "version"], name="one_event_per_room_version"),
             # A re-sent socket message applies once, even across processes.
-            models.UniqueConstraint(fields=["room", "seat", "message_id"], condition=~models.Q(message_id=""),
-                                    name="one_event_per_message"),
+            models.UniqueConstraint(
+                fields=["room", "seat", "message_id"], condition=~models.Q(message_id=""), name="one_event_per_message"
+            ),
         ]
 
     def __str__(self):

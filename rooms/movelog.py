@@ -103,10 +103,20 @@ def _bulk_insert(rows: list) -> None:
     from .models import RoomEvent
 
     with transaction.atomic():
-        RoomEvent.objects.bulk_create([
-            RoomEvent(room_id=room_id, seat_id=seat_id, kind=kind, data=data, message_id=mid,
-                      version=version, created_at=created)
-            for room_id, seat_id, kind, data, mid, version, created in rows])
+        RoomEvent.objects.bulk_create(
+            [
+                RoomEvent(
+                    room_id=room_id,
+                    seat_id=seat_id,
+                    kind=kind,
+                    data=data,
+                    message_id=mid,
+                    version=version,
+                    created_at=created,
+                )
+                for room_id, seat_id, kind, data, mid, version, created in rows
+            ]
+        )
 
 
 class PostgresLog(MoveLog):
@@ -125,8 +135,13 @@ class PostgresLog(MoveLog):
         if self.conn is None or self.conn.closed or self.conn.broken:
             params = connection.settings_dict
             self.conn = await psycopg.AsyncConnection.connect(
-                dbname=params["NAME"], user=params.get("USER") or None, password=params.get("PASSWORD") or None,
-                host=params.get("HOST") or None, port=params.get("PORT") or None, autocommit=False)
+                dbname=params["NAME"],
+                user=params.get("USER") or None,
+                password=params.get("PASSWORD") or None,
+                host=params.get("HOST") or None,
+                port=params.get("PORT") or None,
+                autocommit=False,
+            )
         return self.conn
 
     async def write(self, rows: list) -> None:
@@ -139,7 +154,8 @@ class PostgresLog(MoveLog):
                 async with conn.transaction(), conn.cursor() as cursor:
                     await cursor.executemany(
                         f"INSERT INTO rooms_roomevent ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                        [(r[0], r[1], r[2], Jsonb(r[3]), r[4], r[5], r[6]) for r in rows])
+                        [(r[0], r[1], r[2], Jsonb(r[3]), r[4], r[5], r[6]) for r in rows],
+                    )
                 return
             except psycopg.errors.UniqueViolation as error:
                 if attempt == 2 and await self._landed(conn, rows):
@@ -157,7 +173,8 @@ class PostgresLog(MoveLog):
             await cursor.execute(
                 "SELECT count(*) FROM rooms_roomevent WHERE (room_id, version, message_id) IN "
                 "(SELECT * FROM unnest(%s::bigint[], %s::int[], %s::text[]))",
-                ([r[0] for r in rows], [r[5] for r in rows], [r[4] for r in rows]))
+                ([r[0] for r in rows], [r[5] for r in rows], [r[4] for r in rows]),
+            )
             (found,) = await cursor.fetchone()
         await conn.rollback()
         return found == len(rows)

@@ -39,11 +39,15 @@ def start_blocked(room, seats, ready_room_open: bool) -> str:
     if len(seats) < MIN_PLAYERS:
         missing = MIN_PLAYERS - len(seats)
         return gettext("Start needs at least %(min)s players: waiting for %(missing)s more.") % {
-            "min": MIN_PLAYERS, "missing": missing}
+            "min": MIN_PLAYERS,
+            "missing": missing,
+        }
     waiting = sum(not s.ready for s in seats)
     if waiting:  # the player list shows who
         return gettext("Start needs everyone ready: %(waiting)s of %(seats)s not ready yet.") % {
-            "waiting": waiting, "seats": len(seats)}
+            "waiting": waiting,
+            "seats": len(seats),
+        }
     return ""
 
 
@@ -61,8 +65,9 @@ def silhouette_paths(classes: list[str]) -> dict:
     return {"given_path": given, "filled_path": filled}
 
 
-def room_context(room, player, outcome=None, error=None, selected=None, mode="enter", now=None,
-                 seats=None, with_standings=True) -> dict:
+def room_context(
+    room, player, outcome=None, error=None, selected=None, mode="enter", now=None, seats=None, with_standings=True
+) -> dict:
     """`seats` may come from the write path that just saved them (saves a query); a reply
     that only swaps the player's own board skips the standings (they arrive by push)."""
     now = now or timezone.now()
@@ -78,16 +83,28 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
     me = next((s for s in seats if player is not None and s.player_id == player.pk), None)
     rules = game.rules(room)
     context = {
-        "room": room, "state": state, "seats": seats, "me": me, "viewer": player,
+        "room": room,
+        "state": state,
+        "seats": seats,
+        "me": me,
+        "viewer": player,
         "is_host": player is not None and room.host_id == player.pk,
-        "rules": rules, "rule_summary": game.summary(room), "preset": rules.preset,
+        "rules": rules,
+        "rule_summary": game.summary(room),
+        "preset": rules.preset,
         "levels": Level.choices,
-        "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS,
+        "min_players": MIN_PLAYERS,
+        "max_players": MAX_PLAYERS,
         "can_start": len(seats) >= MIN_PLAYERS and all(s.ready for s in seats),
         "countdown_ms": max(0, int((room.starts_at - now).total_seconds() * 1000)) if room.starts_at else 0,
-        "outcome": outcome, "error": error, "mode": mode, "selected": selected,
+        "outcome": outcome,
+        "error": error,
+        "mode": mode,
+        "selected": selected,
         "version": room.version,
-        "game_type": game, "start_label": gettext(game.start_label), "badges": game.badges(room),
+        "game_type": game,
+        "start_label": gettext(game.start_label),
+        "badges": game.badges(room),
         "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
     }
     context["race_seconds"] = race_seconds(room, state, now)
@@ -99,21 +116,27 @@ def room_context(room, player, outcome=None, error=None, selected=None, mode="en
         zone = _zone(room.host_timezone)
         opens = ready_room_opens(room)
         until_open = (opens - now).total_seconds() * 1000
-        context.update({
-            # Formatted here: the date filter would turn it back into the server's zone (UTC).
-            "scheduled_host": timezone.localtime(room.scheduled_for, zone).strftime("%a %-d %b %Y, %H:%M"),
-            "host_zone": str(zone),
-            "seconds_to_start": max(0.0, (room.scheduled_for - now).total_seconds()),
-            "ready_room_open": now >= opens, "ready_opens": opens,
-            # The page asks for a refresh when the ready room opens (a browser timer tops out at ~24 days).
-            "ready_opens_ms": int(until_open) if 0 < until_open < 2**31 - 1000 else None,
-        })
+        context.update(
+            {
+                # Formatted here: the date filter would turn it back into the server's zone (UTC).
+                "scheduled_host": timezone.localtime(room.scheduled_for, zone).strftime("%a %-d %b %Y, %H:%M"),
+                "host_zone": str(zone),
+                "seconds_to_start": max(0.0, (room.scheduled_for - now).total_seconds()),
+                "ready_room_open": now >= opens,
+                "ready_opens": opens,
+                # The page asks for a refresh when the ready room opens (a browser timer tops out at ~24 days).
+                "ready_opens_ms": int(until_open) if 0 < until_open < 2**31 - 1000 else None,
+            }
+        )
     if state == Room.State.LOBBY:
         context.update(game.settings_context(room))
     context["start_blocked"] = start_blocked(room, seats, context.get("ready_room_open", True))
     if me is not None and me.state and state in (Room.State.PLAYING, Room.State.FINISHED, Room.State.COUNTDOWN):
-        context.update(game.board_context(room, me, outcome=outcome, selected=selected, mode=mode,
-                                          now=now, playing=state == Room.State.PLAYING))
+        context.update(
+            game.board_context(
+                room, me, outcome=outcome, selected=selected, mode=mode, now=now, playing=state == Room.State.PLAYING
+            )
+        )
     return context
 
 

@@ -55,8 +55,15 @@ def normalize_code(code: str) -> str:
     return "".join(ch for ch in str(code or "") if ch.isascii() and ch.isalnum()).upper()[:12]
 
 
-def create_room(player, game: str = DEFAULT_GAME, level: str = "medium", preset: str = "standard",
-                scheduled_for=None, host_timezone: str = "", now=None) -> Room:
+def create_room(
+    player,
+    game: str = DEFAULT_GAME,
+    level: str = "medium",
+    preset: str = "standard",
+    scheduled_for=None,
+    host_timezone: str = "",
+    now=None,
+) -> Room:
     if game not in GAME_TYPES:
         raise RoomError(_("Unknown game."))
     rules = GAME_TYPES[game].initial_rules(preset)
@@ -69,8 +76,14 @@ def create_room(player, game: str = DEFAULT_GAME, level: str = "medium", preset:
     for _attempt in range(10):
         try:
             with transaction.atomic():
-                room = Room.objects.create(game=game, host=player, level=level, rules=rules,
-                                           scheduled_for=scheduled_for, host_timezone=host_timezone)
+                room = Room.objects.create(
+                    game=game,
+                    host=player,
+                    level=level,
+                    rules=rules,
+                    scheduled_for=scheduled_for,
+                    host_timezone=host_timezone,
+                )
                 Seat.objects.create(room=room, player=player)
                 RoomEvent.objects.create(room=room, kind="create", version=0)
                 return room
@@ -90,8 +103,13 @@ def seat_summary(seat) -> dict:
 
 
 def room_summary(room) -> dict:
-    return {"state": room.state, "finished_at": _iso(room.finished_at), "expired_at": _iso(room.expired_at),
-            "expiry_reason": room.expiry_reason, "starts_at": _iso(room.starts_at)}
+    return {
+        "state": room.state,
+        "finished_at": _iso(room.finished_at),
+        "expired_at": _iso(room.expired_at),
+        "expiry_reason": room.expiry_reason,
+        "starts_at": _iso(room.starts_at),
+    }
 
 
 def _iso(moment):
@@ -135,8 +153,7 @@ def apply(room, seats, player, action, now, message_id: str = "") -> Result:
             _finish(room, seats, now)
         room.version += 1
         data = _event_data(action, result)
-        changed_seats = {str(s.pk): summary for s in seats
-                         if (summary := seat_summary(s)) != seats_before.get(s.pk)}
+        changed_seats = {str(s.pk): summary for s in seats if (summary := seat_summary(s)) != seats_before.get(s.pk)}
         if changed_seats:
             data["seats"] = changed_seats
         after = room_summary(room)
@@ -144,8 +161,13 @@ def apply(room, seats, player, action, now, message_id: str = "") -> Result:
             data["room"] = after
             result.room_changed = True
         result.status_changed = any(s.status != seats_before.get(s.pk, {}).get("status") for s in seats)
-        result.event = dict(kind=type(action).__name__.lower(), data=data, message_id=message_id,
-                            version=room.version, seat_id=result.seat.pk if result.seat is not None else None)
+        result.event = dict(
+            kind=type(action).__name__.lower(),
+            data=data,
+            message_id=message_id,
+            version=room.version,
+            seat_id=result.seat.pk if result.seat is not None else None,
+        )
     elif result.seat is not None and seat_summary(result.seat) != seats_before.get(result.seat.pk):
         result.private_change = True
     return result
@@ -161,17 +183,23 @@ def perform(code: str, player, action, now=None, message_id: str = "") -> Result
         return owned
     now = now or timezone.now()
     with transaction.atomic():
-        room = (Room.objects.select_for_update(of=("self",)).select_related("puzzle")
-                .filter(code=normalize_code(code)).first())
+        room = (
+            Room.objects.select_for_update(of=("self",))
+            .select_related("puzzle")
+            .filter(code=normalize_code(code))
+            .first()
+        )
         if room is None:
             raise RoomNotFound(_("No room has that code. Check the code and try again."))
-        if message_id and RoomEvent.objects.filter(room=room, message_id=message_id,
-                                                   seat__player=player).exists():
+        if message_id and RoomEvent.objects.filter(room=room, message_id=message_id, seat__player=player).exists():
             return Result(room, _seat(room, player), changed=False, duplicate=True)
         seats = list(room.seats.select_related("player"))
         if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING):
-            restore(room, seats, RoomEvent.objects.filter(room=room, version__gt=room.version)
-                    .values_list("version", "data"))
+            restore(
+                room,
+                seats,
+                RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data"),
+            )
         result = apply(room, seats, player, action, now, message_id)
         if result.changed:
             save(room, seats, result, now)
@@ -191,8 +219,9 @@ def running_view(code: str):
         return None, None
     seats = list(room.seats.select_related("player"))
     if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING):
-        restore(room, seats, RoomEvent.objects.filter(room=room, version__gt=room.version)
-                .values_list("version", "data"))
+        restore(
+            room, seats, RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data")
+        )
     return room, seats
 
 
@@ -202,9 +231,14 @@ def save(room, seats, result, now) -> None:
     room.save()
     for seat in seats:
         seat.save()
-    RoomEvent.objects.create(room=room, seat_id=result.event["seat_id"], kind=result.event["kind"],
-                             data=result.event["data"], message_id=result.event["message_id"],
-                             version=result.event["version"])
+    RoomEvent.objects.create(
+        room=room,
+        seat_id=result.event["seat_id"],
+        kind=result.event["kind"],
+        data=result.event["data"],
+        message_id=result.event["message_id"],
+        version=result.event["version"],
+    )
     if result.room_changed and room.state == Room.State.FINISHED:
         record_results(room, seats, now)
 
@@ -265,15 +299,26 @@ def record_results(room, seats, now):
     game = game_for(room)
     for seat in seats:
         ShowdownResult.objects.get_or_create(
-            player_id=seat.player_id, room_code=room.code,
-            defaults=dict(game=room.game, placement=seat.place, player_count=len(seats),
-                          difficulty=room.level if game.has_level else "",
-                          preset=game.preset(room), status=seat.status, seconds=seat.finish_seconds,
-                          score=seat.score, mistakes=seat.mistakes, hints=seat.hints,
-                          finished_at=room.finished_at or now))
+            player_id=seat.player_id,
+            room_code=room.code,
+            defaults=dict(
+                game=room.game,
+                placement=seat.place,
+                player_count=len(seats),
+                difficulty=room.level if game.has_level else "",
+                preset=game.preset(room),
+                status=seat.status,
+                seconds=seat.finish_seconds,
+                score=seat.score,
+                mistakes=seat.mistakes,
+                hints=seat.hints,
+                finished_at=room.finished_at or now,
+            ),
+        )
 
 
 # --- handlers -----------------------------------------------------------------------
+
 
 def _require_seat(seat):
     if seat is None:
@@ -290,8 +335,11 @@ THAT = _("That")  # what a lobby-only action is called when the caller names not
 
 def _require_lobby(room, what=THAT):
     if room.state == Room.State.EXPIRED:
-        raise RoomError(Sentences([_("This room has expired."), room.expiry_reason]) if room.expiry_reason
-                        else _("This room has expired."))
+        raise RoomError(
+            Sentences([_("This room has expired."), room.expiry_reason])
+            if room.expiry_reason
+            else _("This room has expired.")
+        )
     if room.state != Room.State.LOBBY:
         raise RoomError(_("%(what)s is only possible in the lobby, before the countdown.", what=what))
 
@@ -355,8 +403,13 @@ def _kick(room, seats, seat, player, action, now):
 def _require_ready_room(room, now, what):
     opens = ready_room_opens(room)
     if opens is not None and now < opens:
-        raise RoomError(_("%(what)s opens 15 minutes before the scheduled start (%(opens)s UTC).", what=what,
-                          opens=f"{opens:%Y-%m-%d %H:%M}"))
+        raise RoomError(
+            _(
+                "%(what)s opens 15 minutes before the scheduled start (%(opens)s UTC).",
+                what=what,
+                opens=f"{opens:%Y-%m-%d %H:%M}",
+            )
+        )
 
 
 def _ready(room, seats, seat, player, action, now):
@@ -418,8 +471,11 @@ def _board(room, seats, seat, player, action, now):
     if room.state == Room.State.COUNTDOWN:
         raise RoomError(_("Wait for the countdown to end."))
     if room.state != Room.State.PLAYING:
-        raise RoomError(_("The showdown is not running.") if room.state != Room.State.LOBBY
-                        else _("The showdown has not started yet."))
+        raise RoomError(
+            _("The showdown is not running.")
+            if room.state != Room.State.LOBBY
+            else _("The showdown has not started yet.")
+        )
     if seat.status == Seat.Status.LEFT:
         raise RoomError(_("You left this showdown."))
     game = game_for(room)
@@ -430,8 +486,17 @@ def _board(room, seats, seat, player, action, now):
 
 
 _HANDLERS = {
-    A.Join: _join, A.Leave: _leave, A.Forfeit: _forfeit, A.SetReady: _ready, A.SetRules: _rules,
+    A.Join: _join,
+    A.Leave: _leave,
+    A.Forfeit: _forfeit,
+    A.SetReady: _ready,
+    A.SetRules: _rules,
     A.Kick: _kick,
-    A.Start: _start, A.Sync: _sync, A.Expire: _expire_action,
-    A.Enter: _board, A.Note: _board, A.Hint: _board, A.GameMove: _board,
+    A.Start: _start,
+    A.Sync: _sync,
+    A.Expire: _expire_action,
+    A.Enter: _board,
+    A.Note: _board,
+    A.Hint: _board,
+    A.GameMove: _board,
 }

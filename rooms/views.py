@@ -45,8 +45,11 @@ NOT_ZONES = {"Factory", "localtime", "posixrules"}
 
 @lru_cache(maxsize=1)
 def time_zones() -> list[str]:
-    return sorted(name for name in zoneinfo.available_timezones()
-                  if name not in NOT_ZONES and not name.startswith(("posix/", "right/")))
+    return sorted(
+        name
+        for name in zoneinfo.available_timezones()
+        if name not in NOT_ZONES and not name.startswith(("posix/", "right/"))
+    )
 
 
 def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:
@@ -69,12 +72,18 @@ def room_new(request):
     game = request.POST.get("game") or DEFAULT_GAME
     if game not in GAME_TYPES:
         games = ", ".join(_(game.label) for game in GAME_TYPES.values())
-        return _message(request, _("Cannot create room"), _("Pick one of the games: %(games)s.") % {"games": games}, 400)
+        return _message(
+            request, _("Cannot create room"), _("Pick one of the games: %(games)s.") % {"games": games}, 400
+        )
     if level not in A.LEVELS or preset not in race.PRESETS:
         return _message(request, _("Cannot create room"), _("Pick a difficulty and a rule preset."), 400)
     if limits.creation_limited(request, "room"):
-        return _message(request, _("Slow down"), _("You have created too many rooms in a short time. "
-                                                   "Wait a few minutes and try again."), 429)
+        return _message(
+            request,
+            _("Slow down"),
+            _("You have created too many rooms in a short time. Wait a few minutes and try again."),
+            429,
+        )
     scheduled_for, zone = None, ""
     try:
         if request.POST.get("scheduled_at"):
@@ -124,7 +133,9 @@ def room_join(request, code: str | None = None):
             return HttpResponseNotAllowed(["POST"])
         if not Room.objects.filter(code=normalize_code(code)).exists():
             return redirect("home")
-        return name_gate(request, _("Pick your name, then join the room"), {}) or redirect("room", code=normalize_code(code))
+        return name_gate(request, _("Pick your name, then join the room"), {}) or redirect(
+            "room", code=normalize_code(code)
+        )
     ip = limits.client_ip(request)
     if limits.limited(ip):
         return _message(request, _("Too many attempts"), limits.TOO_MANY_MISSES, 429)
@@ -137,7 +148,9 @@ def room_join(request, code: str | None = None):
             return HttpResponseClientRedirect(reverse("room_join_code", args=[code]))
         if not Room.objects.filter(code=code).exists():
             limits.count_miss(ip)
-            return _message(request, _("Room not found"), _("No room has that code. Check the code and try again."), 404)
+            return _message(
+                request, _("Room not found"), _("No room has that code. Check the code and try again."), 404
+            )
         return name_gate(request, _("Pick your name, then join the room"), {"code": code})
     try:
         perform(code, request.player, A.Join())
@@ -185,7 +198,7 @@ def room_page(request, code: str):
 
 @require_POST
 def room_rematch(request, code: str):
-    """"Play again" after a finished room: the first player to ask gets a new room with the
+    """ "Play again" after a finished room: the first player to ask gets a new room with the
     same game and rules (as its host); everyone else's "Play again" joins that room. The
     old room's sockets re-render with a one-click invitation."""
     code = normalize_code(code)
@@ -202,8 +215,12 @@ def room_rematch(request, code: str):
             created = False
         else:
             if limits.creation_limited(request, "room"):
-                return _message(request, _("Slow down"), _("You have created too many rooms in a short time. "
-                                                           "Wait a few minutes and try again."), 429)
+                return _message(
+                    request,
+                    _("Slow down"),
+                    _("You have created too many rooms in a short time. Wait a few minutes and try again."),
+                    429,
+                )
             game = GAME_TYPES[room.game]
             new = create_room(request.player, room.game, room.level)
             perform(new.code, request.player, A.SetRules(room.level, game.rules(room)))

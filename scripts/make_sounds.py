@@ -53,5 +53,12 @@ if __name__ == "__main__":
     # A wrong entry: two low, falling notes, short and soft ("uh-uh").
     write("wrong.wav", mix((0.0, tone(330, 0.09, 0.45, glide=-0.08)), (0.1, tone(247, 0.14, 0.45, glide=-0.1))))
     # A finish: a rising major arpeggio (C E G C) with the last note ringing.
-    write("finish.wav", mix((0.0, tone(523, 0.16, 0.35)), (0.1, tone(659, 0.16, 0.35)),
-                            (0.2, tone(784, 0.18, 0.35)), (0.3, tone(1047, 0.42, 0.4))))
+    write(
+        "finish.wav",
+        mix(
+            (0.0, tone(523, 0.16, 0.35)),
+            (0.1, tone(659, 0.16, 0.35)),
+            (0.2, tone(784, 0.18, 0.35)),
+            (0.3, tone(1047, 0.42, 0.4)),
+        ),
+    )

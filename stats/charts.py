@@ -45,7 +45,10 @@ def line_chart(values, fmt=str, lower_is_better=True, what="results", mark_last=
     area = f"{line} L{points[-1][0]} {base} L{points[0][0]} {base} Z"
     best = min(values) if lower_is_better else max(values)
     average = sum(values) / len(values)
-    dots = [{"x": px, "y": py, "label": fmt(v), "best": v == best, "last": False} for (px, py), v in zip(points, values, strict=True)]
+    dots = [
+        {"x": px, "y": py, "label": fmt(v), "best": v == best, "last": False}
+        for (px, py), v in zip(points, values, strict=True)
+    ]
     if mark_last:
         dots[-1]["last"] = True
         dots[-1]["label"] = _("This run: %(value)s") % {"value": dots[-1]["label"]}
@@ -58,8 +61,11 @@ def line_chart(values, fmt=str, lower_is_better=True, what="results", mark_last=
     for guide in guides:
         guide.setdefault("text_y", guide["y"])
         guide["text_y"] = min(max(guide["text_y"], PAD_TOP), base)
-    summary = (_("Your last %(count)s %(what)s, oldest to newest: %(values)s. Best %(best)s, average %(average)s.")
-               % {"count": len(values), "what": what, "values": ", ".join(fmt(v) for v in values),
-                  "best": fmt(best), "average": fmt(average)}
-               + (" " + _("This run: %(value)s.") % {"value": fmt(values[-1])} if mark_last else ""))
+    summary = _("Your last %(count)s %(what)s, oldest to newest: %(values)s. Best %(best)s, average %(average)s.") % {
+        "count": len(values),
+        "what": what,
+        "values": ", ".join(fmt(v) for v in values),
+        "best": fmt(best),
+        "average": fmt(average),
+    } + (" " + _("This run: %(value)s.") % {"value": fmt(values[-1])} if mark_last else "")
     return Chart(WIDTH, HEIGHT, line, area, dots, guides, summary)

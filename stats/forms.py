@@ -19,8 +19,9 @@ class DisplayNameForm(forms.Form):
     display_name = forms.CharField(label=_("Display name"), max_length=NAME_MAX_LENGTH, strip=True)
 
     def clean_display_name(self):
-        kept = "".join(ch for ch in self.cleaned_data["display_name"]
-                       if unicodedata.category(ch) != "Cf" or ch in JOINERS)
+        kept = "".join(
+            ch for ch in self.cleaned_data["display_name"] if unicodedata.category(ch) != "Cf" or ch in JOINERS
+        )
         name = " ".join(kept.split())
         if not any(not ch.isspace() and ch not in JOINERS and ch not in BLANK_LOOKING for ch in name):
             raise forms.ValidationError(_("Pick a name with at least one visible character."))
@@ -31,10 +32,42 @@ class DisplayNameForm(forms.Form):
 
 # stats.models.default_name: a profile nobody has named yet.
 DEFAULT_NAME = re.compile(r"Player \d{4}")
-ADJECTIVES = ("Swift", "Clever", "Lucky", "Brave", "Calm", "Bright", "Quiet", "Bold", "Merry", "Nimble",
-              "Sunny", "Keen", "Witty", "Gentle", "Jolly", "Steady")
-ANIMALS = ("Otter", "Falcon", "Panda", "Fox", "Heron", "Lynx", "Badger", "Koala", "Puffin", "Gecko",
-           "Walrus", "Marten", "Robin", "Bison", "Crane", "Hare")
+ADJECTIVES = (
+    "Swift",
+    "Clever",
+    "Lucky",
+    "Brave",
+    "Calm",
+    "Bright",
+    "Quiet",
+    "Bold",
+    "Merry",
+    "Nimble",
+    "Sunny",
+    "Keen",
+    "Witty",
+    "Gentle",
+    "Jolly",
+    "Steady",
+)
+ANIMALS = (
+    "Otter",
+    "Falcon",
+    "Panda",
+    "Fox",
+    "Heron",
+    "Lynx",
+    "Badger",
+    "Koala",
+    "Puffin",
+    "Gecko",
+    "Walrus",
+    "Marten",
+    "Robin",
+    "Bison",
+    "Crane",
+    "Hare",
+)
 
 
 def friendly_name() -> str:

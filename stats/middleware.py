@@ -132,8 +132,16 @@ class PlayerMiddleware:
 
 # A player's boards and their moves: Back after a pause (or another user of the browser) must
 # not get a board from the cache that the server would hide now.
-BOARD_PAGES = {"solo_run", "solo_act", "cardoku_game", "cardoku_act", "cardoku_option",
-               "domino_game", "domino_act", "room"}
+BOARD_PAGES = {
+    "solo_run",
+    "solo_act",
+    "cardoku_game",
+    "cardoku_act",
+    "cardoku_option",
+    "domino_game",
+    "domino_act",
+    "room",
+}
 
 
 class NoStoreBoardsMiddleware:

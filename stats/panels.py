@@ -30,11 +30,17 @@ class RoomsPanel(Panel):
         return ShowdownResult.objects.filter(player=player)
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": r.game, "title": gettext(GAME_TYPES[r.game].short_label),
-                 "result": place_of(r.placement, r.player_count),
-                 "detail": format_seconds(r.seconds) if r.seconds else points(r.score),
-                 "when": r.finished_at, "win": r.placement == 1}
-                for r in self.finished(player).order_by("-finished_at")[:limit]]
+        return [
+            {
+                "game": r.game,
+                "title": gettext(GAME_TYPES[r.game].short_label),
+                "result": place_of(r.placement, r.player_count),
+                "detail": format_seconds(r.seconds) if r.seconds else points(r.score),
+                "when": r.finished_at,
+                "win": r.placement == 1,
+            }
+            for r in self.finished(player).order_by("-finished_at")[:limit]
+        ]
 
     def stats_panel(self, player, params, problems: list[str]) -> dict:
         return {"showdowns": showdown_summary(player)}

@@ -13,8 +13,7 @@ def _totals(results) -> dict:
     total = results.count()
     wins = results.filter(placement=1).count()
     podiums = results.filter(placement__lte=3).count()
-    return {"total": total, "wins": wins, "podiums": podiums,
-            "win_rate": round(100 * wins / total) if total else None}
+    return {"total": total, "wins": wins, "podiums": podiums, "win_rate": round(100 * wins / total) if total else None}
 
 
 def showdown_summary(player) -> dict:
@@ -22,6 +21,8 @@ def showdown_summary(player) -> dict:
     mine = ShowdownResult.objects.filter(player=player)
     history = [(r, GAME_TYPES[r.game]) for r in mine.order_by("-finished_at")[:50]]
     counted = mine.exclude(preset="custom")
-    totals = [{"game": key, "label": gettext(game.totals_label), **_totals(counted.filter(game=key))}
-              for key, game in GAME_TYPES.items()]
+    totals = [
+        {"game": key, "label": gettext(game.totals_label), **_totals(counted.filter(game=key))}
+        for key, game in GAME_TYPES.items()
+    ]
     return {"history": history, "totals": totals}

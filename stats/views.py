@@ -16,13 +16,21 @@ def leaderboards(request):
     settle(player)  # ended games belong in the records
     latest = latest_game(player)
     problems = []
-    game = pick(request.GET, "game", [(key, panel.label) for key, panel in PANELS.items()], latest or "solo",
-                problems)
+    game = pick(request.GET, "game", [(key, panel.label) for key, panel in PANELS.items()], latest or "solo", problems)
     context = {
-        "game": game, "problems": problems,
+        "game": game,
+        "problems": problems,
         "welcome": latest is None and "game" not in request.GET,
-        "tabs": [{"key": key, "label": panel.label, "count": panel.count(player), "url": tab_url(game=key),
-                  "current": key == game} for key, panel in PANELS.items()],
+        "tabs": [
+            {
+                "key": key,
+                "label": panel.label,
+                "count": panel.count(player),
+                "url": tab_url(game=key),
+                "current": key == game,
+            }
+            for key, panel in PANELS.items()
+        ],
         **PANELS[game].stats_panel(player, request.GET, problems),
     }
     return render(request, "stats/leaderboards.html", context, status=400 if problems else 200)
@@ -35,9 +43,14 @@ def profile(request):
         if form.is_valid():
             request.player.display_name = form.cleaned_data["display_name"]
             request.player.save(update_fields=["display_name"])
-            return remember_name_choice(redirect(
-                request.POST.get("next") if request.POST.get("next", "").startswith("/")
-                and not request.POST.get("next", "").startswith("//") else "profile"))
+            return remember_name_choice(
+                redirect(
+                    request.POST.get("next")
+                    if request.POST.get("next", "").startswith("/")
+                    and not request.POST.get("next", "").startswith("//")
+                    else "profile"
+                )
+            )
         return render(request, "stats/profile.html", {"form": form}, status=400)
     form = DisplayNameForm(initial={"display_name": request.player.display_name})
     return render(request, "stats/profile.html", {"form": form, "saved": request.GET.get("saved")})
@@ -57,8 +70,9 @@ def name_chosen(request) -> bool:
 
 
 def remember_name_choice(response):
-    response.set_cookie(NAME_COOKIE, "1", max_age=settings.PLAYER_COOKIE_AGE, samesite="Lax",
-                        secure=not settings.DEBUG, httponly=True)
+    response.set_cookie(
+        NAME_COOKIE, "1", max_age=settings.PLAYER_COOKIE_AGE, samesite="Lax", secure=not settings.DEBUG, httponly=True
+    )
     return response
 
 
@@ -76,5 +90,9 @@ def name_gate(request, title: str, fields: dict):
         status = 400
     else:
         form, status = DisplayNameForm(initial={"display_name": friendly_name()}), 200
-    return render(request, "stats/pick_name.html", {"form": form, "title": title, "fields": fields,
-                                                     "action": request.path}, status=status)
+    return render(
+        request,
+        "stats/pick_name.html",
+        {"form": form, "title": title, "fields": fields, "action": request.path},
+        status=status,
+    )

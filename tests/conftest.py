@@ -72,8 +72,9 @@ EMPTY = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
 def bank_puzzle(db):
     from games.models import Puzzle
 
-    return Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30,
-                                 techniques=["naked single"], seed=1)
+    return Puzzle.objects.create(
+        level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, techniques=["naked single"], seed=1
+    )
 
 
 @pytest.fixture

@@ -27,12 +27,12 @@ def _done(html: str, oob: bool) -> SafeString:
     return add_oob(html) if oob else mark_safe(html)
 
 
-
 def square_id(row: int, col: int) -> str:
     return f"ck-sq-{row}-{col}"
 
 
 # --- cards ---------------------------------------------------------------------------------
+
 
 def card(cv: dict | None, size: str | None = None, named: bool = False) -> SafeString:
     """A playing card (games/cardoku/presenters.card_view). The rank is drawn by CSS from
@@ -60,8 +60,10 @@ def card(cv: dict | None, size: str | None = None, named: bool = False) -> SafeS
     else:
         pip = _e(cv["symbol"])
     index = f'<span class="ck-rank" data-rank="{_e(cv["rank"])}"></span><span class="ck-suit">{suit}</span>'
-    return mark_safe(f'<span class="{css}" data-card="{_e(cv["code"])}"{name}><span class="ck-idx">{index}</span>'
-                     f'<span class="ck-pip">{pip}</span><span class="ck-idx ck-idx--b">{index}</span></span>')
+    return mark_safe(
+        f'<span class="{css}" data-card="{_e(cv["code"])}"{name}><span class="ck-idx">{index}</span>'
+        f'<span class="ck-pip">{pip}</span><span class="ck-idx ck-idx--b">{index}</span></span>'
+    )
 
 
 def back(size: str | None = None) -> SafeString:
@@ -72,9 +74,17 @@ def back(size: str | None = None) -> SafeString:
 
 # --- the board -----------------------------------------------------------------------------
 
-SQUARE_MARKS = (("legal", "is-legal"), ("blocker", "is-blocker"), ("hit", "is-hit"), ("tried", "is-tried"),
-                ("fresh", "is-fresh"), ("scored", "is-scored"), ("flash", "is-flash"),
-                ("box_right", "box-right"), ("box_bottom", "box-bottom"))
+SQUARE_MARKS = (
+    ("legal", "is-legal"),
+    ("blocker", "is-blocker"),
+    ("hit", "is-hit"),
+    ("tried", "is-tried"),
+    ("fresh", "is-fresh"),
+    ("scored", "is-scored"),
+    ("flash", "is-flash"),
+    ("box_right", "box-right"),
+    ("box_bottom", "box-bottom"),
+)
 
 
 def square(sq: dict, playing: bool, *, oob: bool = False) -> SafeString:
@@ -90,19 +100,26 @@ def square(sq: dict, playing: bool, *, oob: bool = False) -> SafeString:
     describe = f' aria-description="{_e(said)}"' if said else ""
     drop = " data-drop" if playing and not sq["card"] else ""
     tab = "0" if (r, c) == (5, 5) else "-1"
-    return _done(f'<div id="{square_id(r, c)}" role="gridcell" class="{css}" aria-label="{_e(sq["label"])}"{describe} '
-                 f'data-row="{r}" data-col="{c}"{drop} tabindex="{tab}">{card(sq["card"])}</div>', oob)
+    return _done(
+        f'<div id="{square_id(r, c)}" role="gridcell" class="{css}" aria-label="{_e(sq["label"])}"{describe} '
+        f'data-row="{r}" data-col="{c}"{drop} tabindex="{tab}">{card(sq["card"])}</div>',
+        oob,
+    )
 
 
 # --- the hand and the deck ------------------------------------------------------------------
+
 
 def current(cv: dict | None, *, oob: bool = False) -> SafeString:
     """The card to play, big, draggable."""
     # (Texts are translated outside the f-strings: xgettext does not look inside them.)
     label, grab = _e(_("Your card")), _e(_("Drag onto the board, or tap a square"))
-    return _done(f'<div id="ck-current" class="ck-current"><span class="ck-label">{label}</span>'
-                 f'<div class="ck-grab" data-drag="current" title="{grab}">'
-                 f'{card(cv, "big", True)}</div></div>', oob)
+    return _done(
+        f'<div id="ck-current" class="ck-current"><span class="ck-label">{label}</span>'
+        f'<div class="ck-grab" data-drag="current" title="{grab}">'
+        f'{card(cv, "big", True)}</div></div>',
+        oob,
+    )
 
 
 def deck(cards_left: int, deck_after: int, last_discard: dict | None, *, oob: bool = False) -> SafeString:
@@ -112,19 +129,27 @@ def deck(cards_left: int, deck_after: int, last_discard: dict | None, *, oob: bo
     discard = ""
     if last_discard:
         title, said = _e(_("Last discarded card")), _e(_("Last discarded: %(card)s") % {"card": last_discard["name"]})
-        discard = (f'<span class="ck-last-discard" title="{title}">{card(last_discard, "mini")}'
-                   f'<span class="ck-vh">{said}</span></span>')
+        discard = (
+            f'<span class="ck-last-discard" title="{title}">{card(last_discard, "mini")}'
+            f'<span class="ck-vh">{said}</span></span>'
+        )
     left = _e(ngettext("card left", "cards left", cards_left))
-    return _done(f'<div id="ck-deck" class="ck-deck"><span class="ck-stack{empty}" aria-hidden="true">{stack}</span>'
-                 f'<span class="ck-left"><strong data-cards-left>{_e(cards_left)}</strong> '
-                 f'<span>{left}</span></span>{discard}</div>', oob)
+    return _done(
+        f'<div id="ck-deck" class="ck-deck"><span class="ck-stack{empty}" aria-hidden="true">{stack}</span>'
+        f'<span class="ck-left"><strong data-cards-left>{_e(cards_left)}</strong> '
+        f'<span>{left}</span></span>{discard}</div>',
+        oob,
+    )
 
 
 def undo_button(can_undo: bool, *, oob: bool = False) -> SafeString:
     disabled = "" if can_undo else " disabled"
     label = _e(_("Undo"))
-    return _done(f'<button id="ck-undo" type="submit" class="button ck-undo" name="action" value="undo" '
-                 f'data-key="u"{disabled}>{label}</button>', oob)
+    return _done(
+        f'<button id="ck-undo" type="submit" class="button ck-undo" name="action" value="undo" '
+        f'data-key="u"{disabled}>{label}</button>',
+        oob,
+    )
 
 
 def step_input(step: int, element_id: str, *, oob: bool = False) -> SafeString:
@@ -136,30 +161,49 @@ def toggle_note(show_moves: bool, legal_count: int, *, oob: bool = False) -> Saf
     """How many squares take the current card, while "Show possible moves" is on."""
     if not show_moves:
         return _done('<p id="ck-toggle-note" class="ck-toggle-note" hidden></p>', oob)
-    text = _e(ngettext("%(n)s square can take this card.", "%(n)s squares can take this card.", legal_count)
-              % {"n": legal_count} if legal_count else _("No square can take this card."))
+    text = _e(
+        ngettext("%(n)s square can take this card.", "%(n)s squares can take this card.", legal_count)
+        % {"n": legal_count}
+        if legal_count
+        else _("No square can take this card.")
+    )
     return _done(f'<p id="ck-toggle-note" class="ck-toggle-note">{text}</p>', oob)
 
 
 # --- the score panel and the message --------------------------------------------------------
 
+
 def chips(unit: dict) -> str:
-    return "".join(f'<span class="ck-chip ck-chip--{_e(b["name"].lower())}" title="{_e(b["help"])}">'
-                   f'{_e(b["label"])}</span>'
-                   for b in unit["bonuses"])
+    return "".join(
+        f'<span class="ck-chip ck-chip--{_e(b["name"].lower())}" title="{_e(b["help"])}">{_e(b["label"])}</span>'
+        for b in unit["bonuses"]
+    )
 
 
 def score_panel(score: dict, *, oob: bool = False) -> SafeString:
     """The running score: total, units, discards, penalty and each completed unit."""
     empty = _e(_("Fill all nine squares of a row, column or box to score it."))
-    words = {key: _e(text) for key, text in (("score", _("Score")), ("pts", _("pts")), ("units", _("Units")),
-             ("discards", _("Discards")), ("penalty", _("Penalty")), ("completed", _("Completed units")))}
-    units = "".join(
-        f'<li data-unit="{_e(u["kind"])}-{_e(u["number"])}" data-points="{_e(u["points"])}">'
-        f'<span class="ck-unit-name">{_e(u["title"])}</span><span class="ck-chips">{chips(u)}</span>'
-        f'<span class="ck-calc">{_e(u["base"])}&nbsp;×&nbsp;{_e(u["multiplier"])}</span>'
-        f'<strong class="ck-points">{_e(u["points"])}</strong></li>' for u in score["units"]
-    ) or f'<li class="empty">{empty}</li>'
+    words = {
+        key: _e(text)
+        for key, text in (
+            ("score", _("Score")),
+            ("pts", _("pts")),
+            ("units", _("Units")),
+            ("discards", _("Discards")),
+            ("penalty", _("Penalty")),
+            ("completed", _("Completed units")),
+        )
+    }
+    units = (
+        "".join(
+            f'<li data-unit="{_e(u["kind"])}-{_e(u["number"])}" data-points="{_e(u["points"])}">'
+            f'<span class="ck-unit-name">{_e(u["title"])}</span><span class="ck-chips">{chips(u)}</span>'
+            f'<span class="ck-calc">{_e(u["base"])}&nbsp;×&nbsp;{_e(u["multiplier"])}</span>'
+            f'<strong class="ck-points">{_e(u["points"])}</strong></li>'
+            for u in score["units"]
+        )
+        or f'<li class="empty">{empty}</li>'
+    )
     return _done(
         '<section id="ck-score" class="ck-score panel" aria-labelledby="ck-score-h" data-score-panel>'
         f'<div class="ck-score-head"><h2 id="ck-score-h">{words["score"]}</h2>'
@@ -169,7 +213,9 @@ def score_panel(score: dict, *, oob: bool = False) -> SafeString:
         f'<div><dt>{words["units"]}</dt><dd data-units>{len(score["units"])}</dd></div>'
         f'<div><dt>{words["discards"]}</dt><dd data-discards>{_e(score["discards"])}</dd></div>'
         f'<div><dt>{words["penalty"]}</dt><dd data-penalty>{_e(score["discard_penalty"])}</dd></div></dl>'
-        f'<ul class="ck-units" aria-label="{words["completed"]}">{units}</ul></section>', oob)
+        f'<ul class="ck-units" aria-label="{words["completed"]}">{units}</ul></section>',
+        oob,
+    )
 
 
 def message_text(context: dict) -> str:
@@ -178,8 +224,9 @@ def message_text(context: dict) -> str:
         return say(context["error"])
     outcome, playing, current_card = context.get("outcome"), context["playing"], context["current"]
     if outcome:
-        return say(outcome.message) + (" " + _("Your card: the %(card)s.") % {"card": current_card["name"]}
-                                       if playing else "")
+        return say(outcome.message) + (
+            " " + _("Your card: the %(card)s.") % {"card": current_card["name"]} if playing else ""
+        )
     if playing:
         if context["no_moves"]:
             return _("The %(card)s fits on no square: discard it.") % {"card": current_card["name"]}

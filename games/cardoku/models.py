@@ -24,8 +24,9 @@ class CardokuGame(Revised):
 
     player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="cardoku_games")
     layout_kind = models.CharField(max_length=8, choices=LayoutKind.choices, default=LayoutKind.DEFAULT)
-    deal_code = models.CharField(max_length=26, db_index=True,
-                                 help_text="Shareable code of the shuffle (26 characters for a duel's deal)")
+    deal_code = models.CharField(
+        max_length=26, db_index=True, help_text="Shareable code of the shuffle (26 characters for a duel's deal)"
+    )
     state = models.JSONField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING, db_index=True)
     score = models.IntegerField(default=0, help_text="Running total; final once finished")

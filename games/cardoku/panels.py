@@ -25,14 +25,23 @@ class CardokuPanel(Panel):
         return records.finished_games(player).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": "cardoku", "title": "Cardoku", "result": points(game.score),
-                 "detail": ngettext("%(n)s unit", "%(n)s units", game.units) % {"n": game.units}, "when": game.finished_at}
-                for game in self.finished(player).order_by("-finished_at")[:limit]]
+        return [
+            {
+                "game": "cardoku",
+                "title": "Cardoku",
+                "result": points(game.score),
+                "detail": ngettext("%(n)s unit", "%(n)s units", game.units) % {"n": game.units},
+                "when": game.finished_at,
+            }
+            for game in self.finished(player).order_by("-finished_at")[:limit]
+        ]
 
     def stats_panel(self, player, params, problems: list[str]) -> dict:
         from stats.charts import line_chart
 
         mine = records.records_for(player)
         scores = [game.score for game in reversed(mine.recent)]
-        return {"cardoku_records": mine,
-                "chart": line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what=gettext("Cardoku scores"))}
+        return {
+            "cardoku_records": mine,
+            "chart": line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what=gettext("Cardoku scores")),
+        }

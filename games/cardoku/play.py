@@ -82,15 +82,29 @@ class Outcome:
     def message(self) -> str:
         # Sentences, each a Text: the presentation layer translates them one by one.
         if self.kind == "placed":
-            text = [_("Placed the %(card)s on row %(row)s, column %(col)s.", card=self.card.name, row=self.row,
-                      col=self.col)]
-            text += [_("%(unit)s complete: %(points)s points!", unit=unit_title(unit), points=unit.points)
-                     for unit in self.completed]
+            text = [
+                _(
+                    "Placed the %(card)s on row %(row)s, column %(col)s.",
+                    card=self.card.name,
+                    row=self.row,
+                    col=self.col,
+                )
+            ]
+            text += [
+                _("%(unit)s complete: %(points)s points!", unit=unit_title(unit), points=unit.points)
+                for unit in self.completed
+            ]
         elif self.kind == "discarded":
             text = [_("Discarded the %(card)s: −%(points)s points.", card=self.card.name, points=ck.DISCARD_PENALTY)]
         elif self.row is not None:
-            text = [_("Took back the %(card)s from row %(row)s, column %(col)s.", card=self.card.name, row=self.row,
-                      col=self.col)]
+            text = [
+                _(
+                    "Took back the %(card)s from row %(row)s, column %(col)s.",
+                    card=self.card.name,
+                    row=self.row,
+                    col=self.col,
+                )
+            ]
         else:
             text = [_("Took back the %(card)s.", card=self.card.name)]
         if self.finished:
@@ -99,8 +113,11 @@ class Outcome:
 
 
 def unit_title(unit: ck.UnitScore) -> str:
-    return {"row": lambda n: _("Row %(n)s", n=n), "column": lambda n: _("Column %(n)s", n=n),
-            "box": lambda n: _("Box %(n)s", n=n)}[unit.kind](unit.number)
+    return {
+        "row": lambda n: _("Row %(n)s", n=n),
+        "column": lambda n: _("Column %(n)s", n=n),
+        "box": lambda n: _("Box %(n)s", n=n),
+    }[unit.kind](unit.number)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -159,8 +176,15 @@ def parse_spades(data: Mapping) -> dict[tuple[int, int], str]:
         code = ck.spade(digit).code
         if square in placed:
             other = ck.parse_card(placed[square]).name
-            raise LayoutError(_("The %(card)s and the %(other)s are on the same square (row %(row)s, column "
-                                "%(col)s).", card=ck.spade(digit).name, other=other, row=square[0], col=square[1]))
+            raise LayoutError(
+                _(
+                    "The %(card)s and the %(other)s are on the same square (row %(row)s, column %(col)s).",
+                    card=ck.spade(digit).name,
+                    other=other,
+                    row=square[0],
+                    col=square[1],
+                )
+            )
         placed[square] = code
     return placed
 
@@ -185,8 +209,7 @@ def custom_overflow(placed: Mapping[tuple[int, int], str]) -> str | None:
 
 def custom_incomplete(placed: Mapping[tuple[int, int], str]) -> bool:
     """Fewer than nine spades placed, and nothing placed so far breaks a setup rule."""
-    return (len(placed) < 9 and all(7 <= row <= 9 for row, _ in placed)
-            and custom_overflow(placed) is None)
+    return len(placed) < 9 and all(7 <= row <= 9 for row, _ in placed) and custom_overflow(placed) is None
 
 
 def custom_problem(placed: Mapping[tuple[int, int], str]) -> str | None:
@@ -277,11 +300,11 @@ def apply(state: ck.GameState, step: int, action: Action) -> tuple[ck.GameState,
     a game once per move). Returns the new state and what happened; raises as
     ``apply_action`` does."""
     if state.finished:
-        raise GameOver(_("The game is over: the deck has run out, and a finished game is final. "
-                         "Deal again to play another."))
+        raise GameOver(
+            _("The game is over: the deck has run out, and a finished game is final. Deal again to play another.")
+        )
     if action.step is not None and action.step != step:
-        raise StaleBoard(_("The board changed before that move arrived; here is the latest one. "
-                           "Nothing was played."))
+        raise StaleBoard(_("The board changed before that move arrived; here is the latest one. Nothing was played."))
     if action.kind == "place":
         if action.row is None or action.col is None:
             raise ValueError("a place needs a row and a column")  # parse_action always gives both

@@ -46,9 +46,13 @@ def card_view(card: ck.Card | None, start: bool = False) -> dict | None:
 
 def unit_view(unit: ck.UnitScore) -> dict:
     return {
-        "kind": unit.kind, "number": unit.number, "title": say(unit_title(unit)), "base": unit.base,
+        "kind": unit.kind,
+        "number": unit.number,
+        "title": say(unit_title(unit)),
+        "base": unit.base,
         "bonuses": [{"name": b, "label": BONUS_NAMES[b], "help": BONUS_HELP[b]} for b in unit.bonuses],
-        "multiplier": unit.multiplier, "points": unit.points,
+        "multiplier": unit.multiplier,
+        "points": unit.points,
     }
 
 
@@ -73,32 +77,77 @@ def scored_squares(units) -> set[tuple[int, int]]:
     return out
 
 
-def square_view(state: ck.GameState, r: int, c: int, start, *, legal=frozenset(), blocking=frozenset(),
-                fresh=None, tried=None, hits=frozenset(), scored=frozenset(), flashing=frozenset()) -> dict:
+def square_view(
+    state: ck.GameState,
+    r: int,
+    c: int,
+    start,
+    *,
+    legal=frozenset(),
+    blocking=frozenset(),
+    fresh=None,
+    tried=None,
+    hits=frozenset(),
+    scored=frozenset(),
+    flashing=frozenset(),
+) -> dict:
     """One square's dict for the grid (games/cardoku/fragments.square draws it)."""
     card = state.board[(r - 1) * 9 + c - 1]
     label = gettext("Row %(row)s, column %(col)s") % {"row": r, "col": c}
     if card is not None:
         label += f", {say(card.name)}"
     return {
-        "row": r, "col": c, "box": ck.box_of(r, c), "label": label,
+        "row": r,
+        "col": c,
+        "box": ck.box_of(r, c),
+        "label": label,
         "card": card_view(card, (r, c) in start),
-        "legal": (r, c) in legal, "blocker": (r, c) in blocking,
-        "hit": (r, c) in hits, "tried": (r, c) == tried, "fresh": (r, c) == fresh,
-        "scored": (r, c) in scored, "flash": (r, c) in flashing,
-        "box_right": c in (3, 6), "box_bottom": r in (3, 6),
+        "legal": (r, c) in legal,
+        "blocker": (r, c) in blocking,
+        "hit": (r, c) in hits,
+        "tried": (r, c) == tried,
+        "fresh": (r, c) == fresh,
+        "scored": (r, c) in scored,
+        "flash": (r, c) in flashing,
+        "box_right": c in (3, 6),
+        "box_bottom": r in (3, 6),
     }
 
 
-def board_rows(state: ck.GameState, *, legal=frozenset(), blocking=frozenset(), fresh=None,
-               tried=None, hits=frozenset(), scored_now=(), breakdown: ck.ScoreBreakdown | None = None
-               ) -> list[list[dict]]:
+def board_rows(
+    state: ck.GameState,
+    *,
+    legal=frozenset(),
+    blocking=frozenset(),
+    fresh=None,
+    tried=None,
+    hits=frozenset(),
+    scored_now=(),
+    breakdown: ck.ScoreBreakdown | None = None,
+) -> list[list[dict]]:
     """Rows of square dicts for the ARIA grid."""
     start = set(state.layout.as_mapping())
     scored = scored_squares((breakdown or ck.score(state)).units)
     flashing = scored_squares(scored_now)
-    return [[square_view(state, r, c, start, legal=legal, blocking=blocking, fresh=fresh, tried=tried, hits=hits,
-                         scored=scored, flashing=flashing) for c in range(1, 10)] for r in range(1, 10)]
+    return [
+        [
+            square_view(
+                state,
+                r,
+                c,
+                start,
+                legal=legal,
+                blocking=blocking,
+                fresh=fresh,
+                tried=tried,
+                hits=hits,
+                scored=scored,
+                flashing=flashing,
+            )
+            for c in range(1, 10)
+        ]
+        for r in range(1, 10)
+    ]
 
 
 def last_discard(state: ck.GameState) -> ck.Card | None:
@@ -108,8 +157,9 @@ def last_discard(state: ck.GameState) -> ck.Card | None:
     return None
 
 
-def game_context(game, state: ck.GameState | None = None, outcome=None, error=None,
-                 refusal: ck.IllegalSquare | None = None) -> dict:
+def game_context(
+    game, state: ck.GameState | None = None, outcome=None, error=None, refusal: ck.IllegalSquare | None = None
+) -> dict:
     """Everything the play page and its partial need for one game."""
     state = state or game.engine_state()
     playing = not state.finished
@@ -122,8 +172,16 @@ def game_context(game, state: ck.GameState | None = None, outcome=None, error=No
     hits = refusal.blockers if refusal is not None else frozenset()
     current = state.current_card
     breakdown = ck.score(state)
-    rows = board_rows(state, legal=legal, blocking=blocking, fresh=fresh, tried=tried, hits=hits,
-                      scored_now=scored_now, breakdown=breakdown)
+    rows = board_rows(
+        state,
+        legal=legal,
+        blocking=blocking,
+        fresh=fresh,
+        tried=tried,
+        hits=hits,
+        scored_now=scored_now,
+        breakdown=breakdown,
+    )
     return {
         "game": game,
         "rows": rows,
@@ -148,20 +206,26 @@ def _helpers(game, state: ck.GameState):
     if state.finished:
         return frozenset(), frozenset(), frozenset()
     legal = ck.legal_squares(state)
-    return (legal, legal if game.show_moves else frozenset(),
-            ck.blocking_cards(state) if game.show_restrictions else frozenset())
+    return (
+        legal,
+        legal if game.show_moves else frozenset(),
+        ck.blocking_cards(state) if game.show_restrictions else frozenset(),
+    )
 
 
 def _shown(game, state: ck.GameState):
     """(the legal squares shown, the blocking cards shown): only what the toggles show."""
     if state.finished:
         return frozenset(), frozenset()
-    return (ck.legal_squares(state) if game.show_moves else frozenset(),
-            ck.blocking_cards(state) if game.show_restrictions else frozenset())
+    return (
+        ck.legal_squares(state) if game.show_moves else frozenset(),
+        ck.blocking_cards(state) if game.show_restrictions else frozenset(),
+    )
 
 
-def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, error=None,
-                refusal: ck.IllegalSquare | None = None) -> SafeString:
+def move_answer(
+    game, before: ck.GameState, after: ck.GameState, outcome=None, error=None, refusal: ck.IllegalSquare | None = None
+) -> SafeString:
     """Only what a move (or a refused move) changed, as out-of-band swaps: the squares that
     differ (the placed or taken-back card, legal and blocking marks while those helpers are
     on, scored units) or carry this move's marks (the fresh card, a completed unit, a refused
@@ -189,8 +253,13 @@ def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, e
     parts = []
     for i, (r, c) in enumerate(ck.ALL_SQUARES):
         sq = (r, c)
-        if (before.board[i] == after.board[i] and (sq in legal) == (sq in was_legal) and sq not in marked
-                and (sq in blocking) == (sq in was_blocking) and (sq in scored) == (sq in was_scored)):
+        if (
+            before.board[i] == after.board[i]
+            and (sq in legal) == (sq in was_legal)
+            and sq not in marked
+            and (sq in blocking) == (sq in was_blocking)
+            and (sq in scored) == (sq in was_scored)
+        ):
             continue
         view = square_view(after, r, c, start, legal=legal, blocking=blocking, scored=scored, **marks)
         parts.append(fragments.square(view, playing, oob=True))
@@ -198,8 +267,9 @@ def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, e
     if before.current_card != after.current_card:
         parts.append(fragments.current(current, oob=True))
     if outcome is not None:  # a move was applied: the deck moved on or back, a new step
-        parts.append(fragments.deck(after.cards_left, max(after.cards_left - 1, 0),
-                                    card_view(last_discard(after)), oob=True))
+        parts.append(
+            fragments.deck(after.cards_left, max(after.cards_left - 1, 0), card_view(last_discard(after)), oob=True)
+        )
         parts.append(fragments.step_input(game.step, "ck-step", oob=True))
         parts.append(fragments.step_input(game.step, "ck-place-step", oob=True))
         if game.show_moves:
@@ -208,6 +278,17 @@ def move_answer(game, before: ck.GameState, after: ck.GameState, outcome=None, e
         parts.append(fragments.undo_button(playing and bool(after.history), oob=True))
     if before.discards != after.discards or len(was_breakdown.units) != len(breakdown.units):
         parts.append(fragments.score_panel(score_view(after, breakdown), oob=True))
-    parts.append(fragments.message({"error": error, "outcome": outcome, "playing": playing, "current": current,
-                                    "no_moves": playing and not all_legal, "game": game}, oob=True))
+    parts.append(
+        fragments.message(
+            {
+                "error": error,
+                "outcome": outcome,
+                "playing": playing,
+                "current": current,
+                "no_moves": playing and not all_legal,
+                "game": game,
+            },
+            oob=True,
+        )
+    )
     return mark_safe("".join(parts))

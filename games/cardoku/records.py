@@ -30,8 +30,13 @@ def records_for(player) -> CardokuRecords:
     top = list(games.order_by("-score", "finished_at", "pk")[:TOP])
     recent = list(games.order_by("-finished_at", "-pk")[:RECENT])
     average = sum(g.score for g in recent) / len(recent) if recent else None
-    return CardokuRecords(finished=games.count(), best=top[0] if top else None,
-                          recent_average=average, top=places(top, key=lambda game: game.score), recent=recent)
+    return CardokuRecords(
+        finished=games.count(),
+        best=top[0] if top else None,
+        recent_average=average,
+        top=places(top, key=lambda game: game.score),
+        recent=recent,
+    )
 
 
 def previous_best(game: CardokuGame) -> int | None:

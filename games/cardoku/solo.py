@@ -35,10 +35,14 @@ def start_game(player, data: Mapping, rng: random.Random | None = None, now=None
     layout = play.parse_layout(data, seed)
     state = play.start_state(layout, seed)
     last = player.cardoku_games.order_by("-started_at", "-pk").first()
-    game = CardokuGame(player=player, layout_kind=layout.kind, deal_code=ck.deal_code(seed),
-                       started_at=now or timezone.now(),
-                       show_moves=bool(last and last.show_moves),
-                       show_restrictions=bool(last and last.show_restrictions))
+    game = CardokuGame(
+        player=player,
+        layout_kind=layout.kind,
+        deal_code=ck.deal_code(seed),
+        started_at=now or timezone.now(),
+        show_moves=bool(last and last.show_moves),
+        show_restrictions=bool(last and last.show_restrictions),
+    )
     game.store(state, game.started_at)
     game.save()
     return game
@@ -94,6 +98,7 @@ def parse_option(data: Mapping) -> tuple[str, bool]:
 
 def set_option(game_id: int, player, option: str, on: bool) -> CardokuGame:
     """Turn "Show possible moves" or "Show placement restrictions" on or off."""
+
     def change(game: CardokuGame) -> tuple[CardokuGame, list[str]]:
         setattr(game, OPTIONS[option], on)
         return game, [OPTIONS[option]]  # and updated_at (auto_now)

@@ -49,13 +49,25 @@ def _editor(placements: dict[int, tuple[int, int]]) -> dict:
             digit = by_square.get((r, c))
             card = ck.spade(digit) if digit else None
             label = _("Row %(row)s, column %(col)s") % {"row": r, "col": c} + (f", {say(card.name)}" if card else "")
-            row.append({"row": r, "col": c, "box": ck.box_of(r, c), "label": label,
-                        "spade": card_view(card, True) if card else None, "digit": digit,
-                        "box_right": c in (3, 6)})
+            row.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "box": ck.box_of(r, c),
+                    "label": label,
+                    "spade": card_view(card, True) if card else None,
+                    "digit": digit,
+                    "box_right": c in (3, 6),
+                }
+            )
         rows.append(row)
     tray = [{"digit": d, "spade": card_view(ck.spade(d), True)} for d in range(1, 10) if d not in placements]
-    return {"editor_rows": rows, "tray": tray, "placements": placements,
-            "spade_fields": [(d, "{},{}".format(*placements[d]) if d in placements else "") for d in range(1, 10)]}
+    return {
+        "editor_rows": rows,
+        "tray": tray,
+        "placements": placements,
+        "spade_fields": [(d, "{},{}".format(*placements[d]) if d in placements else "") for d in range(1, 10)],
+    }
 
 
 LAYOUT_HELP = {
@@ -63,8 +75,11 @@ LAYOUT_HELP = {
     "random": gettext_lazy("The staircase squares, spades shuffled. The deal code fixes it."),
     "custom": gettext_lazy("Put the nine spades where you like in the bottom three boxes."),
 }
-LAYOUT_LABELS = {"default": gettext_lazy("Default staircase"), "random": gettext_lazy("Random"),
-                 "custom": gettext_lazy("Custom")}
+LAYOUT_LABELS = {
+    "default": gettext_lazy("Default staircase"),
+    "random": gettext_lazy("Random"),
+    "custom": gettext_lazy("Custom"),
+}
 # A sample custom layout for the picture: three in one column is fine.
 _CUSTOM_SAMPLE = {(7 + i % 3, 2 + 3 * (i // 3)): i + 1 for i in range(9)}
 _RANK = "A23456789"
@@ -75,15 +90,20 @@ def _layout_pictures() -> list[dict]:
     pictures = []
     for kind, _label in play.LAYOUT_CHOICES:
         marks = _CUSTOM_SAMPLE if kind == "custom" else staircase
-        rows = [[(_RANK[marks[(r, c)] - 1] if kind != "random" else "?") if (r, c) in marks else ""
-                 for c in range(1, 10)] for r in SETUP_ROWS]
+        rows = [
+            [(_RANK[marks[(r, c)] - 1] if kind != "random" else "?") if (r, c) in marks else "" for c in range(1, 10)]
+            for r in SETUP_ROWS
+        ]
         pictures.append({"kind": kind, "label": LAYOUT_LABELS[kind], "help": LAYOUT_HELP[kind], "rows": rows})
     return pictures
 
 
 def _status(placed: dict[tuple[int, int], str], problem: str | None) -> dict:
-    return {"layout_problem": problem, "layout_placed": len(placed),
-            "layout_incomplete": bool(problem) and play.custom_incomplete(placed)}
+    return {
+        "layout_problem": problem,
+        "layout_placed": len(placed),
+        "layout_incomplete": bool(problem) and play.custom_incomplete(placed),
+    }
 
 
 def _setup_context(request, data, error=None, error_field=None) -> dict:
@@ -92,11 +112,15 @@ def _setup_context(request, data, error=None, error_field=None) -> dict:
     placed = {sq: ck.spade(d).code for d, sq in placements.items()}
     problem = play.custom_problem(placed)  # the editor's status, whichever layout is chosen
     return {
-        "layout_choices": _layout_pictures(), "layout": layout,
-        "code": str(data.get("code") or "")[:40], "error": error, "error_field": error_field,
+        "layout_choices": _layout_pictures(),
+        "layout": layout,
+        "code": str(data.get("code") or "")[:40],
+        "error": error,
+        "error_field": error_field,
         "current_game": solo.current_game(request.player),
         "staircase": ";".join(f"{i + 1}:{r},{c}" for i, (r, c) in enumerate(ck.STAIRCASE)),
-        **_editor(placements), **_status(placed, problem),
+        **_editor(placements),
+        **_status(placed, problem),
     }
 
 
@@ -108,15 +132,17 @@ def setup(request):
 @require_POST
 @creation_limit("game")  # rooms/limits.py: per profile and per IP
 def new_game(request):
-    """"Shuffle & Deal": start a game from the setup form."""
+    """ "Shuffle & Deal": start a game from the setup form."""
     try:
         game = solo.start_game(request.player, request.POST)
     except ck.BadDealCode as error:
-        return render(request, "cardoku/setup.html", _setup_context(request, request.POST, str(error), "code"),
-                      status=400)
+        return render(
+            request, "cardoku/setup.html", _setup_context(request, request.POST, str(error), "code"), status=400
+        )
     except (ck.InvalidInput, ck.LayoutError) as error:
-        return render(request, "cardoku/setup.html", _setup_context(request, request.POST, str(error), "layout"),
-                      status=400)
+        return render(
+            request, "cardoku/setup.html", _setup_context(request, request.POST, str(error), "layout"), status=400
+        )
     if request.htmx:
         return HttpResponseClientRedirect(reverse("cardoku_game", args=[game.pk]))
     return redirect("cardoku_game", game_id=game.pk)
@@ -134,8 +160,12 @@ def check_layout(request):
 
 
 def _not_yours(request) -> HttpResponse:
-    return render(request, "message.html", {"title": _("Not your game"),
-                  "message": _("That Cardoku game belongs to another player.")}, status=403)
+    return render(
+        request,
+        "message.html",
+        {"title": _("Not your game"), "message": _("That Cardoku game belongs to another player.")},
+        status=403,
+    )
 
 
 @require_GET

@@ -5,8 +5,19 @@ from .models import DominoGame
 
 @admin.register(DominoGame)
 class DominoGameAdmin(admin.ModelAdmin):
-    list_display = ["id", "player", "level", "status", "score", "lives", "stones_placed", "jokers_used",
-                    "end_reason", "started_at", "finished_at"]
+    list_display = [
+        "id",
+        "player",
+        "level",
+        "status",
+        "score",
+        "lives",
+        "stones_placed",
+        "jokers_used",
+        "end_reason",
+        "started_at",
+        "finished_at",
+    ]
     list_filter = ["status", "level", "end_reason", "lives", ("finished_at", admin.DateFieldListFilter)]
     search_fields = ["player__display_name", "=id", "=seed", "=puzzle__id"]
     raw_id_fields = ["player", "puzzle"]

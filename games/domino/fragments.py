@@ -37,6 +37,7 @@ def marker_id(edge: str | None, line: int | None) -> str:
 
 # --- the table -------------------------------------------------------------------------------
 
+
 def marker(slot: dict, edge: str | None = None, line: int | None = None, *, oob: bool = False) -> SafeString:
     """One of the nine slots of an edge: a marker button where a push is valid. `edge` and
     `line` name a slot that does not (a locked duel board's slots are bare)."""
@@ -47,7 +48,9 @@ def marker(slot: dict, edge: str | None = None, line: int | None = None, *, oob:
         f'<button id="{ident}" type="submit" class="marker" name="push" value="{_e(slot["value"])}" '
         f'aria-label="{_e(slot["label"])}" data-marker data-edge="{_e(slot["edge"])}" data-line="{_e(slot["line"])}" '
         f'data-land-row="{_e(slot["land_row"])}" data-land-col="{_e(slot["land_col"])}">'
-        f'<span aria-hidden="true">{_e(slot["arrow"])}</span></button>', oob)
+        f'<span aria-hidden="true">{_e(slot["arrow"])}</span></button>',
+        oob,
+    )
 
 
 def _slide(slide: dict | None) -> str:
@@ -72,21 +75,31 @@ def cell(c: dict, joker_mode: str | None = None, *, oob: bool = False) -> SafeSt
     if c["value"]:
         kind = " given" if c["given"] else " placed"
         fresh = " fresh" if c["fresh"] else ""
-        inner = f'<span class="stone{kind}{fresh}{slide}" aria-hidden="true"{_slide(c["slide"])}>{_e(c["value"])}</span>'
+        inner = (
+            f'<span class="stone{kind}{fresh}{slide}" aria-hidden="true"{_slide(c["slide"])}>{_e(c["value"])}</span>'
+        )
     elif c["joker"]:
         fresh = " fresh dropped" if c["fresh"] else ""
         inner = f'<span class="stone joker {_e(c["joker"])}{fresh}" aria-hidden="true">★</span>'
     elif c["pickable"]:
-        inner = (f'<button type="submit" class="pick" name="cell" value="{r}-{col}" aria-label="Place the '
-                 f'{_e(joker_mode)} joker on row {r}, column {col}" data-pick></button>')
+        inner = (
+            f'<button type="submit" class="pick" name="cell" value="{r}-{col}" aria-label="Place the '
+            f'{_e(joker_mode)} joker on row {r}, column {col}" data-pick></button>'
+        )
     if c["wrong_digit"]:
-        inner += (f'<span class="stone placed wrong-stone{slide}" aria-hidden="true"{_slide(c["slide"])}>'
-                  f'{_e(c["wrong_digit"])}</span>')
-    return _done(f'<div id="{cell_id(r, col)}" role="gridcell" class="{css}" aria-label="{_e(c["label"])}" '
-                 f'data-row="{r}" data-col="{col}">{inner}</div>', oob)
+        inner += (
+            f'<span class="stone placed wrong-stone{slide}" aria-hidden="true"{_slide(c["slide"])}>'
+            f'{_e(c["wrong_digit"])}</span>'
+        )
+    return _done(
+        f'<div id="{cell_id(r, col)}" role="gridcell" class="{css}" aria-label="{_e(c["label"])}" '
+        f'data-row="{r}" data-col="{col}">{inner}</div>',
+        oob,
+    )
 
 
 # --- status, hand, message -------------------------------------------------------------------
+
 
 def clock(seconds_left: float, finished: bool, *, oob: bool = False) -> SafeString:
     """Time left on the server's clock; the page's script counts down between answers."""
@@ -95,44 +108,65 @@ def clock(seconds_left: float, finished: bool, *, oob: bool = False) -> SafeStri
     return _done(
         f'<div id="dm-clock" class="hud-item hud-clock{low}"><span class="hud-label" id="clock-label">{label}</span>'
         f'<span class="clock" aria-labelledby="clock-label" data-countdown data-seconds-left="{seconds_left:.1f}" '
-        f'data-running="{0 if finished else 1}">{format_seconds(seconds_left)}</span></div>', oob)
+        f'data-running="{0 if finished else 1}">{format_seconds(seconds_left)}</span></div>',
+        oob,
+    )
 
 
 def score(value: int, points: int = 0, *, oob: bool = False) -> SafeString:
     gain = f'<span class="gain" aria-hidden="true">+{_e(points)}</span>' if points else ""
     label = _e(gettext("Score"))
-    return _done(f'<div id="dm-score" class="hud-item hud-score"><span class="hud-label">{label}</span>'
-                 f'<span class="score" data-score>{_e(value)}</span>{gain}</div>', oob)
+    return _done(
+        f'<div id="dm-score" class="hud-item hud-score"><span class="hud-label">{label}</span>'
+        f'<span class="score" data-score>{_e(value)}</span>{gain}</div>',
+        oob,
+    )
 
 
 def lives(left: int, total: int, just_lost: bool = False, *, oob: bool = False) -> SafeString:
     hearts = "".join(
         f'<span class="heart{"" if i < left else " lost"}{" just-lost" if just_lost and i == left else ""}">'
-        f'{"♥" if i < left else "♡"}</span>' for i in range(total))
+        f'{"♥" if i < left else "♡"}</span>'
+        for i in range(total)
+    )
     label = _e(gettext("Lives"))
     said = _e(gettext("%(left)s of %(total)s lives left") % {"left": left, "total": total})
-    return _done(f'<div id="dm-lives" class="hud-item hud-lives"><span class="hud-label">{label}</span>'
-                 f'<span class="hearts" role="img" aria-label="{said}" '
-                 f'data-lives="{_e(left)}">{hearts}</span></div>', oob)
+    return _done(
+        f'<div id="dm-lives" class="hud-item hud-lives"><span class="hud-label">{label}</span>'
+        f'<span class="hearts" role="img" aria-label="{said}" '
+        f'data-lives="{_e(left)}">{hearts}</span></div>',
+        oob,
+    )
 
 
 def hand(current: int | None, preview: int | None, stones_left: int, *, oob: bool = False) -> SafeString:
     """The stone to push and the next one."""
-    words = {key: _e(text) for key, text in (
-        ("next_stone", gettext("Next stone: %(digit)s") % {"digit": preview}), ("no_next", gettext("No next stone")),
-        ("stones", gettext("Stones")), ("yours", gettext("Your stone")), ("next", gettext("Next")),
-        ("current", gettext("Current stone: %(digit)s") % {"digit": current}),
-        ("to_place", ngettext("stone to place", "stones to place", stones_left)))}
-    nxt = (f'<span class="stone small" role="img" aria-label="{words["next_stone"]}" data-next-stone>'
-           f'{_e(preview)}</span>'
-           if preview else f'<span class="stone small empty" role="img" aria-label="{words["no_next"]}">–</span>')
+    words = {
+        key: _e(text)
+        for key, text in (
+            ("next_stone", gettext("Next stone: %(digit)s") % {"digit": preview}),
+            ("no_next", gettext("No next stone")),
+            ("stones", gettext("Stones")),
+            ("yours", gettext("Your stone")),
+            ("next", gettext("Next")),
+            ("current", gettext("Current stone: %(digit)s") % {"digit": current}),
+            ("to_place", ngettext("stone to place", "stones to place", stones_left)),
+        )
+    }
+    nxt = (
+        f'<span class="stone small" role="img" aria-label="{words["next_stone"]}" data-next-stone>{_e(preview)}</span>'
+        if preview
+        else f'<span class="stone small empty" role="img" aria-label="{words["no_next"]}">–</span>'
+    )
     return _done(
         f'<div id="dm-hand" class="hand" role="group" aria-label="{words["stones"]}"><div class="hand-slot">'
         f'<span class="hud-label" id="current-label">{words["yours"]}</span>'
         f'<span class="stone big current" role="img" aria-label="{words["current"]}" data-current-stone>'
         f'{_e(current)}</span></div>'
         f'<div class="hand-slot next"><span class="hud-label">{words["next"]}</span>{nxt}</div>'
-        f'<p class="stones-left"><strong>{_e(stones_left)}</strong> {words["to_place"]}</p></div>', oob)
+        f'<p class="stones-left"><strong>{_e(stones_left)}</strong> {words["to_place"]}</p></div>',
+        oob,
+    )
 
 
 def message(text: str, kind: str | None = None, *, oob: bool = False) -> SafeString:
@@ -154,7 +188,16 @@ def legend(unreachable: int, finished: bool, *, oob: bool = False) -> SafeString
     """How many cells no stone can reach any more (hidden while there are none)."""
     if not unreachable or finished:
         return _done('<p id="dm-legend" class="legend" hidden></p>', oob)
-    said = _e(ngettext("%(n)s unreachable cell: only a joker can fill it.",
-                       "%(n)s unreachable cells: only a joker can fill them.", unreachable) % {"n": unreachable})
-    return _done(f'<p id="dm-legend" class="legend"><span class="legend-swatch unreachable" aria-hidden="true"></span> '
-                 f'{said}</p>', oob)
+    said = _e(
+        ngettext(
+            "%(n)s unreachable cell: only a joker can fill it.",
+            "%(n)s unreachable cells: only a joker can fill them.",
+            unreachable,
+        )
+        % {"n": unreachable}
+    )
+    return _done(
+        f'<p id="dm-legend" class="legend"><span class="legend-swatch unreachable" aria-hidden="true"></span> '
+        f'{said}</p>',
+        oob,
+    )

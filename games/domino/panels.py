@@ -25,8 +25,12 @@ class DominoPanel(Panel):
 
     def home_panel(self, player) -> dict:
         game = solo.current_game(player)
-        return {"domino_game": game, "domino_seconds_left": game.seconds_left(timezone.now()) if game else None,
-                "domino_levels": Level.choices, "domino_recommended": RECOMMENDED_LEVEL}
+        return {
+            "domino_game": game,
+            "domino_seconds_left": game.seconds_left(timezone.now()) if game else None,
+            "domino_levels": Level.choices,
+            "domino_recommended": RECOMMENDED_LEVEL,
+        }
 
     def finished(self, player):
         return DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED, finished_at__isnull=False)
@@ -35,14 +39,23 @@ class DominoPanel(Panel):
         return DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": "domino", "title": f"Domino · {game.get_level_display()}", "result": points(game.score),
-                 "detail": game.get_end_reason_display(), "when": game.finished_at}
-                for game in self.finished(player).order_by("-finished_at")[:limit]]
+        return [
+            {
+                "game": "domino",
+                "title": f"Domino · {game.get_level_display()}",
+                "result": points(game.score),
+                "detail": game.get_end_reason_display(),
+                "when": game.finished_at,
+            }
+            for game in self.finished(player).order_by("-finished_at")[:limit]
+        ]
 
     def stats_panel(self, player, params, problems: list[str]) -> dict:
         from stats.charts import line_chart
 
         records = player_records(player)
         scores = [game.score for game in reversed(records["recent"])]
-        return {"domino_records": records,
-                "chart": line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what=gettext("Domino scores"))}
+        return {
+            "domino_records": records,
+            "chart": line_chart(scores, lambda v: f"{v:.0f}", lower_is_better=False, what=gettext("Domino scores")),
+        }

@@ -29,11 +29,13 @@ from games.numbers import whole_number
 
 
 def push_name(edge: str, line: int) -> str:
-    """"Push from the left into row 3", one sentence per edge (translated whole)."""
-    return {"left": _("Push from the left into row %(line)s", line=line),
-            "right": _("Push from the right into row %(line)s", line=line),
-            "top": _("Push from the top into column %(line)s", line=line),
-            "bottom": _("Push from the bottom into column %(line)s", line=line)}[edge]
+    """ "Push from the left into row 3", one sentence per edge (translated whole)."""
+    return {
+        "left": _("Push from the left into row %(line)s", line=line),
+        "right": _("Push from the right into row %(line)s", line=line),
+        "top": _("Push from the top into column %(line)s", line=line),
+        "bottom": _("Push from the bottom into column %(line)s", line=line),
+    }[edge]
 
 
 class StaleBoard(IllegalMove):
@@ -59,8 +61,11 @@ class Joker:
     version: int | None = None
 
     def describe(self) -> str:
-        return (_("Grey joker on row %(row)s, column %(col)s", row=self.row, col=self.col) if self.kind == "grey"
-                else _("Gold joker on row %(row)s, column %(col)s", row=self.row, col=self.col))
+        return (
+            _("Grey joker on row %(row)s, column %(col)s", row=self.row, col=self.col)
+            if self.kind == "grey"
+            else _("Gold joker on row %(row)s, column %(col)s", row=self.row, col=self.col)
+        )
 
 
 Action = Push | Joker
@@ -130,13 +135,23 @@ def restore(data: dict) -> engine.State:
         return load(data)
     jokers = data["jokers"]
     return engine.State(
-        puzzle=tuple(data["puzzle"]), solution=tuple(data["solution"]), seed=data["seed"],
-        started_at=float(data["started_at"]), board=tuple(data["board"]), bag=tuple(data["bag"]),
+        puzzle=tuple(data["puzzle"]),
+        solution=tuple(data["solution"]),
+        seed=data["seed"],
+        started_at=float(data["started_at"]),
+        board=tuple(data["board"]),
+        bag=tuple(data["bag"]),
         unreachable=frozenset((r, c) for r, c in data["unreachable"]),
-        lives=data["lives"], grey_jokers=jokers["grey"], gold_jokers=jokers["gold"], score=data["score"],
-        stones_placed=data["stones_placed"], finished=data["finished"], end_reason=data["end_reason"],
+        lives=data["lives"],
+        grey_jokers=jokers["grey"],
+        gold_jokers=jokers["gold"],
+        score=data["score"],
+        stones_placed=data["stones_placed"],
+        finished=data["finished"],
+        end_reason=data["end_reason"],
         ended_at=None if data["ended_at"] is None else float(data["ended_at"]),
-        moves=tuple(tuple(m) for m in data["moves"]))
+        moves=tuple(tuple(m) for m in data["moves"]),
+    )
 
 
 def apply_action(data: dict, action: Action, now: float) -> tuple[dict, engine.Outcome]:
@@ -154,12 +169,15 @@ def apply_action(data: dict, action: Action, now: float) -> tuple[dict, engine.O
 def apply(state: engine.State, action: Action, now: float) -> tuple[engine.State, engine.Outcome]:
     """``apply_action`` on a loaded state (the write path loads a game once per move)."""
     if state.finished:
-        raise engine.GameOver(Sentences([_("The game is over.")] + ([END_MESSAGES[state.end_reason]]
-                                                                     if state.end_reason in END_MESSAGES else [])),
-                              state.end_reason)
+        raise engine.GameOver(
+            Sentences(
+                [_("The game is over.")]
+                + ([END_MESSAGES[state.end_reason]] if state.end_reason in END_MESSAGES else [])
+            ),
+            state.end_reason,
+        )
     if action.version is not None and action.version != state.move_count:
-        raise StaleBoard(_("The board changed before that move arrived; here is the latest one. "
-                           "Nothing was played."))
+        raise StaleBoard(_("The board changed before that move arrived; here is the latest one. Nothing was played."))
     if isinstance(action, Push):
         return engine.push(state, action.edge, action.line, now)
     return engine.place_joker(state, action.kind, action.row, action.col, now)

@@ -28,7 +28,10 @@ END_TITLES = {
 
 def marker_label(edge: str, line: int, landing: tuple[int, int]) -> str:
     return gettext("%(push)s (stops at row %(row)s, column %(col)s)") % {
-        "push": say(push_name(edge, line)), "row": landing[0], "col": landing[1]}
+        "push": say(push_name(edge, line)),
+        "row": landing[0],
+        "col": landing[1],
+    }
 
 
 def markers(state: engine.State, joker_mode: str | None = None) -> dict[str, list[dict]]:
@@ -41,8 +44,12 @@ def markers(state: engine.State, joker_mode: str | None = None) -> dict[str, lis
             landing = valid.get((edge, line))
             slot = {"edge": edge, "line": line, "valid": landing is not None, "arrow": EDGE_ARROWS[edge]}
             if landing is not None:
-                slot.update(value=f"{edge}-{line}", label=marker_label(edge, line, landing),
-                            land_row=landing[0], land_col=landing[1])
+                slot.update(
+                    value=f"{edge}-{line}",
+                    label=marker_label(edge, line, landing),
+                    land_row=landing[0],
+                    land_col=landing[1],
+                )
             slots.append(slot)
         out[edge] = slots
     return out
@@ -90,7 +97,10 @@ def cell_view(state: engine.State, r: int, c: int, marks: dict, joker_mode: str 
     unreachable = (r, c) in state.unreachable
     here = outcome is not None and outcome.cell == (r, c)
     return {
-        "row": r, "col": c, "index": (r - 1) * 9 + c - 1, "box": (r - 1) // 3 * 3 + (c - 1) // 3 + 1,
+        "row": r,
+        "col": c,
+        "index": (r - 1) * 9 + c - 1,
+        "box": (r - 1) // 3 * 3 + (c - 1) // 3 + 1,
         "value": code if code > 0 else None,
         "given": state.puzzle[(r - 1) * 9 + c - 1] != engine.EMPTY,
         "joker": {engine.GREY: "grey", engine.GOLD: "gold"}.get(code),
@@ -106,8 +116,12 @@ def cell_view(state: engine.State, r: int, c: int, marks: dict, joker_mode: str 
     }
 
 
-def board_rows(state: engine.State, outcome: engine.Outcome | None = None, action: Action | None = None,
-               joker_mode: str | None = None) -> list[list[dict]]:
+def board_rows(
+    state: engine.State,
+    outcome: engine.Outcome | None = None,
+    action: Action | None = None,
+    joker_mode: str | None = None,
+) -> list[list[dict]]:
     marks = outcome_marks(outcome, action)
     return [[cell_view(state, r, c, marks, joker_mode) for c in range(1, 10)] for r in range(1, 10)]
 
@@ -121,8 +135,13 @@ def outcome_message(outcome: engine.Outcome | None) -> str:
     return message
 
 
-def game_view(state: engine.State, now: float, outcome: engine.Outcome | None = None,
-              action: Action | None = None, joker_mode: str | None = None) -> dict:
+def game_view(
+    state: engine.State,
+    now: float,
+    outcome: engine.Outcome | None = None,
+    action: Action | None = None,
+    joker_mode: str | None = None,
+) -> dict:
     """Everything the game partial renders, built only from what the player may see."""
     if state.finished:
         joker_mode = None
@@ -161,18 +180,32 @@ def message_line(view: dict, error: str | None = None) -> tuple[str, str | None]
     outcome = view["outcome"]
     if error:
         return error, "error"
-    kind = ("error" if outcome is not None and outcome.kind in ("wrong", "time_up")
-            else "good" if outcome is not None and outcome.ok else None)
+    kind = (
+        "error"
+        if outcome is not None and outcome.kind in ("wrong", "time_up")
+        else "good"
+        if outcome is not None and outcome.ok
+        else None
+    )
     if view["message"]:
         return view["message"], kind
     if view["joker_mode"]:
-        return (gettext("Pick any empty cell for the grey joker.") if view["joker_mode"] == "grey"
-                else gettext("Pick any empty cell for the gold joker.")), kind
+        return (
+            gettext("Pick any empty cell for the grey joker.")
+            if view["joker_mode"] == "grey"
+            else gettext("Pick any empty cell for the gold joker.")
+        ), kind
     return ("" if view["finished"] else gettext("Push your stone in from an orange marker.")), kind
 
 
-def move_answer(before: engine.State, after: engine.State, now: float, outcome: engine.Outcome | None = None,
-                action: Action | None = None, error: str | None = None) -> SafeString:
+def move_answer(
+    before: engine.State,
+    after: engine.State,
+    now: float,
+    outcome: engine.Outcome | None = None,
+    action: Action | None = None,
+    error: str | None = None,
+) -> SafeString:
     """Only what a move changed, as out-of-band swaps: the cells that differ (the landed
     stone, cells no stone can reach any more) or carry this move's marks (the landing or the
     refused stone, completed units, clashing stones: the page's script clears the last
@@ -182,8 +215,11 @@ def move_answer(before: engine.State, after: engine.State, now: float, outcome: 
     marked = {*marks["scored"], *marks["clashes"], outcome.cell if outcome is not None else None}
     parts = []
     for i, (r, c) in enumerate((r, c) for r in range(1, 10) for c in range(1, 10)):
-        if (before.board[i] != after.board[i] or (r, c) in marked
-                or ((r, c) in before.unreachable) != ((r, c) in after.unreachable)):
+        if (
+            before.board[i] != after.board[i]
+            or (r, c) in marked
+            or ((r, c) in before.unreachable) != ((r, c) in after.unreachable)
+        ):
             parts.append(fragments.cell(cell_view(after, r, c, marks), oob=True))
     was, now_markers = markers(before), markers(after)
     for edge, slots in now_markers.items():
@@ -212,8 +248,11 @@ def move_answer(before: engine.State, after: engine.State, now: float, outcome: 
 def refusal_message(error: engine.DominoError, action) -> str:
     """A refused move in the player's words (the solo page's and the duel's)."""
     if isinstance(error, engine.InvalidEntry) and isinstance(action, Push):
-        why = (gettext("there is no stone on that line to stop it") if error.reason == "no_stone"
-               else gettext("the first cell of that line is taken"))
+        why = (
+            gettext("there is no stone on that line to stop it")
+            if error.reason == "no_stone"
+            else gettext("the first cell of that line is taken")
+        )
         return gettext("%(push)s is not possible: %(why)s.") % {"push": say(action.describe()), "why": why}
     text = say(error.message)
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

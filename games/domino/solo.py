@@ -20,8 +20,17 @@ from . import play
 from .models import TIME_LIMIT, DominoGame
 
 # What a move changes (DominoGame.store).
-MOVE_FIELDS = ["state", "score", "lives", "stones_placed", "jokers_used", "moves", "end_reason", "status",
-               "finished_at"]
+MOVE_FIELDS = [
+    "state",
+    "score",
+    "lives",
+    "stones_placed",
+    "jokers_used",
+    "moves",
+    "end_reason",
+    "status",
+    "finished_at",
+]
 
 
 class NotYourGame(IllegalMove):
@@ -37,8 +46,7 @@ def start_game(player, level: str, now=None, seed: int | None = None) -> DominoG
     puzzle = take_puzzle(level)
     seed = secrets.randbits(62) if seed is None else seed
     data = play.start_state(puzzle.givens_tuple, puzzle.solution_tuple, seed, now.timestamp())
-    game = DominoGame(player=player, puzzle=puzzle, level=level, seed=seed, started_at=now,
-                      deadline=now + TIME_LIMIT)
+    game = DominoGame(player=player, puzzle=puzzle, level=level, seed=seed, started_at=now, deadline=now + TIME_LIMIT)
     game.store(data, now)
     game.save()
     return game
@@ -110,5 +118,6 @@ def settle_overdue(now=None, player=None) -> int:
 def current_game(player, now=None) -> DominoGame | None:
     """The player's latest game still running on the clock."""
     now = now or timezone.now()
-    return (player.domino_games.filter(status=DominoGame.Status.PLAYING, deadline__gt=now)
-            .order_by("-started_at").first())
+    return (
+        player.domino_games.filter(status=DominoGame.Status.PLAYING, deadline__gt=now).order_by("-started_at").first()
+    )

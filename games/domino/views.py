@@ -27,8 +27,13 @@ from .records import player_records
 
 def _home_context(request, error=None):
     solo.settle_overdue(player=request.player)
-    return {"levels": Level.choices, "recommended": RECOMMENDED_LEVEL, "error": error,
-            "current_game": solo.current_game(request.player), "records": player_records(request.player)}
+    return {
+        "levels": Level.choices,
+        "recommended": RECOMMENDED_LEVEL,
+        "error": error,
+        "current_game": solo.current_game(request.player),
+        "records": player_records(request.player),
+    }
 
 
 @require_GET
@@ -59,8 +64,12 @@ def _context(game: DominoGame, now, outcome=None, action=None, joker_mode=None, 
 def _not_yours(request) -> HttpResponse:
     if request.htmx:
         return flash(request, _("That game is not yours."), 403)
-    return render(request, "message.html", {"title": _("Not your game"),
-                  "message": _("That Sudoku Domino game belongs to another player.")}, status=403)
+    return render(
+        request,
+        "message.html",
+        {"title": _("Not your game"), "message": _("That Sudoku Domino game belongs to another player.")},
+        status=403,
+    )
 
 
 def _render_game(request, context, status=200) -> HttpResponse:
@@ -90,8 +99,7 @@ def domino_game(request, game_id: int):
     if game.is_overdue(now):
         game = solo.settle(game.pk, now) or game  # None: deleted meanwhile; show what was read
     mode, error, status = _joker_mode(game.engine_state(), request.GET.get("joker"))
-    return _render_game(request, _context(game, now, joker_mode=mode, error=error, oob=bool(request.htmx)),
-                        status)
+    return _render_game(request, _context(game, now, joker_mode=mode, error=error, oob=bool(request.htmx)), status)
 
 
 @require_POST
@@ -117,8 +125,7 @@ def domino_act(request, game_id: int):
         plain = request.htmx and not full and not isinstance(action, play.Joker)
         if plain and not isinstance(error, (play.StaleBoard, engine.GameOver)):
             if game is None:  # malformed: nothing was read or changed
-                return answer(fragments.message(message, "error", oob=True) + fragments.live(message, oob=True),
-                               status)
+                return answer(fragments.message(message, "error", oob=True) + fragments.live(message, oob=True), status)
             state = game.engine_state()
             return answer(move_answer(state, state, now.timestamp(), error=message), status)
         game = game or DominoGame.objects.filter(pk=game_id, player=request.player).first()

@@ -101,13 +101,21 @@ class Rules:
         ]
 
     def to_dict(self) -> dict:
-        return {"notes": self.notes, "hint_limit": self.hint_limit,
-                "penalty": str(self.penalty), "mistake_cap": self.mistake_cap}
+        return {
+            "notes": self.notes,
+            "hint_limit": self.hint_limit,
+            "penalty": str(self.penalty),
+            "mistake_cap": self.mistake_cap,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> Rules:
-        return cls(bool(data["notes"]), int(data["hint_limit"]), Penalty(data["penalty"]),
-                   data["mistake_cap"] and int(data["mistake_cap"]))
+        return cls(
+            bool(data["notes"]),
+            int(data["hint_limit"]),
+            Penalty(data["penalty"]),
+            data["mistake_cap"] and int(data["mistake_cap"]),
+        )
 
 
 PRESETS: dict[str, Rules] = {
@@ -155,16 +163,29 @@ class Board:
         return [d for d in range(1, 10) if mask >> d & 1]
 
     def to_dict(self) -> dict:
-        return {"givens": "".join(map(str, self.givens)), "cells": "".join(map(str, self.cells)),
-                "hinted": sorted(self.hinted), "notes": list(self.notes), "score": self.score,
-                "mistakes": self.mistakes, "hints": self.hints, "status": str(self.status)}
+        return {
+            "givens": "".join(map(str, self.givens)),
+            "cells": "".join(map(str, self.cells)),
+            "hinted": sorted(self.hinted),
+            "notes": list(self.notes),
+            "score": self.score,
+            "mistakes": self.mistakes,
+            "hints": self.hints,
+            "status": str(self.status),
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> Board:
-        return cls(givens=tuple(map(int, data["givens"])), cells=tuple(map(int, data["cells"])),
-                   hinted=frozenset(data["hinted"]), notes=tuple(data["notes"]),
-                   score=data["score"], mistakes=data["mistakes"], hints=data["hints"],
-                   status=Status(data["status"]))
+        return cls(
+            givens=tuple(map(int, data["givens"])),
+            cells=tuple(map(int, data["cells"])),
+            hinted=frozenset(data["hinted"]),
+            notes=tuple(data["notes"]),
+            score=data["score"],
+            mistakes=data["mistakes"],
+            hints=data["hints"],
+            status=Status(data["status"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -212,8 +233,13 @@ def _fill(board: Board, cell: int, digit: int, points: int, hinted: bool) -> Boa
     for peer in _PEERS[cell]:  # a placed digit can no longer be a pencil mark beside it
         notes[peer] &= ~bit
     score = max(0, board.score + points)
-    new = replace(board, cells=tuple(cells), notes=tuple(notes), score=score,
-                  hinted=board.hinted | {cell} if hinted else board.hinted)
+    new = replace(
+        board,
+        cells=tuple(cells),
+        notes=tuple(notes),
+        score=score,
+        hinted=board.hinted | {cell} if hinted else board.hinted,
+    )
     if new.is_complete:
         new = replace(new, status=Status.FINISHED, score=new.score + FINISH_BONUS)
     return new
@@ -238,8 +264,13 @@ def enter(board: Board, rules: Rules, solution: tuple[int, ...], cell: int, digi
     message = _("%(digit)s is not right at %(cell)s.", digit=digit, cell=cell_name(cell))
     if eliminated:
         new = replace(new, status=Status.ELIMINATED)
-        message = _("%(digit)s is not right at %(cell)s. That was mistake %(mistakes)s of %(cap)s: your board is "
-                    "locked.", digit=digit, cell=cell_name(cell), mistakes=mistakes, cap=rules.mistake_cap)
+        message = _(
+            "%(digit)s is not right at %(cell)s. That was mistake %(mistakes)s of %(cap)s: your board is locked.",
+            digit=digit,
+            cell=cell_name(cell),
+            mistakes=mistakes,
+            cap=rules.mistake_cap,
+        )
     return new, Outcome("wrong", cell, digit, new.score - board.score, eliminated=eliminated, message=message)
 
 
@@ -262,8 +293,14 @@ def hint(board: Board, rules: Rules, solution: tuple[int, ...], cell: int | None
     digit = solution[cell]
     new = _fill(replace(board, hints=board.hints + 1), cell, digit, -HINT_COST, hinted=True)
     finished = new.status is Status.FINISHED
-    return new, Outcome("hint", cell, digit, new.score - board.score, finished=finished,
-                        message=_("Hint: %(digit)s at %(cell)s.", digit=digit, cell=cell_name(cell)))
+    return new, Outcome(
+        "hint",
+        cell,
+        digit,
+        new.score - board.score,
+        finished=finished,
+        message=_("Hint: %(digit)s at %(cell)s.", digit=digit, cell=cell_name(cell)),
+    )
 
 
 def toggle_note(board: Board, rules: Rules, cell: int, digit: int) -> tuple[Board, Outcome]:
@@ -286,6 +323,7 @@ def leave(board: Board) -> Board:
 
 
 # --- Rankings -------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Standing:

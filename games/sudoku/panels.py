@@ -27,9 +27,16 @@ class SoloRunPanel(Panel):
         return SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
-        return [{"game": "solo", "title": gettext("Solo Run") + f" · {run.get_level_display()}",
-                 "result": format_seconds(run.elapsed), "detail": points(run.score), "when": run.finished_at}
-                for run in self.finished(player).order_by("-finished_at")[:limit]]
+        return [
+            {
+                "game": "solo",
+                "title": gettext("Solo Run") + f" · {run.get_level_display()}",
+                "result": format_seconds(run.elapsed),
+                "detail": points(run.score),
+                "when": run.finished_at,
+            }
+            for run in self.finished(player).order_by("-finished_at")[:limit]
+        ]
 
     def stats_panel(self, player, params, problems: list[str]) -> dict:
         """One level's Classic and Assisted boards (the player's latest board unless asked)."""
@@ -38,16 +45,31 @@ class SoloRunPanel(Panel):
 
         last_run = latest_solo(player)
         level = pick(params, "level", Level.choices, last_run.level if last_run else Level.EASY, problems)
-        board = pick(params, "board", BOARDS, "assisted" if last_run and last_run.assisted and last_run.level == level
-                     else "classic", problems)
+        board = pick(
+            params,
+            "board",
+            BOARDS,
+            "assisted" if last_run and last_run.assisted and last_run.level == level else "classic",
+            problems,
+        )
         counts = board_counts(player)
-        levels = [{"value": value, "label": label, "current": value == level,
-                   "count": counts.get((value, False), 0) + counts.get((value, True), 0),
-                   "url": tab_url(game="solo", level=value)} for value, label in Level.choices]
+        levels = [
+            {
+                "value": value,
+                "label": label,
+                "current": value == level,
+                "count": counts.get((value, False), 0) + counts.get((value, True), 0),
+                "url": tab_url(game="solo", level=value),
+            }
+            for value, label in Level.choices
+        ]
         pair = [solo_board(player, level, False), solo_board(player, level, True)]
         for kind, shown in zip(("classic", "assisted"), pair, strict=True):
             shown.url, shown.current = tab_url(game="solo", level=level, board=kind), kind == board
-        chart = line_chart(recent_times(player, level, board == "assisted"), format_seconds,
-                           what=(gettext("Assisted %(level)s times") if board == "assisted" else
-                                 gettext("Classic %(level)s times")) % {"level": Level(level).label})
+        chart = line_chart(
+            recent_times(player, level, board == "assisted"),
+            format_seconds,
+            what=(gettext("Assisted %(level)s times") if board == "assisted" else gettext("Classic %(level)s times"))
+            % {"level": Level(level).label},
+        )
         return {"levels": levels, "pair": pair, "board": pair[board == "assisted"], "chart": chart}

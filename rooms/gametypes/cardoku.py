@@ -27,8 +27,10 @@ class Helper:
     on: bool
 
 
-CARDOKU_LAYOUTS = {"default": gettext_lazy("Default staircase layout"),
-                   "random": gettext_lazy("Random (the same for everyone) layout")}
+CARDOKU_LAYOUTS = {
+    "default": gettext_lazy("Default staircase layout"),
+    "random": gettext_lazy("Random (the same for everyone) layout"),
+}
 DECK_SIZE = len(ck.DEAL_CARDS)
 
 
@@ -63,10 +65,13 @@ class CardokuDuel(DuelGame):
 
     def summary(self, room) -> list[str]:
         layout = self.layout(room)
-        return [str(CARDOKU_LAYOUTS[layout]), gettext("the same deal for everyone"),
-                gettext("no undo: every move is final"),
-                gettext("−%(points)s per discard") % {"points": ck.DISCARD_PENALTY},
-                gettext("highest score when every deck is done wins")]
+        return [
+            str(CARDOKU_LAYOUTS[layout]),
+            gettext("the same deal for everyone"),
+            gettext("no undo: every move is final"),
+            gettext("−%(points)s per discard") % {"points": ck.DISCARD_PENALTY},
+            gettext("highest score when every deck is done wins"),
+        ]
 
     def badges(self, room) -> list[tuple[str, str]]:
         return [("", gettext("Default layout") if self.rules(room).layout == "default" else gettext("Random layout"))]
@@ -123,9 +128,12 @@ class CardokuDuel(DuelGame):
         if isinstance(move, Helper):
             helpers = dict(seat.state.get("helpers", {}), **{move.option: move.on})
             seat.state = dict(seat.state, helpers=helpers)
-            said = {("moves", True): _("Possible moves shown."), ("moves", False): _("Possible moves hidden."),
-                    ("restrictions", True): _("Placement restrictions shown."),
-                    ("restrictions", False): _("Placement restrictions hidden.")}[move.option, bool(move.on)]
+            said = {
+                ("moves", True): _("Possible moves shown."),
+                ("moves", False): _("Possible moves hidden."),
+                ("restrictions", True): _("Placement restrictions shown."),
+                ("restrictions", False): _("Placement restrictions hidden."),
+            }[move.option, bool(move.on)]
             return DuelOutcome("view", said, changed=False)
         if move.kind == "undo":
             raise MoveRefused(_("There is no undo in a duel: every move is final."))
@@ -140,8 +148,12 @@ class CardokuDuel(DuelGame):
 
     def standing_line(self, seat) -> str:
         left = DECK_SIZE - seat.progress
-        return " · ".join([gettext("%(n)s pts") % {"n": seat.score},
-                           ngettext("%(n)s card left", "%(n)s cards left", left) % {"n": left}])
+        return " · ".join(
+            [
+                gettext("%(n)s pts") % {"n": seat.score},
+                ngettext("%(n)s card left", "%(n)s cards left", left) % {"n": left},
+            ]
+        )
 
     def status_note(self, seat) -> str | None:
         if seat.status == Seat.Status.FINISHED:
@@ -165,7 +177,11 @@ class CardokuDuel(DuelGame):
         view.pop("error")
         view.pop("outcome")
         view["ck_playing"] = view.pop("playing") and not locked
-        view.update(locked=locked, board_class="is-cardoku", helpers=SeatGame(seat.state),
-                    deal_code=state.deal_code if room.state == "finished" else None,
-                    deal_layout=self.layout(room))
+        view.update(
+            locked=locked,
+            board_class="is-cardoku",
+            helpers=SeatGame(seat.state),
+            deal_code=state.deal_code if room.state == "finished" else None,
+            deal_layout=self.layout(room),
+        )
         return view

@@ -28,8 +28,12 @@ class JokerMode:
     kind: str | None
 
 
-DOMINO_ENDS = {dm.END_FULL: gettext_lazy("grid full"), dm.END_LIVES: gettext_lazy("out of lives"),
-               dm.END_STUCK: gettext_lazy("no move left"), dm.END_TIME: gettext_lazy("time up")}
+DOMINO_ENDS = {
+    dm.END_FULL: gettext_lazy("grid full"),
+    dm.END_LIVES: gettext_lazy("out of lives"),
+    dm.END_STUCK: gettext_lazy("no move left"),
+    dm.END_TIME: gettext_lazy("time up"),
+}
 
 
 class DominoDuel(DuelGame):
@@ -48,10 +52,13 @@ class DominoDuel(DuelGame):
         return DuelSettings()
 
     def summary(self, room) -> list[str]:
-        return [gettext("10 minutes on the server's clock"), gettext("%(n)s lives") % {"n": dm.LIVES},
-                gettext("%(grey)s grey and %(gold)s gold jokers") % {"grey": dm.JOKERS["grey"],
-                                                                      "gold": dm.JOKERS["gold"]},
-                gettext("same position and stones for everyone"), gettext("highest score wins")]
+        return [
+            gettext("10 minutes on the server's clock"),
+            gettext("%(n)s lives") % {"n": dm.LIVES},
+            gettext("%(grey)s grey and %(gold)s gold jokers") % {"grey": dm.JOKERS["grey"], "gold": dm.JOKERS["gold"]},
+            gettext("same position and stones for everyone"),
+            gettext("highest score wins"),
+        ]
 
     def badges(self, room) -> list[tuple[str, str]]:
         return super().badges(room) + [("", gettext("10 minutes"))]
@@ -64,8 +71,12 @@ class DominoDuel(DuelGame):
         ``joker=<kind>`` with ``cell=<row>-<col>``; a ``joker`` without a cell only
         switches joker mode (``joker=""`` leaves it)."""
         joker = data.get("joker")
-        if joker is not None and data.get("cell") in (None, "") and data.get("row") in (None, "") \
-                and data.get("push") in (None, ""):
+        if (
+            joker is not None
+            and data.get("cell") in (None, "")
+            and data.get("row") in (None, "")
+            and data.get("push") in (None, "")
+        ):
             if joker not in ("", *dm.JOKERS):
                 raise A.MalformedMessage(_("The joker must be grey or gold."))
             return A.GameMove(JokerMode(joker or None))
@@ -77,8 +88,9 @@ class DominoDuel(DuelGame):
     def start(self, room, seats) -> None:
         room.puzzle = take_puzzle(room.level, wait=0)  # never wait on the sockets' sync thread
         room.seed = self.new_seed()
-        data = dm_play.start_state(room.puzzle.givens_tuple, room.puzzle.solution_tuple, room.seed,
-                                   room.starts_at.timestamp())
+        data = dm_play.start_state(
+            room.puzzle.givens_tuple, room.puzzle.solution_tuple, room.seed, room.starts_at.timestamp()
+        )
         stones = dm_play.summary(data)["stones_left"]
         for seat in seats:
             seat.finish_seconds, seat.place = None, None
@@ -109,18 +121,23 @@ class DominoDuel(DuelGame):
         except dm.DominoError as error:
             raise A.MalformedMessage(error.message) from None
         self.store(seat, data)
-        return DuelOutcome(outcome.kind, dm_view.outcome_message(outcome), finished=outcome.finished,
-                           engine=outcome, move=move)
+        return DuelOutcome(
+            outcome.kind, dm_view.outcome_message(outcome), finished=outcome.finished, engine=outcome, move=move
+        )
 
     def _joker_mode(self, seat, kind) -> DuelOutcome:
         if kind is None:
             return DuelOutcome("view", _("Joker put away: push your stone in from an orange marker."), changed=False)
         if dm_play.load(seat.state).jokers_left[kind] <= 0:
             raise MoveRefused(_("No grey jokers left.") if kind == "grey" else _("No gold jokers left."))
-        return DuelOutcome("view", _("Pick any empty cell for the grey joker (Cancel joker or Esc puts it away).")
-                           if kind == "grey" else
-                           _("Pick any empty cell for the gold joker (Cancel joker or Esc puts it away)."),
-                           changed=False, view={"joker_mode": kind})
+        return DuelOutcome(
+            "view",
+            _("Pick any empty cell for the grey joker (Cancel joker or Esc puts it away).")
+            if kind == "grey"
+            else _("Pick any empty cell for the gold joker (Cancel joker or Esc puts it away)."),
+            changed=False,
+            view={"joker_mode": kind},
+        )
 
     def close(self, room, seats, now) -> None:
         """Time is up: end every game still running at the 10-minute mark."""
@@ -132,9 +149,13 @@ class DominoDuel(DuelGame):
 
     def standing_line(self, seat) -> str:
         lives = dm.LIVES - seat.mistakes
-        return " · ".join([gettext("%(n)s pts") % {"n": seat.score},
-                           ngettext("%(n)s life", "%(n)s lives", lives) % {"n": lives},
-                           ngettext("%(n)s stone placed", "%(n)s stones placed", seat.progress) % {"n": seat.progress}])
+        return " · ".join(
+            [
+                gettext("%(n)s pts") % {"n": seat.score},
+                ngettext("%(n)s life", "%(n)s lives", lives) % {"n": lives},
+                ngettext("%(n)s stone placed", "%(n)s stones placed", seat.progress) % {"n": seat.progress},
+            ]
+        )
 
     def status_note(self, seat) -> str | None:
         if seat.status == Seat.Status.FINISHED and seat.state:
@@ -145,22 +166,29 @@ class DominoDuel(DuelGame):
         """Which cells are filled (stones and jokers alike), never the digits."""
         if not seat.state:
             return []
-        return ["g" if given else ("f" if code else "")
-                for given, code in zip(seat.state["puzzle"], seat.state["board"], strict=True)]
+        return [
+            "g" if given else ("f" if code else "")
+            for given, code in zip(seat.state["puzzle"], seat.state["board"], strict=True)
+        ]
 
     def board_context(self, room, seat, outcome=None, selected=None, mode=None, now=None, playing=True) -> dict:
         state = dm_play.load(seat.state)
         duel = outcome if isinstance(outcome, DuelOutcome) else None
         locked = not playing or seat.status != Seat.Status.PLAYING
         joker_mode = None if locked or duel is None else duel.view.get("joker_mode")
-        view = dm_view.game_view(state, now.timestamp(), duel.engine if duel else None,
-                                 duel.move if duel else None, joker_mode)
+        view = dm_view.game_view(
+            state, now.timestamp(), duel.engine if duel else None, duel.move if duel else None, joker_mode
+        )
         if locked:  # a finished or left seat: no entry points to press
             view["markers"] = {edge: [{"valid": False}] * 9 for edge in dm.EDGES}
         view["dm_version"] = view.pop("version")
         view.pop("outcome")  # the room's outcome (kind, message) serves the same templates
         view.pop("message")
-        view.update(locked=locked, seconds_left_ms=int(view["seconds_left"] * 1000) + 300,
-                    current_stone=view["current"], board_class="is-domino",
-                    jokers_used=dm_play.summary(state)["jokers_used"])
+        view.update(
+            locked=locked,
+            seconds_left_ms=int(view["seconds_left"] * 1000) + 300,
+            current_stone=view["current"],
+            board_class="is-domino",
+            jokers_used=dm_play.summary(state)["jokers_used"],
+        )
         return view

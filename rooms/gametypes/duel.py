@@ -68,6 +68,7 @@ class DuelSettings:
 def rank_by_score(seats) -> list[tuple[int, Seat]]:
     """Highest score first; equal scores share a place (1, 1, 3). Seats that left come
     after everyone who stayed."""
+
     def key(seat):
         return (seat.status == Seat.Status.LEFT, -seat.score)
 

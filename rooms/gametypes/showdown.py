@@ -31,8 +31,18 @@ class ShowdownGame(GameType):
         return A.parse_board_message(data)
 
     def rank(self, room, seats):
-        rows = [race.Standing(seat.pk, race.Status(seat.status), seat.progress, seat.mistakes, seat.hints,
-                              seat.score, seat.finish_seconds) for seat in seats]
+        rows = [
+            race.Standing(
+                seat.pk,
+                race.Status(seat.status),
+                seat.progress,
+                seat.mistakes,
+                seat.hints,
+                seat.score,
+                seat.finish_seconds,
+            )
+            for seat in seats
+        ]
         by_id = {seat.pk: seat for seat in seats}
         return [(place, by_id[s.key]) for place, s in race.rank(rows, settings.NEAR_TIE_SECONDS)]
 
@@ -47,9 +57,11 @@ class ShowdownGame(GameType):
         return ["g" if g != "0" else ("f" if c != "0" else "") for g, c in zip(givens, cells, strict=True)]
 
     def standing_line(self, seat) -> str:
-        parts = [gettext("%(n)s pts") % {"n": seat.score},
-                 ngettext("%(n)s mistake", "%(n)s mistakes", seat.mistakes) % {"n": seat.mistakes},
-                 ngettext("%(n)s hint", "%(n)s hints", seat.hints) % {"n": seat.hints}]
+        parts = [
+            gettext("%(n)s pts") % {"n": seat.score},
+            ngettext("%(n)s mistake", "%(n)s mistakes", seat.mistakes) % {"n": seat.mistakes},
+            ngettext("%(n)s hint", "%(n)s hints", seat.hints) % {"n": seat.hints},
+        ]
         return " · ".join(parts)
 
     def rules(self, room) -> race.Rules:
@@ -66,8 +78,12 @@ class ShowdownGame(GameType):
         return super().badges(room) + [("", str(i18n.PRESETS.get(preset, preset)))]
 
     def settings_context(self, room) -> dict:
-        return {"presets": race.PRESETS, "hint_limits": race.HINT_LIMITS, "caps": race.MISTAKE_CAPS,
-                "penalties": [str(p) for p in race.Penalty]}
+        return {
+            "presets": race.PRESETS,
+            "hint_limits": race.HINT_LIMITS,
+            "caps": race.MISTAKE_CAPS,
+            "penalties": [str(p) for p in race.Penalty],
+        }
 
     def start(self, room, seats) -> None:
         room.puzzle = take_puzzle(room.level, wait=0)  # never wait on the sockets' sync thread
@@ -98,9 +114,11 @@ class ShowdownGame(GameType):
         if selected is None and outcome is not None:
             selected = outcome.cell
         return {
-            "board": board, "selected": selected,
+            "board": board,
+            "selected": selected,
             "rows": [] if room.state == "countdown" and not playing else board_rows(board, selected, outcome),
-            "pad": digit_pad(board), "hints_left": rules.hint_limit - board.hints,
+            "pad": digit_pad(board),
+            "hints_left": rules.hint_limit - board.hints,
             "locked": seat.status != Seat.Status.PLAYING or not playing,
         }
 
@@ -108,7 +126,14 @@ class ShowdownGame(GameType):
         if seat.status != "playing" or before_state is None:
             return None  # finished or locked: the own board changes its whole look
         rules = self.rules(room)
-        return fragments.move_answer(race.Board.from_dict(before_state), race.Board.from_dict(seat.state), outcome,
-                                     selected=selected if selected is not None else outcome.cell,
-                                     hint_limit=rules.hint_limit, mistake_cap=rules.mistake_cap,
-                                     message_id="room-message", version=room.version, version_id="room-version")
+        return fragments.move_answer(
+            race.Board.from_dict(before_state),
+            race.Board.from_dict(seat.state),
+            outcome,
+            selected=selected if selected is not None else outcome.cell,
+            hint_limit=rules.hint_limit,
+            mistake_cap=rules.mistake_cap,
+            message_id="room-message",
+            version=room.version,
+            version_id="room-version",
+        )

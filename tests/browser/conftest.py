@@ -9,8 +9,15 @@ import os
 import pytest
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 @pytest.fixture(scope="session")
@@ -36,12 +43,12 @@ def new_page(browser, base_url: str, profile=None, width=1100, height=900, csp=F
 
     # Playwright evaluates wait_for_function strings with eval, which the site's policy
     # refuses; tests/browser/test_csp.py asks for the policy (csp=True) to check it.
-    context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url,
-                                  bypass_csp=not csp)
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url, bypass_csp=not csp)
     if profile is not None:
         host = base_url.split("//", 1)[1].split(":")[0]
-        context.add_cookies([{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile),
-                              "domain": host, "path": "/"}])
+        context.add_cookies(
+            [{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile), "domain": host, "path": "/"}]
+        )
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page
@@ -71,11 +78,20 @@ def daphne_server(transactional_db):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = dict(os.environ, DATABASE_URL=database_url(connection.settings_dict), DJANGO_DEBUG="true",
-               DJANGO_ALLOW_ASYNC_UNSAFE="", COUNTDOWN_SECONDS=str(settings.COUNTDOWN_SECONDS))
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url(connection.settings_dict),
+        DJANGO_DEBUG="true",
+        DJANGO_ALLOW_ASYNC_UNSAFE="",
+        COUNTDOWN_SECONDS=str(settings.COUNTDOWN_SECONDS),
+    )
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        env=env, cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:

@@ -38,6 +38,8 @@ def delays(page, waits: list[tuple[int, str]]) -> list[float]:
 def summary(name: str, values: list[float]) -> tuple[float, float]:
     p50 = values[len(values) // 2]
     p95 = values[max(0, round(len(values) * 0.95) - 1)]
-    print(f"\n{name} tap -> swapped element in Chromium: n={len(values)} p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
-          f"max {values[-1]:.1f} ms")
+    print(
+        f"\n{name} tap -> swapped element in Chromium: n={len(values)} p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
+        f"max {values[-1]:.1f} ms"
+    )
     return p50, p95

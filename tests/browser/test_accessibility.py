@@ -61,12 +61,18 @@ REFLOW = """() => {
 def open_page(browser, base_url, profile, scheme, width, language="en-GB"):
     from django.conf import settings
 
-    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900}, locale=language,
-                                  base_url=base_url, bypass_csp=True)  # axe is injected inline
+    context = browser.new_context(
+        color_scheme=scheme,
+        viewport={"width": width, "height": 900},
+        locale=language,
+        base_url=base_url,
+        bypass_csp=True,
+    )  # axe is injected inline
     if profile is not None:
         host = base_url.split("//", 1)[1].split(":")[0]
-        context.add_cookies([{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile),
-                              "domain": host, "path": "/"}])
+        context.add_cookies(
+            [{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile), "domain": host, "path": "/"}]
+        )
     context.add_init_script(WATCH_SOCKET)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -98,8 +104,17 @@ class Audit:
         # Reflow (WCAG 1.4.10), which axe does not check: nothing makes the page scroll sideways.
         wide = page.evaluate(REFLOW)
         if wide:
-            self.found.append((label, {"id": "reflow", "impact": "serious", "help": "The page scrolls sideways",
-                                       "nodes": [{"target": [t]} for t in wide]}))
+            self.found.append(
+                (
+                    label,
+                    {
+                        "id": "reflow",
+                        "impact": "serious",
+                        "help": "The page scrolls sideways",
+                        "nodes": [{"target": [t]} for t in wide],
+                    },
+                )
+            )
 
     def summary(self) -> str:
         lines = []
@@ -111,8 +126,10 @@ class Audit:
                 for check in node.get("any", []) + node.get("all", []) + node.get("none", []):
                     data = check.get("data")
                     if isinstance(data, dict) and "contrastRatio" in data:
-                        detail = (f" fg {data.get('fgColor')} on bg {data.get('bgColor')}: "
-                                  f"{data.get('contrastRatio')} < {data.get('expectedContrastRatio')}")
+                        detail = (
+                            f" fg {data.get('fgColor')} on bg {data.get('bgColor')}: "
+                            f"{data.get('contrastRatio')} < {data.get('expectedContrastRatio')}"
+                        )
                         break
                 lines.append(f"      {target}{detail}")
             if len(v["nodes"]) > 8:
@@ -147,8 +164,9 @@ def bank(count, level="easy"):
     from games.models import Puzzle
 
     for seed in range(count):
-        Puzzle.objects.create(level=level, givens=PUZZLE, solution=SOLUTION, clues=30,
-                              techniques=["naked single"], seed=seed + 1)
+        Puzzle.objects.create(
+            level=level, givens=PUZZLE, solution=SOLUTION, clues=30, techniques=["naked single"], seed=seed + 1
+        )
 
 
 def solo_runs(player):
@@ -295,8 +313,9 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width
     audit.check(watcher, "spectator view (finished)", url, socket=True)
     audit.check(host, "leaderboards (showdown history)", "/leaderboards/")
 
-    later = services.create_room(ada, level="hard", scheduled_for=timezone.now() + timezone.timedelta(hours=2),
-                                 host_timezone="Europe/Paris")
+    later = services.create_room(
+        ada, level="hard", scheduled_for=timezone.now() + timezone.timedelta(hours=2), host_timezone="Europe/Paris"
+    )
     audit.check(host, "showdown lobby (scheduled)", f"/r/{later.code}/", socket=True)
     perform(later.code, ada, A.Expire("The host closed the room."))
     audit.check(host, "expired room", f"/r/{later.code}/")

@@ -38,7 +38,8 @@ def expect_panel_matches_engine(page, player):
     expect(page.locator(".ck-units li[data-unit]")).to_have_count(len(breakdown.units))
     for unit in breakdown.units:
         expect(page.locator(f'.ck-units li[data-unit="{unit.kind}-{unit.number}"]')).to_have_attribute(
-            "data-points", str(unit.points))
+            "data-points", str(unit.points)
+        )
     expect(page.locator("[data-cards-left]")).to_have_text(str(state.cards_left))
     expect(page.get_by_role("img", name=state.current_card.name)).to_be_visible()
     return game, state
@@ -61,12 +62,14 @@ def test_custom_layout_by_dragging_then_play_with_both_helpers(page, player):
         if digit == 9:
             continue
         page.locator(f'.ck-tray .ck-spade[data-spade="{digit}"]').drag_to(
-            page.locator(f'[data-setup-square][data-row="{row}"][data-col="{col}"]'))
+            page.locator(f'[data-setup-square][data-row="{row}"][data-col="{col}"]')
+        )
         expect(page.locator(f'[data-spade-field="{digit}"]')).to_have_value(f"{row},{col}")
     expect(page.locator("#ck-layout-status")).to_contain_text("8 of 9 placed")
     # ...a fourth spade in row 7 is reported by the engine's check, then fixed by tapping.
     page.locator('.ck-tray .ck-spade[data-spade="9"]').drag_to(
-        page.locator('[data-setup-square][data-row="7"][data-col="9"]'))
+        page.locator('[data-setup-square][data-row="7"][data-col="9"]')
+    )
     expect(page.locator("#ck-layout-status")).to_contain_text("Row 7 has 4 spades; at most three per row.")
     page.locator('[data-setup-square] .ck-spade[data-spade="9"]').click()
     page.locator('[data-setup-square][data-row="9"][data-col="7"]').click()
@@ -101,8 +104,24 @@ def test_custom_layout_by_dragging_then_play_with_both_helpers(page, player):
     assert stored(player).step == 0
 
     # Play: drag, tap and keyboard placements, discards and undos.
-    plan = ["drag", "tap", "key", "discard", "tap", "undo", "drag", "tap", "discard", "key", "tap", "undo",
-            "tap", "drag", "discard", "tap"]
+    plan = [
+        "drag",
+        "tap",
+        "key",
+        "discard",
+        "tap",
+        "undo",
+        "drag",
+        "tap",
+        "discard",
+        "key",
+        "tap",
+        "undo",
+        "tap",
+        "drag",
+        "discard",
+        "tap",
+    ]
     moves = 0
     for how in plan:
         game, state = expect_panel_matches_engine(page, player)
@@ -131,7 +150,8 @@ def test_custom_layout_by_dragging_then_play_with_both_helpers(page, player):
             moves += 1
             expect(page.locator("#ck-announce")).to_contain_text(f"Placed the {state.current_card.name}")
             expect(square(page, *target)).to_have_attribute(
-                "aria-label", f"Row {target[0]}, column {target[1]}, {state.current_card.name}")
+                "aria-label", f"Row {target[0]}, column {target[1]}, {state.current_card.name}"
+            )
             if how == "key":  # keyboard focus stays on the board, on the square just filled
                 expect(square(page, *target)).to_be_focused()
         expect(page.locator("#ck-game")).to_have_attribute("data-step", str(step + 1))
@@ -208,8 +228,11 @@ def test_phone_width_fits_without_sideways_scrolling(browser, live_server, playe
     expect(page).to_have_url(re.compile(r"/cardoku/\d+/$"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     # The current card and both buttons are on screen without scrolling, with the board.
-    for locator in (page.locator("[data-drag=current]"), page.get_by_role("button", name="Undo"),
-                    page.get_by_role("button", name=re.compile("^Discard"))):
+    for locator in (
+        page.locator("[data-drag=current]"),
+        page.get_by_role("button", name="Undo"),
+        page.get_by_role("button", name=re.compile("^Discard")),
+    ):
         box = locator.bounding_box()
         assert box["y"] + box["height"] <= 740
     cell = square(page, 1, 1).bounding_box()
@@ -237,7 +260,9 @@ def test_tap_to_swapped_square_latency(page, player):
         row, col = legal[len(legal) // 2]
         index = latency.clicks(page)
         square(page, row, col).click()
-        expect(square(page, row, col)).to_have_attribute("aria-label", f"Row {row}, column {col}, {state.current_card.name}")
+        expect(square(page, row, col)).to_have_attribute(
+            "aria-label", f"Row {row}, column {col}, {state.current_card.name}"
+        )
         waits.append((index, f"ck-sq-{row}-{col}"))
     assert len(waits) >= 10
     _, p95 = latency.summary("Cardoku", latency.delays(page, waits))

@@ -109,7 +109,9 @@ def test_a_showdown_played_by_keyboard_alone(browser, daphne_server):
     expect(host.locator("[data-notes-toggle]")).to_have_attribute("aria-pressed", "true")
     host.keyboard.press("3")
     host.keyboard.press("7")
-    expect(host.get_by_role("gridcell", name=f"Row {note_cell // 9 + 1}, column {note_cell % 9 + 1}, notes 3 7")).to_be_visible()
+    expect(
+        host.get_by_role("gridcell", name=f"Row {note_cell // 9 + 1}, column {note_cell % 9 + 1}, notes 3 7")
+    ).to_be_visible()
     host.wait_for_function(f"{FOCUSED}.dataset.cell === '{note_cell}'")
     expect(host.locator("[data-notes-toggle]")).to_have_attribute("aria-pressed", "true")
     host.keyboard.press("n")

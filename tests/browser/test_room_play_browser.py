@@ -132,17 +132,22 @@ def test_scheduled_time_in_the_hosts_zone_and_the_viewers_after_a_push(browser, 
     from tests.conftest import cookie_for
 
     amsterdam = zoneinfo.ZoneInfo("Europe/Amsterdam")
-    local = (timezone.now() + dt.timedelta(days=2)).astimezone(amsterdam).replace(hour=4, minute=18, second=0,
-                                                                                  microsecond=0)
+    local = (
+        (timezone.now() + dt.timedelta(days=2))
+        .astimezone(amsterdam)
+        .replace(hour=4, minute=18, second=0, microsecond=0)
+    )
     host = Profile.objects.create(display_name="Ada")
-    room = create_room(host, "showdown", "easy", scheduled_for=local.astimezone(dt.UTC),
-                       host_timezone="Europe/Amsterdam")
+    room = create_room(
+        host, "showdown", "easy", scheduled_for=local.astimezone(dt.UTC), host_timezone="Europe/Amsterdam"
+    )
     guest = Profile.objects.create(display_name="Grace")
     context = browser.new_context(base_url=daphne_server, timezone_id=zone, bypass_csp=True)
     from django.conf import settings
 
-    context.add_cookies([{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(guest),
-                          "domain": "127.0.0.1", "path": "/"}])
+    context.add_cookies(
+        [{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(guest), "domain": "127.0.0.1", "path": "/"}]
+    )
     page = context.new_page()
     page.goto(f"/r/{room.code}/")
     there = local.astimezone(zoneinfo.ZoneInfo(zone))

@@ -101,8 +101,14 @@ def test_a_typed_digit_is_pending_at_once_and_a_wrong_one_shakes_red_before_it_g
     page.wait_for_selector("#game-message.is-error")
     page.locator("#cell-2[data-wrong-shown]").wait_for()
     pending, refused = page.evaluate("window.__overlays")[:2]
-    assert pending == {"cell": "2", "text": wrong, "pending": True, "red": False, "moving": False,
-                       "label": "Row 1, column 3"}
+    assert pending == {
+        "cell": "2",
+        "text": wrong,
+        "pending": True,
+        "red": False,
+        "moving": False,
+        "label": "Row 1, column 3",
+    }
     assert refused["cell"] == "2" and refused["text"] == wrong and not refused["pending"]
     assert refused["red"] and refused["moving"]  # red, and the cell shakes
     assert refused["label"] == "Row 1, column 3"  # never named with the refused digit
@@ -110,8 +116,14 @@ def test_a_typed_digit_is_pending_at_once_and_a_wrong_one_shakes_red_before_it_g
     assert page.locator("#cell-2").get_attribute("data-value") == ""
     page.keyboard.press(SOLUTION[2])
     page.get_by_role("gridcell", name=f"Row 1, column 3, {SOLUTION[2]}").wait_for()
-    assert page.evaluate("window.__overlays")[2] == {"cell": "2", "text": SOLUTION[2], "pending": True, "red": False,
-                                                     "moving": False, "label": "Row 1, column 3"}
+    assert page.evaluate("window.__overlays")[2] == {
+        "cell": "2",
+        "text": SOLUTION[2],
+        "pending": True,
+        "red": False,
+        "moving": False,
+        "label": "Row 1, column 3",
+    }
     assert page.locator("#cell-2 [data-pending]").count() == 0  # the answer replaced it
 
 

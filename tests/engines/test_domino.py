@@ -26,9 +26,7 @@ SOLUTION_ROWS = (
 )
 SOLUTION = tuple(int(ch) for row in SOLUTION_ROWS for ch in row)
 WIKI_PUZZLE = tuple(
-    int(ch)
-    for ch in "530070000600195000098000060800060003400803001700020006"
-    "060000280000419005000080079"
+    int(ch) for ch in "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 )
 
 
@@ -81,9 +79,7 @@ def test_new_game_bag_holds_the_empty_cells_digits_in_seeded_order():
 
 
 def test_string_seeds_are_deterministic_too():
-    assert d.new_game(WIKI_PUZZLE, SOLUTION, "room-7", 0).bag == d.new_game(
-        WIKI_PUZZLE, SOLUTION, "room-7", 0
-    ).bag
+    assert d.new_game(WIKI_PUZZLE, SOLUTION, "room-7", 0).bag == d.new_game(WIKI_PUZZLE, SOLUTION, "room-7", 0).bag
 
 
 @pytest.mark.parametrize(
@@ -195,8 +191,25 @@ def test_malformed_clock_values_are_bad_moves(now):
 def test_unreachable_cells_of_the_wikipedia_puzzle():
     state = d.new_game(WIKI_PUZZLE, SOLUTION, 0, 0.0)
     assert state.unreachable == {
-        (2, 2), (3, 4), (3, 5), (3, 6), (4, 2), (4, 4), (4, 6), (4, 8), (5, 2),
-        (5, 5), (5, 8), (6, 2), (6, 4), (6, 6), (6, 8), (7, 4), (7, 5), (7, 6), (8, 8),
+        (2, 2),
+        (3, 4),
+        (3, 5),
+        (3, 6),
+        (4, 2),
+        (4, 4),
+        (4, 6),
+        (4, 8),
+        (5, 2),
+        (5, 5),
+        (5, 8),
+        (6, 2),
+        (6, 4),
+        (6, 6),
+        (6, 8),
+        (7, 4),
+        (7, 5),
+        (7, 6),
+        (8, 8),
     }
     # (2,2): 3 above, 9 below, 6 left, 1 right.  (2,3): the line up to the border is open.
     assert (2, 3) not in state.unreachable
@@ -235,22 +248,34 @@ def test_a_joker_can_make_a_cell_unreachable_and_can_fill_one():
 WRONG = [
     # puzzle, stone, entry, landing, reason, clashes (unit, number, cell)
     (
-        blanked((1, 1), (2, 1)), 6, ("left", 1), (1, 1),
+        blanked((1, 1), (2, 1)),
+        6,
+        ("left", 1),
+        (1, 1),
         "duplicates the 6 in row 1 (at row 1, column 4)",
         [("row", 1, (1, 4))],
     ),
     (
-        blanked((1, 1), (1, 4)), 5, ("top", 4), (1, 4),
+        blanked((1, 1), (1, 4)),
+        5,
+        ("top", 4),
+        (1, 4),
         "duplicates the 5 in column 4 (at row 7, column 4)",
         [("column", 4, (7, 4)), ("box", 2, (2, 6))],
     ),
     (
-        only(*[(9, c) for c in range(1, 10)]), 5, ("top", 2), (8, 2),
+        only(*[(9, c) for c in range(1, 10)]),
+        5,
+        ("top", 2),
+        (8, 2),
         "duplicates the 5 in box 7 (at row 9, column 3)",
         [("box", 7, (9, 3))],
     ),
     (
-        only(*[(9, c) for c in range(1, 10)]), 7, ("top", 1), (8, 1),
+        only(*[(9, c) for c in range(1, 10)]),
+        7,
+        ("top", 1),
+        (8, 1),
         "does not fit the solution",
         [],
     ),
@@ -291,7 +316,9 @@ def test_grey_joker_voids_unit_completion():
     # Only one unit earns, so no multi-unit bonus. Full grid: 500 + 10 x 590 s.
     state, outcome = d.push(state, "top", 1, 1010.0)
     assert [(c.unit, c.points, c.void) for c in outcome.completed] == [
-        ("row", 0, True), ("column", 450, False), ("box", 0, True)
+        ("row", 0, True),
+        ("column", 450, False),
+        ("box", 0, True),
     ]
     assert outcome.points == 5 + 450 + 500 + 5900
     assert state.score == 6855
@@ -319,8 +346,7 @@ def test_joker_keeps_the_current_stone():
     stone = state.current_stone
     # A joker on an empty cell whose digit is not the current stone's.
     target = next(
-        (r, c) for r in range(1, 10) for c in range(1, 10)
-        if state.cell(r, c) == 0 and SOLUTION[i(r, c)] != stone
+        (r, c) for r in range(1, 10) for c in range(1, 10) if state.cell(r, c) == 0 and SOLUTION[i(r, c)] != stone
     )
     after, outcome = d.place_joker(state, "grey", *target, 1.0)
     assert after.current_stone == stone and after.bag == state.bag
@@ -411,8 +437,13 @@ def test_score_double_then_triple_completion_and_full_grid():
     # +500 and 10 points per whole second left (600 - 73.4 = 526.6 -> 526).
     state, outcome = d.push(state, "top", 4, 123.4)
     assert outcome.scoring == (
-        ("stone", 5), ("row 1", 450), ("column 4", 450), ("box 2", 450),
-        ("3 units at once", 100), ("full grid", 500), ("time bonus (526 s left)", 5260),
+        ("stone", 5),
+        ("row 1", 450),
+        ("column 4", 450),
+        ("box 2", 450),
+        ("3 units at once", 100),
+        ("full grid", 500),
+        ("time bonus (526 s left)", 5260),
     )
     assert outcome.points == 7215
     assert state.score == 955 + 7215
@@ -468,7 +499,8 @@ def test_end_by_stuck_after_a_push():
     interior = [(2, 2), (2, 5), (2, 8), (5, 2), (8, 2), (8, 5), (8, 8)]
     puzzle = blanked((1, 1), *interior)
     state = next(
-        s for s in (d.new_game(puzzle, SOLUTION, seed, 0.0) for seed in range(1000))
+        s
+        for s in (d.new_game(puzzle, SOLUTION, seed, 0.0) for seed in range(1000))
         if s.bag.index(5) < s.bag.index(3)  # 3 is the digit of (8,8)
     )
     kinds = ["grey"] * 4 + ["gold"] * 2
@@ -581,7 +613,8 @@ def test_end_by_stuck_when_only_wrong_entries_are_left():
     interior = [(2, 2), (2, 5), (2, 8), (5, 2), (8, 2), (8, 5), (8, 8)]
     puzzle = blanked((1, 1), *interior)
     state = next(
-        s for s in (d.new_game(puzzle, SOLUTION, seed, 0.0) for seed in range(1000))
+        s
+        for s in (d.new_game(puzzle, SOLUTION, seed, 0.0) for seed in range(1000))
         if s.bag.index(3) < s.bag.index(5)  # the 3 (cell (8,8)) comes before the 5 (cell (1,1))
     )
     kinds = ["grey"] * 4 + ["gold"] * 2

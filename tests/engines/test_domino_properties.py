@@ -32,9 +32,7 @@ def positions(draw):
     # until the border opens, which drives games into the "stuck" ending.
     interior = [i for i in range(81) if 0 < i // 9 < 8 and 0 < i % 9 < 8]
     pool = interior if draw(st.booleans()) else list(range(81))
-    empties = random.Random(draw(st.integers(0, 2**32))).sample(
-        pool, draw(st.integers(1, len(pool)))
-    )
+    empties = random.Random(draw(st.integers(0, 2**32))).sample(pool, draw(st.integers(1, len(pool))))
     puzzle = list(solution)
     for i in empties:
         puzzle[i] = 0
@@ -133,7 +131,8 @@ def test_a_careful_player_fills_the_grid_or_is_reported_stuck(position, seed, st
             assert outcome.kind == "placed"
         elif state.grey_jokers or state.gold_jokers:
             targets = [
-                grid.cell_of(i) for i, (v, s) in enumerate(zip(state.board, solution, strict=True))
+                grid.cell_of(i)
+                for i, (v, s) in enumerate(zip(state.board, solution, strict=True))
                 if v == 0 and s == current
             ]
             kind = "grey" if state.grey_jokers else "gold"

@@ -203,6 +203,9 @@ def test_solving_players_by_progress_then_mistakes_then_score_and_ties_share():
 
 
 def test_eliminated_by_progress_then_score():
-    standings = [S("a", "eliminated", progress=5, score=10), S("b", "eliminated", progress=5, score=20),
-                 S("c", "eliminated", progress=9, score=0)]
+    standings = [
+        S("a", "eliminated", progress=5, score=10),
+        S("b", "eliminated", progress=5, score=20),
+        S("c", "eliminated", progress=9, score=0),
+    ]
     assert places(standings) == [(1, "c"), (2, "b"), (3, "a")]

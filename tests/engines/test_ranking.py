@@ -8,14 +8,17 @@ from hypothesis import strategies as st
 from games.engines.ranking import places
 
 
-@pytest.mark.parametrize("scores, expected", [
-    ([], []),
-    ([50], [1]),
-    ([90, 90, 70], [1, 1, 3]),
-    ([90, 80, 80, 80, 10], [1, 2, 2, 2, 5]),
-    ([5, 5, 5], [1, 1, 1]),
-    ([None, None, 3], [1, 1, 3]),  # a key may be None
-])
+@pytest.mark.parametrize(
+    "scores, expected",
+    [
+        ([], []),
+        ([50], [1]),
+        ([90, 90, 70], [1, 1, 3]),
+        ([90, 80, 80, 80, 10], [1, 2, 2, 2, 5]),
+        ([5, 5, 5], [1, 1, 1]),
+        ([None, None, 3], [1, 1, 3]),  # a key may be None
+    ],
+)
 def test_equal_keys_share_a_place(scores, expected):
     assert [place for place, _ in places(scores, key=lambda score: score)] == expected
 

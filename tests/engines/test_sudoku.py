@@ -60,19 +60,22 @@ def test_rc_and_index_are_inverse():
     assert [index(*rc(i)) for i in range(81)] == list(range(81))
 
 
-@pytest.mark.parametrize("text, message", [
-    (EASY[:-1], "found 80 characters"),
-    (EASY + "1", "found 82 characters"),
-    ("", "found 0 characters"),
-    (EASY[:4] + "x" + EASY[5:], "bad character 'x' at position 5 (row 1, column 5)"),
-    (EASY[:80] + "-", "bad character '-' at position 81 (row 9, column 9)"),
-    ("55" + "." * 79, "digit 5 appears twice in row 1"),
-    ("5" + "." * 8 + "5" + "." * 71, "digit 5 appears twice in column 1"),
-    (text_with({(3, 2): 7, (7, 2): 7}), "digit 7 appears twice in column 2"),
-    (text_with({(1, 1): 3, (2, 3): 3}), "digit 3 appears twice in box 1"),
-    (text_with({(4, 4): 9, (6, 6): 9}), "digit 9 appears twice in box 5"),
-    (text_with({(9, 1): 2, (9, 9): 2}), "digit 2 appears twice in row 9"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (EASY[:-1], "found 80 characters"),
+        (EASY + "1", "found 82 characters"),
+        ("", "found 0 characters"),
+        (EASY[:4] + "x" + EASY[5:], "bad character 'x' at position 5 (row 1, column 5)"),
+        (EASY[:80] + "-", "bad character '-' at position 81 (row 9, column 9)"),
+        ("55" + "." * 79, "digit 5 appears twice in row 1"),
+        ("5" + "." * 8 + "5" + "." * 71, "digit 5 appears twice in column 1"),
+        (text_with({(3, 2): 7, (7, 2): 7}), "digit 7 appears twice in column 2"),
+        (text_with({(1, 1): 3, (2, 3): 3}), "digit 3 appears twice in box 1"),
+        (text_with({(4, 4): 9, (6, 6): 9}), "digit 9 appears twice in box 5"),
+        (text_with({(9, 1): 2, (9, 9): 2}), "digit 2 appears twice in row 9"),
+    ],
+)
 def test_malformed_puzzles_say_what_is_wrong(text, message):
     with pytest.raises(PuzzleFormatError) as err:
         parse(text)
@@ -167,7 +170,11 @@ def test_levels_and_bands():
     with pytest.raises(ValueError):
         Level.coerce("impossible")
     assert [Level(x).clue_range for x in ("easy", "medium", "hard", "expert")] == [
-        (36, 40), (30, 35), (26, 29), (22, 25)]
+        (36, 40),
+        (30, 35),
+        (26, 29),
+        (22, 25),
+    ]
     bands = sorted(CLUE_BANDS.values())
     assert all(a[1] < b[0] for a, b in itertools.pairwise(bands))  # bands never overlap
 
@@ -190,22 +197,19 @@ def test_grade_medium_and_expert_examples():
 # Positions (givens plus what singles already filled) where the next step needs
 # the named technique; the hint's cell and digit are checked against solve().
 HINT_TABLE = [
-    ("...8...19...1.957.9.175.68...2436.5...8527.466..918.3..6728.49....39..6..19674.2.",
-     "locked candidates", (5, 1), 1),
-    ("4827.59.16918.2...573.9..289456....272.35...913.2.9.5.3.792.18.8.4..72932.9.83.76",
-     "naked pair", (4, 7), 3),
-    ("7.2.1..368.35...1.1.9....4..91.7.625286...374.752..189538...491617439.5.924...763",
-     "hidden pair", (3, 6), 3),
-    ("..3.8.95.8...9.......7.3..123.....46..8.4..2.7....25..3.26.4......9..3..59.......",
-     "naked triple", (3, 8), 8),
-    ("76...9..319.....758...7..6....4.17..4...2.....7......8..7..51..2......37.16......",
-     "hidden triple", (5, 7), 3),
-    ("7829463154195836273..1729.....7.95.1.7.861.3919.4.5.7...1357..28.729415....6187..",
-     "x-wing", (7, 2), 4),
-    ("84..1...27.....8.....5.........5..3.65...972...2.7...15....628...6.....523...54..",
-     "swordfish", (7, 2), 1),
-    ("7.321.4969.46.7.2..62.94.7.8397461522.7..968464..2.739.2.483967478962315396571248",
-     "xy-wing", (3, 7), 5),
+    (
+        "...8...19...1.957.9.175.68...2436.5...8527.466..918.3..6728.49....39..6..19674.2.",
+        "locked candidates",
+        (5, 1),
+        1,
+    ),
+    ("4827.59.16918.2...573.9..289456....272.35...913.2.9.5.3.792.18.8.4..72932.9.83.76", "naked pair", (4, 7), 3),
+    ("7.2.1..368.35...1.1.9....4..91.7.625286...374.752..189538...491617439.5.924...763", "hidden pair", (3, 6), 3),
+    ("..3.8.95.8...9.......7.3..123.....46..8.4..2.7....25..3.26.4......9..3..59.......", "naked triple", (3, 8), 8),
+    ("76...9..319.....758...7..6....4.17..4...2.....7......8..7..51..2......37.16......", "hidden triple", (5, 7), 3),
+    ("7829463154195836273..1729.....7.95.1.7.861.3919.4.5.7...1357..28.729415....6187..", "x-wing", (7, 2), 4),
+    ("84..1...27.....8.....5.........5..3.65...972...2.7...15....628...6.....523...54..", "swordfish", (7, 2), 1),
+    ("7.321.4969.46.7.2..62.94.7.8397461522.7..968464..2.739.2.483967478962315396571248", "xy-wing", (3, 7), 5),
 ]
 
 

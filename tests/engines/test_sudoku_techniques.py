@@ -29,8 +29,9 @@ from games.engines.sudoku.techniques import (
 ALL = set(range(1, 10))
 
 
-def position(cells: dict[tuple[int, int], set[int]] | None = None,
-             remove: list[tuple[int, list[tuple[int, int]]]] | None = None) -> Ctx:
+def position(
+    cells: dict[tuple[int, int], set[int]] | None = None, remove: list[tuple[int, list[tuple[int, int]]]] | None = None
+) -> Ctx:
     """All candidates everywhere, then `cells` fixes some cells' candidates and
     `remove` takes a digit out of the listed cells."""
     cands = {i: set(ALL) for i in range(81)}
@@ -133,9 +134,20 @@ def test_xy_wing():
     assert "pivot r1c1" in found.why
 
 
-@pytest.mark.parametrize("finder", [
-    find_naked_single, find_hidden_single, find_locked_candidates, find_naked_pair, find_hidden_pair,
-    find_naked_triple, find_hidden_triple, find_x_wing, find_swordfish, find_xy_wing,
-])
+@pytest.mark.parametrize(
+    "finder",
+    [
+        find_naked_single,
+        find_hidden_single,
+        find_locked_candidates,
+        find_naked_pair,
+        find_hidden_pair,
+        find_naked_triple,
+        find_hidden_triple,
+        find_x_wing,
+        find_swordfish,
+        find_xy_wing,
+    ],
+)
 def test_nothing_to_find_on_an_open_board(finder):
     assert finder(position()) is None

@@ -31,7 +31,7 @@ def top_level_ids(answer: str) -> list[str]:
     ids, pos = [], 0
     while pos < len(answer):
         match = re.compile(r'<([\w-]+)[^>]*? id="([^"]+)"').match(answer, pos)
-        assert match, f"not an element with an id at {answer[pos:pos + 80]!r}"
+        assert match, f"not an element with an id at {answer[pos : pos + 80]!r}"
         ids.append(match.group(2))
         pos = element_span(answer, match.group(2))[1]
     return ids

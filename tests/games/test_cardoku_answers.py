@@ -18,9 +18,19 @@ MARKS = re.compile(r" is-(fresh|flash|tried|hit)")
 
 def board(html: str) -> str:
     """The board, the hand, the score and the step of a page, without one move's marks."""
-    parts = [html[slice(*oob.element_span(html, i))] for i in ("ck-board", "ck-current", "ck-deck", "ck-score",
-                                                                  "ck-step", "ck-place-step", "ck-undo",
-                                                                  "ck-toggle-note")]
+    parts = [
+        html[slice(*oob.element_span(html, i))]
+        for i in (
+            "ck-board",
+            "ck-current",
+            "ck-deck",
+            "ck-score",
+            "ck-step",
+            "ck-place-step",
+            "ck-undo",
+            "ck-toggle-note",
+        )
+    ]
     return re.sub(r' tabindex="-?\d"', "", MARKS.sub("", "\n".join(parts)))
 
 
@@ -35,8 +45,15 @@ def test_a_placed_card_answers_with_its_square_the_hand_the_deck_and_the_step(pl
     html = response.content.decode()
     assert response.status_code == 200 and response["HX-Reswap"] == "none settle:0ms"
     assert SQUARE.findall(html) == [("6", "1")] and html.count('role="gridcell"') == 1
-    assert oob.top_level_ids(html) == ["ck-sq-6-1", "ck-current", "ck-deck", "ck-step", "ck-place-step", "ck-undo",
-                                       "ck-message"]
+    assert oob.top_level_ids(html) == [
+        "ck-sq-6-1",
+        "ck-current",
+        "ck-deck",
+        "ck-step",
+        "ck-place-step",
+        "ck-undo",
+        "ck-message",
+    ]
     assert f'aria-label="{following.name}"' in html and "<strong data-cards-left>44</strong>" in html
     assert 'value="1"' in html and "is-fresh" in html and "ck-score" not in html
     assert len(response.content) <= 3 * 1024
@@ -65,8 +82,9 @@ def test_a_malformed_move_answers_with_the_message(player_client, player):
     assert response.status_code == 400 and oob.top_level_ids(response.content.decode()) == ["ck-message"]
 
 
-@pytest.mark.parametrize("field, value", [("row", "²"), ("col", "３"), ("step", "٣"), ("square", "7,²"),
-                                          ("row", "1_0"), ("step", "+1")])
+@pytest.mark.parametrize(
+    "field, value", [("row", "²"), ("col", "３"), ("step", "٣"), ("square", "7,²"), ("row", "1_0"), ("step", "+1")]
+)
 def test_non_ascii_numbers_are_a_400(player_client, player, field, value):
     game = deal(player)
     data = {"action": "place", "row": 6, "col": 1, "step": 0, field: value}
@@ -84,14 +102,19 @@ def test_non_ascii_layouts_are_a_400_or_a_verdict(player_client):
 def test_the_setup_page_leaves_a_non_ascii_spade_in_the_tray(player_client):
     response = player_client.get(reverse("cardoku_setup"), {"layout": "custom", "spade_1": "7,²"})
     assert response.status_code == 200 and 'data-spade-field="1" value=""' in response.content.decode().replace(
-        'value="" data-spade-field="1"', 'data-spade-field="1" value=""')
+        'value="" data-spade-field="1"', 'data-spade-field="1" value=""'
+    )
 
 
 def test_a_stale_step_or_full_1_answers_with_the_whole_game(player_client, player):
     game = deal(player)
     assert b'id="ck-game"' in act(player_client, game, action="discard", step=0, full="1").content
     response = act(player_client, game, action="discard", step=0)
-    assert response.status_code == 409 and b'id="ck-game"' in response.content and b"Nothing was played" in response.content
+    assert (
+        response.status_code == 409
+        and b'id="ck-game"' in response.content
+        and b"Nothing was played" in response.content
+    )
 
 
 @pytest.mark.parametrize("moves, restrictions", [(False, False), (True, True)])
@@ -139,8 +162,7 @@ def queries_of(client, game, **data) -> list[str]:
     return [q["sql"].split()[0].upper() for q in queries.captured_queries]
 
 
-def test_a_move_is_one_read_and_one_write_and_then_one_write(player_client, player,
-                                                             django_capture_on_commit_callbacks):
+def test_a_move_is_one_read_and_one_write_and_then_one_write(player_client, player, django_capture_on_commit_callbacks):
     game = deal(player)
     with django_capture_on_commit_callbacks(execute=True):  # committed: this process keeps the game
         assert queries_of(player_client, game, action="discard", step=0) == ["SELECT", "UPDATE"]

@@ -20,23 +20,36 @@ def first_legal(data):
     return sorted(ck.legal_squares(play.load(data)))[0]
 
 
-@pytest.mark.parametrize("data, expected", [
-    ({"action": "discard"}, play.Action("discard")),
-    ({"action": "undo", "step": "3"}, play.Action("undo", step=3)),
-    ({"action": "place", "row": "6", "col": "1"}, play.Action("place", 6, 1)),
-    ({"action": "place", "square": "6,1", "step": "0"}, play.Action("place", 6, 1, 0)),
-    ({"action": "place", "square": " 9-9 "}, play.Action("place", 9, 9)),
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        ({"action": "discard"}, play.Action("discard")),
+        ({"action": "undo", "step": "3"}, play.Action("undo", step=3)),
+        ({"action": "place", "row": "6", "col": "1"}, play.Action("place", 6, 1)),
+        ({"action": "place", "square": "6,1", "step": "0"}, play.Action("place", 6, 1, 0)),
+        ({"action": "place", "square": " 9-9 "}, play.Action("place", 9, 9)),
+    ],
+)
 def test_parse_action(data, expected):
     assert play.parse_action(data) == expected
 
 
-@pytest.mark.parametrize("data", [
-    {}, {"action": ""}, {"action": "PLACE"}, {"action": "place"}, {"action": "place", "row": "6"},
-    {"action": "place", "row": "6", "col": "-1"}, {"action": "place", "row": "6.0", "col": "1"},
-    {"action": "place", "square": "6"}, {"action": "place", "square": "6,1,2"},
-    {"action": "discard", "step": "-1"}, {"action": "discard", "step": "999999999"},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"action": ""},
+        {"action": "PLACE"},
+        {"action": "place"},
+        {"action": "place", "row": "6"},
+        {"action": "place", "row": "6", "col": "-1"},
+        {"action": "place", "row": "6.0", "col": "1"},
+        {"action": "place", "square": "6"},
+        {"action": "place", "square": "6,1,2"},
+        {"action": "discard", "step": "-1"},
+        {"action": "discard", "step": "999999999"},
+    ],
+)
 def test_parse_action_refuses_malformed_input(data):
     with pytest.raises(ck.BadMove):
         play.parse_action(data)
@@ -82,8 +95,15 @@ def test_a_finished_game_is_final():
     for _ in range(45):
         data, outcome = play.apply_action(data, play.Action("discard"))
     assert outcome.finished and "last card" in outcome.message
-    assert play.summary(data) == {"score": -405, "units": 0, "discards": 45, "cards_left": 0,
-                                  "cards_placed": 0, "finished": True, "step": 45}
+    assert play.summary(data) == {
+        "score": -405,
+        "units": 0,
+        "discards": 45,
+        "cards_left": 0,
+        "cards_placed": 0,
+        "finished": True,
+        "step": 45,
+    }
     for action in (play.Action("undo"), play.Action("discard"), play.Action("place", 6, 1)):
         with pytest.raises(ck.GameOver):
             play.apply_action(data, action)
@@ -114,14 +134,17 @@ def test_tampered_state_does_not_load():
         play.apply_action(data, play.Action("discard"))
 
 
-@pytest.mark.parametrize("placed, problem", [
-    ({}, "missing"),
-    ({(7, 1): "AS", (7, 2): "2S"}, "missing: 3, 4, 5, 6, 7, 8, 9 of spades"),
-    ({(7, 1): "AS", (7, 2): "2S", (7, 3): "3S", (7, 5): "4S"}, "Row 7 has 4 spades"),
-    ({(7, 1): "AS", (8, 1): "2S", (9, 1): "3S", (8, 2): "4S"}, "Box 7 has 4 spades"),
-    ({(6, 1): "AS"}, "outside them"),
-    (dict(zip(ck.STAIRCASE, "AS 2S 3S 4S 5S 6S 7S 8S 9S".split(), strict=True)), None),
-])
+@pytest.mark.parametrize(
+    "placed, problem",
+    [
+        ({}, "missing"),
+        ({(7, 1): "AS", (7, 2): "2S"}, "missing: 3, 4, 5, 6, 7, 8, 9 of spades"),
+        ({(7, 1): "AS", (7, 2): "2S", (7, 3): "3S", (7, 5): "4S"}, "Row 7 has 4 spades"),
+        ({(7, 1): "AS", (8, 1): "2S", (9, 1): "3S", (8, 2): "4S"}, "Box 7 has 4 spades"),
+        ({(6, 1): "AS"}, "outside them"),
+        (dict(zip(ck.STAIRCASE, "AS 2S 3S 4S 5S 6S 7S 8S 9S".split(), strict=True)), None),
+    ],
+)
 def test_custom_problem(placed, problem):
     found = play.custom_problem(placed)
     assert (found is None) if problem is None else (problem in found)

@@ -74,7 +74,7 @@ def assert_no_future(html: str, game: CardokuGame):
     if state.current_card:
         shown.add(state.current_card.code)
     assert card_codes(html) <= shown
-    for card in state.deck[state.position + 1:]:
+    for card in state.deck[state.position + 1 :]:
         if not card.is_joker:
             assert card.name not in html, card.name
     assert '"seed":' not in html and '"moves":' not in html
@@ -128,11 +128,14 @@ def test_random_layout_comes_from_the_deal_code(player_client, player):
     assert a.engine_state().layout == ck.random_layout(ck.parse_deal_code("00000ABC"))
 
 
-@pytest.mark.parametrize("code, message", [
-    ("ABC", "A deal code has 8 letters and digits"),
-    ("ABCDEFGU", "cannot appear in a deal code"),
-    ("!!!!!!!!", "cannot appear in a deal code"),
-])
+@pytest.mark.parametrize(
+    "code, message",
+    [
+        ("ABC", "A deal code has 8 letters and digits"),
+        ("ABCDEFGU", "cannot appear in a deal code"),
+        ("!!!!!!!!", "cannot appear in a deal code"),
+    ],
+)
 def test_bad_deal_code_is_refused_with_a_clear_message(player_client, code, message):
     response = new(player_client, code=code)
     html = response.content.decode()
@@ -151,15 +154,18 @@ def test_custom_layout_starts_with_the_players_spades(player_client, player):
     assert layout[(7, 2)] == ck.spade(1) and layout[(9, 8)] == ck.spade(9)
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"spade_4": "7,4"}, "Row 7 has 4 spades; at most three per row."),
-    ({"spade_9": ""}, "missing: 9 of spades"),
-    ({"spade_9": "6,8"}, "outside them"),
-    ({"spade_9": "7,2"}, "on the same square"),
-    ({"spade_9": "x"}, "must be written row,column"),
-    ({"spade_9": "9,x"}, "The column must be a whole number"),
-    ({"spade_2": "7,1"}, "Box 7 has 4 spades; at most three per box."),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"spade_4": "7,4"}, "Row 7 has 4 spades; at most three per row."),
+        ({"spade_9": ""}, "missing: 9 of spades"),
+        ({"spade_9": "6,8"}, "outside them"),
+        ({"spade_9": "7,2"}, "on the same square"),
+        ({"spade_9": "x"}, "must be written row,column"),
+        ({"spade_9": "9,x"}, "The column must be a whole number"),
+        ({"spade_2": "7,1"}, "Box 7 has 4 spades; at most three per box."),
+    ],
+)
 def test_bad_custom_layout_is_refused_with_the_engines_reason(player_client, change, message):
     response = new(player_client, layout="custom", **{**CUSTOM, **change})
     assert response.status_code == 400 and message in response.content.decode()
@@ -167,8 +173,17 @@ def test_bad_custom_layout_is_refused_with_the_engines_reason(player_client, cha
 
 
 def test_three_spades_in_one_column_are_fine(player_client, player):
-    spades = {"spade_1": "7,1", "spade_2": "8,1", "spade_3": "9,1", "spade_4": "7,4", "spade_5": "8,5",
-              "spade_6": "9,6", "spade_7": "7,9", "spade_8": "8,8", "spade_9": "9,7"}
+    spades = {
+        "spade_1": "7,1",
+        "spade_2": "8,1",
+        "spade_3": "9,1",
+        "spade_4": "7,4",
+        "spade_5": "8,5",
+        "spade_6": "9,6",
+        "spade_7": "7,9",
+        "spade_8": "8,8",
+        "spade_9": "9,7",
+    }
     assert new(player_client, layout="custom", **spades).status_code == 302
 
 
@@ -282,8 +297,7 @@ def test_two_kings_in_a_box_are_refused(player_client, player):
 
 
 def test_two_wilds_of_one_suit_are_refused(player_client, player):
-    game = deal(player, lambda d: d[0].is_wild and d[1].is_wild and not d[0].is_joker
-                and d[0].suit == d[1].suit)
+    game = deal(player, lambda d: d[0].is_wild and d[1].is_wild and not d[0].is_joker and d[0].suit == d[1].suit)
     act(player_client, game, action="place", row=6, col=1)
     response = act(player_client, game, action="place", row=6, col=2)
     assert response.status_code == 409 and b"two wilds of the same suit" in response.content
@@ -310,16 +324,19 @@ def test_a_stale_move_is_not_played(player_client, player):
     assert fresh(game).discards == 1
 
 
-@pytest.mark.parametrize("data, message", [
-    ({}, "Choose a move"),
-    ({"action": "fly"}, "Unknown move"),
-    ({"action": "place"}, "Pick a square"),
-    ({"action": "place", "row": 0, "col": 1}, "The row must be a whole number from 1 to 9"),
-    ({"action": "place", "row": "x", "col": 1}, "The row must be"),
-    ({"action": "place", "row": 6, "col": 10}, "The column must be"),
-    ({"action": "place", "square": "66"}, "written row,column"),
-    ({"action": "discard", "step": "soon"}, "The step must be"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({}, "Choose a move"),
+        ({"action": "fly"}, "Unknown move"),
+        ({"action": "place"}, "Pick a square"),
+        ({"action": "place", "row": 0, "col": 1}, "The row must be a whole number from 1 to 9"),
+        ({"action": "place", "row": "x", "col": 1}, "The row must be"),
+        ({"action": "place", "row": 6, "col": 10}, "The column must be"),
+        ({"action": "place", "square": "66"}, "written row,column"),
+        ({"action": "discard", "step": "soon"}, "The step must be"),
+    ],
+)
 def test_malformed_moves_are_400_and_change_nothing(player_client, player, data, message):
     game = deal(player)
     response = act(player_client, game, **data)
@@ -447,8 +464,9 @@ def test_someone_elses_game_is_403(player, other_player):
     response = act(other, game, action="discard")
     assert response.status_code == 403 and b"not yours" in response.content
     assert other.post(reverse("cardoku_act", args=[game.pk]), {"action": "discard"}).status_code == 403
-    assert other.post(reverse("cardoku_option", args=[game.pk]), {"option": "moves", "on": "1"},
-                      **HX).status_code == 403
+    assert (
+        other.post(reverse("cardoku_option", args=[game.pk]), {"option": "moves", "on": "1"}, **HX).status_code == 403
+    )
     game = fresh(game)
     assert game.step == 0 and not game.show_moves
 
@@ -459,11 +477,19 @@ def test_unknown_game(player_client):
     assert response.status_code == 403
 
 
-@pytest.mark.parametrize("method, name, needs_game", [
-    ("get", "cardoku_act", True), ("get", "cardoku_option", True), ("get", "cardoku_new", False),
-    ("get", "cardoku_check_layout", False), ("post", "cardoku_setup", False), ("post", "cardoku_game", True),
-    ("put", "cardoku_act", True), ("delete", "cardoku_game", True),
-])
+@pytest.mark.parametrize(
+    "method, name, needs_game",
+    [
+        ("get", "cardoku_act", True),
+        ("get", "cardoku_option", True),
+        ("get", "cardoku_new", False),
+        ("get", "cardoku_check_layout", False),
+        ("post", "cardoku_setup", False),
+        ("post", "cardoku_game", True),
+        ("put", "cardoku_act", True),
+        ("delete", "cardoku_game", True),
+    ],
+)
 def test_wrong_method_is_405(player_client, player, method, name, needs_game):
     args = [deal(player).pk] if needs_game else []
     assert getattr(player_client, method)(reverse(name, args=args)).status_code == 405
@@ -480,8 +506,7 @@ def test_csrf_is_enforced(player):
     assert fresh(game).step == 0 and CardokuGame.objects.count() == 1
     page = client.get(reverse("cardoku_game", args=[game.pk])).content.decode()
     token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
-    response = client.post(reverse("cardoku_act", args=[game.pk]), {"action": "discard"},
-                           HTTP_X_CSRFTOKEN=token, **HX)
+    response = client.post(reverse("cardoku_act", args=[game.pk]), {"action": "discard"}, HTTP_X_CSRFTOKEN=token, **HX)
     assert response.status_code == 200 and fresh(game).discards == 1
 
 

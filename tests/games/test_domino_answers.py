@@ -12,8 +12,10 @@ from tests.games import oob
 from tests.games.test_domino_views import act, entries, fresh, game, page  # noqa: F401 (fixture)
 
 CELL = re.compile(r'<div hx-swap-oob="true" id="dm-cell-(\d)-(\d)"')
-MARKS = re.compile(r' (scored|clash|fresh|slide|dropped|just-lost)(?=[ "])|<span class="stone placed wrong-stone[^>]*>\d</span>'
-                   r'|<span class="gain"[^>]*>\+\d+</span>| style="--dx[^"]*"')
+MARKS = re.compile(
+    r' (scored|clash|fresh|slide|dropped|just-lost)(?=[ "])|<span class="stone placed wrong-stone[^>]*>\d</span>'
+    r'|<span class="gain"[^>]*>\+\d+</span>| style="--dx[^"]*"'
+)
 
 
 def shown(html: str) -> str:
@@ -21,7 +23,7 @@ def shown(html: str) -> str:
     ids = ["dm-clock", "dm-score", "dm-lives", "dm-hand", "dm-version", "dm-legend"]
     parts = [html[slice(*oob.element_span(html, i))] for i in ids]
     start = html.index('<div class="ring ring-top"')
-    parts.append(html[start:html.index("</form>", start)])
+    parts.append(html[start : html.index("</form>", start)])
     return MARKS.sub("", "\n".join(parts))
 
 
@@ -36,8 +38,12 @@ def test_a_correct_push_answers_with_the_landed_stone_and_no_other_cell_but_what
     cells = CELL.findall(html)
     assert (str(landing[0]), str(landing[1])) in cells and 'class="stone placed fresh slide"' in html
     after = fresh(game).engine_state()
-    changed = {(str(r), str(c)) for r in range(1, 10) for c in range(1, 10)
-               if state.cell(r, c) != after.cell(r, c) or ((r, c) in state.unreachable) != ((r, c) in after.unreachable)}
+    changed = {
+        (str(r), str(c))
+        for r in range(1, 10)
+        for c in range(1, 10)
+        if state.cell(r, c) != after.cell(r, c) or ((r, c) in state.unreachable) != ((r, c) in after.unreachable)
+    }
     assert set(cells) == changed  # the landed stone and the cells it made unreachable, nothing else
     ids = oob.top_level_ids(html)
     assert {"dm-clock", "dm-score", "dm-hand", "dm-message", "domino-live", "dm-version"} <= set(ids)
@@ -58,9 +64,17 @@ def test_a_malformed_push_answers_with_the_message(player_client, game):
     assert response.status_code == 400 and oob.top_level_ids(response.content.decode()) == ["dm-message", "domino-live"]
 
 
-@pytest.mark.parametrize("data", [{"push": "left-²"}, {"push": "left-３"}, {"edge": "left", "line": "٣"},
-                                  {"push": "left-1", "version": "²"}, {"joker": "grey", "cell": "²-1"},
-                                  {"joker": "gold", "row": "1", "col": "１"}])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"push": "left-²"},
+        {"push": "left-３"},
+        {"edge": "left", "line": "٣"},
+        {"push": "left-1", "version": "²"},
+        {"joker": "grey", "cell": "²-1"},
+        {"joker": "gold", "row": "1", "col": "１"},
+    ],
+)
 def test_non_ascii_numbers_are_a_400(player_client, game, data):
     assert act(player_client, game, **data).status_code == 400 and fresh(game).moves == 0
 
@@ -97,7 +111,9 @@ def test_a_locked_duel_board_with_bare_marker_slots_renders(game):
     from games.domino.presenters import game_view
 
     view = game_view(fresh(game).engine_state(), 0.0)
-    view["markers"] = {edge: [{"valid": False}] * 9 for edge in d.EDGES}  # as rooms/gametypes/domino.py sends a locked seat
+    view["markers"] = {
+        edge: [{"valid": False}] * 9 for edge in d.EDGES
+    }  # as rooms/gametypes/domino.py sends a locked seat
     html = render_to_string("domino/game.html#table", view)
     assert html.count('class="marker-slot"') == 36 and 'id="dm-mark-right-9"' in html
 

@@ -65,8 +65,17 @@ def test_tick_before_the_limit_returns_the_same_dict():
 def test_summary_holds_no_secrets():
     data = play.start_state(GIVENS, DIGITS, 7, 0.0)
     numbers = play.summary(data, 30.0)
-    assert set(numbers) == {"score", "lives", "stones_placed", "jokers_used", "stones_left", "finished",
-                            "end_reason", "moves", "seconds_left"}
+    assert set(numbers) == {
+        "score",
+        "lives",
+        "stones_placed",
+        "jokers_used",
+        "stones_left",
+        "finished",
+        "end_reason",
+        "moves",
+        "seconds_left",
+    }
     assert numbers["seconds_left"] == 570.0 and numbers["lives"] == 3
 
 

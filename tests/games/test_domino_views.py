@@ -28,8 +28,11 @@ def target(state, cell):
 
 def entries(game, correct: bool) -> list[str]:
     state = fresh(game).engine_state()
-    return [f"{edge}-{line}" for (edge, line), cell in d.entry_points(state).items()
-            if (target(state, cell) == state.current_stone) == correct]
+    return [
+        f"{edge}-{line}"
+        for (edge, line), cell in d.entry_points(state).items()
+        if (target(state, cell) == state.current_stone) == correct
+    ]
 
 
 def seed_with_both():
@@ -243,8 +246,7 @@ def test_non_htmx_post_redirects_back_to_the_game(player_client, game):
 
 def test_a_move_on_an_old_board_is_refused(player_client, game):
     act(player_client, game, push=entries(game, True)[0], version=0)
-    response = act(player_client, game, push=entries(game, True)[0] if entries(game, True) else "right-1",
-                   version=0)
+    response = act(player_client, game, push=entries(game, True)[0] if entries(game, True) else "right-1", version=0)
     assert response.status_code == 409 and b"board changed" in response.content
     assert fresh(game).moves == 1
 
@@ -262,8 +264,9 @@ def test_a_push_at_an_invalid_entry_point_is_refused(player_client, game):
 def test_a_push_where_no_stone_stops_the_slide_is_refused(player_client, player, db):
     grid = [0] * 81
     grid[0] = SOLUTION_DIGITS[0]  # one given, top left: row 5 has nothing to meet
-    puzzle = Puzzle.objects.create(level="easy", givens="".join(map(str, grid)), solution=SOLUTION,
-                                   clues=1, techniques=[], seed=2)
+    puzzle = Puzzle.objects.create(
+        level="easy", givens="".join(map(str, grid)), solution=SOLUTION, clues=1, techniques=[], seed=2
+    )
     game = solo.start_game(player, "easy")
     assert game.puzzle == puzzle
     response = act(player_client, game, push="left-5")
@@ -405,8 +408,9 @@ def test_csrf_is_enforced(player, game):
 def one_gap_puzzle(cell=(1, 1)) -> Puzzle:
     grid = list(SOLUTION)
     grid[(cell[0] - 1) * 9 + cell[1] - 1] = "0"
-    return Puzzle.objects.create(level="medium", givens="".join(grid), solution=SOLUTION, clues=80,
-                                 techniques=[], seed=3)
+    return Puzzle.objects.create(
+        level="medium", givens="".join(grid), solution=SOLUTION, clues=80, techniques=[], seed=3
+    )
 
 
 def test_filling_the_grid_scores_units_bonus_and_the_servers_seconds_left(player_client, player, db):
@@ -496,8 +500,9 @@ def test_no_joker_left_and_a_stone_that_fits_nowhere_ends_the_game_with_the_reas
         grid[(r - 1) * 9 + c - 1] = "0"
     Puzzle.objects.create(level="hard", givens="".join(grid), solution=SOLUTION, clues=73, techniques=[], seed=4)
     digits = tuple(int(ch) for ch in grid)
-    seed = next(s for s in range(1000)
-                if (bag := d.new_game(digits, SOLUTION_DIGITS, s, 0.0).bag).index(3) < bag.index(5))
+    seed = next(
+        s for s in range(1000) if (bag := d.new_game(digits, SOLUTION_DIGITS, s, 0.0).bag).index(3) < bag.index(5)
+    )
     game = solo.start_game(player, "hard", seed=seed)
     kinds = ["grey"] * 4 + ["gold"] * 2
     for kind, (r, c) in zip(kinds, blanks[1:7], strict=True):

@@ -66,7 +66,8 @@ def test_counters_pad_and_message():
     assert " disabled" in fragments.hint_button(0) and "disabled" not in fragments.hint_button(1)
     assert fragments.message() == '<p id="game-message" class="message" role="status">&nbsp;</p>'
     assert fragments.message("Hi", kind="good", element_id="room-message").startswith(
-        '<p id="room-message" class="message is-good" role="status">Hi')
+        '<p id="room-message" class="message is-good" role="status">Hi'
+    )
     assert 'name="version" value="7"' in fragments.version_input(7)
 
 

@@ -34,8 +34,9 @@ def kept(model, pk):
 
 def enter(player, run, n, version=None):
     cell = EMPTY[n]
-    return solo.act(run.pk, player.token, solo.SoloAction("enter", cell=cell, digit=int(SOLUTION[cell]),
-                                                          version=version))
+    return solo.act(
+        run.pk, player.token, solo.SoloAction("enter", cell=cell, digit=int(SOLUTION[cell]), version=version)
+    )
 
 
 def test_a_move_keeps_a_copy_of_the_written_row_the_caller_does_not_share(player, run):

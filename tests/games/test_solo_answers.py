@@ -36,8 +36,14 @@ def test_a_correct_entry_answers_with_its_cell_and_no_other(player_client, run):
     assert response.status_code == 200 and response["HX-Reswap"] == "none settle:0ms"
     assert html.count('role="gridcell"') == 1 and CELL.findall(html) == ["2"]
     board = fresh(run).get_board()
-    assert fragments.oob(fragments.sudoku_cell(board, 2, selected=True).replace('class="cell entered selected',
-                                                                                'class="cell entered selected fresh')) in html
+    assert (
+        fragments.oob(
+            fragments.sudoku_cell(board, 2, selected=True).replace(
+                'class="cell entered selected', 'class="cell entered selected fresh'
+            )
+        )
+        in html
+    )
     assert fragments.score_stat(10, oob=True) in html
     assert fragments.pad_button(4, 9 - board.cells.count(4), oob=True) in html and html.count("<button") == 1
     assert "4 is correct." in html and 'class="message is-good"' in html
@@ -169,7 +175,11 @@ def test_non_ascii_and_odd_numbers_are_a_400_with_a_message(player_client, run, 
         return  # a blank version is "unknown"
     response = act(player_client, run, **data)
     assert response.status_code == 400
-    assert b"must be a number" in response.content or b"Pick a cell" in response.content or b"Choose a digit" in response.content
+    assert (
+        b"must be a number" in response.content
+        or b"Pick a cell" in response.content
+        or b"Choose a digit" in response.content
+    )
     assert fresh(run).moves == 0
 
 

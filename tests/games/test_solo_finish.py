@@ -19,16 +19,25 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 def finished_run(player, puzzle, seconds, *, assisted=False, days_ago=1, level="easy"):
     board = race.Board.new(tuple(map(int, PUZZLE)))
-    return SoloRun.objects.create(player=player, puzzle=puzzle, level=level, board=board.to_dict(), state="finished",
-                                  assisted=assisted, elapsed=seconds, score=500,
-                                  finished_at=timezone.now() - dt.timedelta(days=days_ago))
+    return SoloRun.objects.create(
+        player=player,
+        puzzle=puzzle,
+        level=level,
+        board=board.to_dict(),
+        state="finished",
+        assisted=assisted,
+        elapsed=seconds,
+        score=500,
+        finished_at=timezone.now() - dt.timedelta(days=days_ago),
+    )
 
 
 def play_to_the_end(client, run, seconds=95, wrong_first=False):
     with time_machine.travel(run.started_at + dt.timedelta(seconds=seconds), tick=False):
         if wrong_first:
-            client.post(reverse("solo_act", args=[run.pk]), {"cell": EMPTY[0], "digit": int(SOLUTION[EMPTY[0]]) % 9 + 1},
-                        **HX)
+            client.post(
+                reverse("solo_act", args=[run.pk]), {"cell": EMPTY[0], "digit": int(SOLUTION[EMPTY[0]]) % 9 + 1}, **HX
+            )
         for cell in EMPTY:
             response = client.post(reverse("solo_act", args=[run.pk]), {"cell": cell, "digit": SOLUTION[cell]}, **HX)
     return response
@@ -37,21 +46,33 @@ def play_to_the_end(client, run, seconds=95, wrong_first=False):
 def test_score_parts_add_up_to_the_score():
     board = race.Board.new(tuple(map(int, PUZZLE)))
     to_fill = board.to_fill
-    done = race.Board(board.givens, tuple(map(int, SOLUTION)), hinted=frozenset({2, 3}), score=0, mistakes=3, hints=2,
-                      status=race.Status.FINISHED)
+    done = race.Board(
+        board.givens,
+        tuple(map(int, SOLUTION)),
+        hinted=frozenset({2, 3}),
+        score=0,
+        mistakes=3,
+        hints=2,
+        status=race.Status.FINISHED,
+    )
     score = (to_fill - 2) * 10 - 50 - 15 + 100
     done = race.Board(done.givens, done.cells, done.hinted, score=score, mistakes=3, hints=2, status=done.status)
     parts = solo.score_parts(done, race.STANDARD)
-    assert parts == [(f"{to_fill - 2} correct entries × 10", (to_fill - 2) * 10), ("2 hints × −25", -50),
-                     ("3 mistakes", -15), ("Finish bonus", 100)]
+    assert parts == [
+        (f"{to_fill - 2} correct entries × 10", (to_fill - 2) * 10),
+        ("2 hints × −25", -50),
+        ("3 mistakes", -15),
+        ("Finish bonus", 100),
+    ]
     assert sum(points for _, points in parts) == score
 
 
 def test_a_penalty_taken_at_zero_shows_as_its_own_line():
     """A mistake at 0 points costs nothing (the score never goes below 0): the parts say so."""
     board = race.Board.new(tuple(map(int, PUZZLE)))
-    done = race.Board(board.givens, tuple(map(int, SOLUTION)), score=board.to_fill * 10 + 100, mistakes=1,
-                      status=race.Status.FINISHED)
+    done = race.Board(
+        board.givens, tuple(map(int, SOLUTION)), score=board.to_fill * 10 + 100, mistakes=1, status=race.Status.FINISHED
+    )
     parts = solo.score_parts(done, race.STANDARD)
     assert parts[-1] == ("Penalties taken at 0 points", 5)
     assert sum(points for _, points in parts) == done.score

@@ -15,16 +15,19 @@ PUZZLE = tuple(map(int, "5300700006001950000980000608000600034008030017000200060
 SOLUTION = tuple(map(int, "534678912672195348198342567859761423426853791713924856961537284287419635345286179"))
 
 
-@pytest.mark.parametrize("data, move", [
-    ({"cell": "2", "digit": "4"}, play.Enter(2, 4)),
-    ({"cell": 2, "digit": 4, "mode": "enter"}, play.Enter(2, 4)),
-    ({"cell": " 2 ", "digit": "4", "mode": "note"}, play.Note(2, 4)),
-    ({"action": "note", "cell": "80", "digit": "9"}, play.Note(80, 9)),
-    ({"action": "enter", "cell": "0", "digit": "1", "mode": "note"}, play.Enter(0, 1)),  # the action wins
-    ({"command": "hint"}, play.Hint(None)),
-    ({"command": "hint", "cell": ""}, play.Hint(None)),
-    ({"action": "hint", "cell": "40"}, play.Hint(40)),
-])
+@pytest.mark.parametrize(
+    "data, move",
+    [
+        ({"cell": "2", "digit": "4"}, play.Enter(2, 4)),
+        ({"cell": 2, "digit": 4, "mode": "enter"}, play.Enter(2, 4)),
+        ({"cell": " 2 ", "digit": "4", "mode": "note"}, play.Note(2, 4)),
+        ({"action": "note", "cell": "80", "digit": "9"}, play.Note(80, 9)),
+        ({"action": "enter", "cell": "0", "digit": "1", "mode": "note"}, play.Enter(0, 1)),  # the action wins
+        ({"command": "hint"}, play.Hint(None)),
+        ({"command": "hint", "cell": ""}, play.Hint(None)),
+        ({"action": "hint", "cell": "40"}, play.Hint(40)),
+    ],
+)
 def test_moves_read_the_same_from_a_form_and_a_socket(data, move):
     assert play.parse_move(data) == move
     assert A.parse_board_message(data) == move  # the room's Enter, Note and Hint are these
@@ -32,21 +35,24 @@ def test_moves_read_the_same_from_a_form_and_a_socket(data, move):
     assert (action.kind, action.move) == (move.kind, move)
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"cell": "2"}, "Choose a digit from 1 to 9."),
-    ({"digit": "4"}, "Pick a cell on the board first."),
-    ({"cell": "", "digit": "4"}, "Pick a cell on the board first."),
-    ({"cell": "٣", "digit": "4"}, "The cell must be a number."),
-    ({"cell": "2", "digit": "３"}, "The digit must be a number."),
-    ({"cell": "2", "digit": True}, "The digit must be a number."),
-    ({"cell": "81", "digit": "4"}, "The cell must be between 0 and 80."),
-    ({"cell": "2", "digit": "0"}, "The digit must be between 1 and 9."),
-    ({"cell": 2, "digit": 10 ** 30}, "The digit must be between 1 and 9."),
-    ({"cell": "2", "digit": "4", "mode": "pen"}, "Mode must be enter or note."),
-    ({"command": "hint", "cell": "-1"}, "The cell must be a number."),
-    ({"command": "solve"}, "Unknown command 'solve'."),
-    ({"action": "explode"}, "Unknown action 'explode'."),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"cell": "2"}, "Choose a digit from 1 to 9."),
+        ({"digit": "4"}, "Pick a cell on the board first."),
+        ({"cell": "", "digit": "4"}, "Pick a cell on the board first."),
+        ({"cell": "٣", "digit": "4"}, "The cell must be a number."),
+        ({"cell": "2", "digit": "３"}, "The digit must be a number."),
+        ({"cell": "2", "digit": True}, "The digit must be a number."),
+        ({"cell": "81", "digit": "4"}, "The cell must be between 0 and 80."),
+        ({"cell": "2", "digit": "0"}, "The digit must be between 1 and 9."),
+        ({"cell": 2, "digit": 10**30}, "The digit must be between 1 and 9."),
+        ({"cell": "2", "digit": "4", "mode": "pen"}, "Mode must be enter or note."),
+        ({"command": "hint", "cell": "-1"}, "The cell must be a number."),
+        ({"command": "solve"}, "Unknown command 'solve'."),
+        ({"action": "explode"}, "Unknown action 'explode'."),
+    ],
+)
 def test_malformed_moves_say_what_is_wrong_in_both_games(data, message):
     for parse in (play.parse_move, solo.parse_action):
         with pytest.raises(race.MalformedMove) as error:

@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TAG_MODULES = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("*/**/templatetags/*.py") if p.name != "__init__.py"
-                     and ".venv" not in p.parts)
+TAG_MODULES = sorted(
+    str(p.relative_to(ROOT))
+    for p in ROOT.glob("*/**/templatetags/*.py")
+    if p.name != "__init__.py" and ".venv" not in p.parts
+)
 PROJECT = ("games", "rooms", "stats", "config")
 
 
@@ -56,7 +59,13 @@ def test_there_are_tag_modules_to_check():
 @pytest.mark.parametrize("path", TAG_MODULES)
 def test_a_tag_module_reaches_no_model_and_no_write_path(path):
     reached = _reached(ROOT / path)
-    data = {name for name in reached if name.startswith("django.db")
-            or (name.split(".")[0] in PROJECT and name.split(".")[-1] in ("models", "solo", "records", "panels",
-                                                                          "rows", "bank", "services", "live"))}
+    data = {
+        name
+        for name in reached
+        if name.startswith("django.db")
+        or (
+            name.split(".")[0] in PROJECT
+            and name.split(".")[-1] in ("models", "solo", "records", "panels", "rows", "bank", "services", "live")
+        )
+    }
     assert not data, f"{path} reaches {sorted(data)}"

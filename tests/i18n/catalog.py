@@ -17,9 +17,16 @@ MO = PO.with_suffix(".mo")
 # Django's makemessages keywords (xgettext's defaults plus Django's own): name -> how its
 # arguments map to (context, msgid, plural).
 KEYWORDS = {
-    "_": "s", "gettext": "s", "gettext_lazy": "s", "gettext_noop": "s",
-    "ngettext": "sp", "ngettext_lazy": "sp",
-    "pgettext": "cs", "pgettext_lazy": "cs", "npgettext": "csp", "npgettext_lazy": "csp",
+    "_": "s",
+    "gettext": "s",
+    "gettext_lazy": "s",
+    "gettext_noop": "s",
+    "ngettext": "sp",
+    "ngettext_lazy": "sp",
+    "pgettext": "cs",
+    "pgettext_lazy": "cs",
+    "npgettext": "csp",
+    "npgettext_lazy": "csp",
 }
 
 
@@ -53,7 +60,7 @@ def python_strings(source: str):
         kind = KEYWORDS.get(name)
         if kind is None or len(node.args) < len(kind):
             continue
-        args = [a.value for a in node.args[:len(kind)] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        args = [a.value for a in node.args[: len(kind)] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
         if len(args) == len(kind):
             yield _entry(kind, args)
 
@@ -68,7 +75,7 @@ def template_strings(source: str):
         args = [ast.literal_eval(s) for s in _STRING.findall(match.group(2))]
         kind = KEYWORDS[match.group(1)]
         if len(args) >= len(kind):
-            yield _entry(kind, args[:len(kind)])
+            yield _entry(kind, args[: len(kind)])
 
 
 def marked_strings() -> dict:

@@ -10,8 +10,11 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 def test_every_marked_string_is_translated():
     catalog = {(e.get("msgctxt"), e["msgid"]): e for e in po_entries()}
-    missing = [f"{where}: {msgid!r}" for (context, msgid), (_, where) in marked_strings().items()
-               if (context, msgid) not in catalog]
+    missing = [
+        f"{where}: {msgid!r}"
+        for (context, msgid), (_, where) in marked_strings().items()
+        if (context, msgid) not in catalog
+    ]
     assert not missing, "not in locale/nl/LC_MESSAGES/django.po (run `make messages`):\n" + "\n".join(missing)
     untranslated = [e["msgid"] for e in catalog.values() if not all(e["msgstr"].values())]
     assert not untranslated, f"translate these in the .po: {untranslated}"

@@ -17,9 +17,33 @@ from tests.conftest import EMPTY, SOLUTION, client_for
 # Names of games, keys and the few words that are the same in Dutch (a Dutch Sudoku player
 # says "hint" and "score"): a text made of these words only may read the same.
 SAME_IN_DUTCH = {
-    "Sudoku", "Showdown", "Showdowns", "Solo", "Run", "Cardoku", "Domino", "race", "English", "Nederlands",
-    "Expert", "Hardcore", "Joker", "Jokers", "Hint", "Hints", "Score", "Bonus", "Flush", "Royal", "Duels",
-    "CODE", "code", "Enter", "Esc", "Tab", "Delete",
+    "Sudoku",
+    "Showdown",
+    "Showdowns",
+    "Solo",
+    "Run",
+    "Cardoku",
+    "Domino",
+    "race",
+    "English",
+    "Nederlands",
+    "Expert",
+    "Hardcore",
+    "Joker",
+    "Jokers",
+    "Hint",
+    "Hints",
+    "Score",
+    "Bonus",
+    "Flush",
+    "Royal",
+    "Duels",
+    "CODE",
+    "code",
+    "Enter",
+    "Esc",
+    "Tab",
+    "Delete",
 }
 ZONES = zoneinfo.available_timezones()
 ATTRIBUTES = {"aria-label", "title", "placeholder", "alt"}
@@ -51,10 +75,14 @@ def texts(html: str) -> list[str]:
 
 
 def exempt(text: str, names: set[str]) -> bool:
-    return (not re.search(r"[^\W\d_]{2}", text)  # numbers, symbols, single letters
-            or text in names or text in ZONES or text.startswith("/")  # names, time zones, paths
-            or re.fullmatch(r"[A-Z0-9]{6}|[A-Z0-9]{8}|[A-Z0-9]{26}", text) is not None  # room and deal codes
-            or set(re.findall(r"[^\W\d_]+", text)) <= SAME_IN_DUTCH)
+    return (
+        not re.search(r"[^\W\d_]{2}", text)  # numbers, symbols, single letters
+        or text in names
+        or text in ZONES
+        or text.startswith("/")  # names, time zones, paths
+        or re.fullmatch(r"[A-Z0-9]{6}|[A-Z0-9]{8}|[A-Z0-9]{26}", text) is not None  # room and deal codes
+        or set(re.findall(r"[^\W\d_]+", text)) <= SAME_IN_DUTCH
+    )
 
 
 def untranslated(client, url: str, names: set[str]) -> list[str]:
@@ -81,6 +109,7 @@ def pages(player, player_client, bank_puzzle):
     lobby = create_room(player, level="easy", preset="standard")
     running = create_room(player, level="easy", preset="standard")
     from stats.models import Profile
+
     guest = Profile.objects.create(display_name="Grace")
     perform(running.code, guest, A.Join())
     for who in (player, guest):
@@ -88,11 +117,17 @@ def pages(player, player_client, bank_puzzle):
     perform(running.code, player, A.Start(), now=timezone.now() - timezone.timedelta(seconds=5))
     perform(running.code, player, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])))
     return {
-        "home": reverse("home"), "how to play": reverse("how_to_play"), "solo run": solo,
-        "cardoku setup": reverse("cardoku_setup"), "cardoku game": cardoku,
-        "domino home": reverse("domino_home"), "domino game": domino,
-        "leaderboards": reverse("leaderboards"), "profile": reverse("profile"),
-        "room lobby": reverse("room", args=[lobby.code]), "running room": reverse("room", args=[running.code]),
+        "home": reverse("home"),
+        "how to play": reverse("how_to_play"),
+        "solo run": solo,
+        "cardoku setup": reverse("cardoku_setup"),
+        "cardoku game": cardoku,
+        "domino home": reverse("domino_home"),
+        "domino game": domino,
+        "leaderboards": reverse("leaderboards"),
+        "profile": reverse("profile"),
+        "room lobby": reverse("room", args=[lobby.code]),
+        "running room": reverse("room", args=[running.code]),
         "404": "/no-such-page/",
     }
 

@@ -67,8 +67,10 @@ async def test_the_language_cookie_outranks_accept_language():
 
 def test_socket_language_reads_the_cookie_then_the_header():
     def scope(cookie=None, header=b""):
-        return {"cookies": {settings.LANGUAGE_COOKIE_NAME: cookie} if cookie else {},
-                "headers": [(b"accept-language", header)]}
+        return {
+            "cookies": {settings.LANGUAGE_COOKIE_NAME: cookie} if cookie else {},
+            "headers": [(b"accept-language", header)],
+        }
 
     assert socket_language(scope(header=b"nl-BE,nl;q=0.9")) == "nl"
     assert socket_language(scope(cookie="en", header=b"nl")) == "en"

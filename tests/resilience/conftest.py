@@ -33,9 +33,22 @@ def short_config(**overrides):
     reconnect and forfeit happening often enough to be seen in a short run."""
     from loadtest.scenario import Config
 
-    values = dict(rooms=2, players=5, rate=2.0, p_hint=0.05, p_note=0.06, p_wrong=0.10, p_silly=0.03,
-                  p_reconnect=0.04, p_reload=0.02, p_drop=0.05, leave_fraction=0.25, watchers_every=1,
-                  presets=("standard", "hardcore", "friendly"), max_seconds=150)
+    values = dict(
+        rooms=2,
+        players=5,
+        rate=2.0,
+        p_hint=0.05,
+        p_note=0.06,
+        p_wrong=0.10,
+        p_silly=0.03,
+        p_reconnect=0.04,
+        p_reload=0.02,
+        p_drop=0.05,
+        leave_fraction=0.25,
+        watchers_every=1,
+        presets=("standard", "hardcore", "friendly"),
+        max_seconds=150,
+    )
     values.update(overrides)
     return Config(**values)
 

@@ -11,8 +11,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def terminate_other_connections():
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
     connection.close()  # back to the pool: the pool now holds only dropped connections
 
 
@@ -42,10 +44,17 @@ def test_a_pool_of_dropped_connections_is_replaced_at_once(player, run):
         pool.putconn(conn)
     connection.close()
     params = connection.settings_dict
-    with psycopg.connect(dbname=params["NAME"], user=params.get("USER") or None, host=params.get("HOST") or None,
-                         port=params.get("PORT") or None, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                      "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    with psycopg.connect(
+        dbname=params["NAME"],
+        user=params.get("USER") or None,
+        host=params.get("HOST") or None,
+        port=params.get("PORT") or None,
+        autocommit=True,
+    ) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
     started = time.monotonic()
     client = client_for(player)
     assert client.get(f"/solo/{run.pk}/").status_code == 200

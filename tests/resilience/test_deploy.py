@@ -9,13 +9,25 @@ from django.conf import settings
 
 
 def manage(*args, **env):
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=settings.BASE_DIR, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, **env})
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **env},
+    )
 
 
 def production(**extra):
-    return dict({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-                 "DJANGO_ALLOWED_HOSTS": "showdown.example.com"}, **extra)
+    return dict(
+        {
+            "DJANGO_DEBUG": "false",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": "showdown.example.com",
+        },
+        **extra,
+    )
 
 
 def test_check_deploy_passes_with_production_settings():

@@ -16,8 +16,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def run(kind, services, log_dir, **config):
     config = short_config(rooms=1, rate=3.0, **config)
-    _, report, _ = run_fault(kind, config, services["database_url"], services["redis_url"],
-                             stock(config.rooms + 1, blanks=11), after=2.5, down=1.5, log_dir=log_dir)
+    _, report, _ = run_fault(
+        kind,
+        config,
+        services["database_url"],
+        services["redis_url"],
+        stock(config.rooms + 1, blanks=11),
+        after=2.5,
+        down=1.5,
+        log_dir=log_dir,
+    )
     print(report.text())
     return report
 
@@ -52,8 +60,17 @@ def test_database_connections_dropped_mid_race_close_no_socket(services, log_dir
     apart (issue 12, 5): no socket closes, no 500 (a socket handshake, the room page and a
     Solo Run move right after the drop included), moves keep being applied."""
     config = short_config(rooms=1, rate=3.0)
-    _, report, _ = run_fault("drop-db", config, services["database_url"], services["redis_url"],
-                             stock(config.rooms + 2, blanks=11), after=2.5, drops=3, gap=1.0, log_dir=log_dir)
+    _, report, _ = run_fault(
+        "drop-db",
+        config,
+        services["database_url"],
+        services["redis_url"],
+        stock(config.rooms + 2, blanks=11),
+        after=2.5,
+        drops=3,
+        gap=1.0,
+        log_dir=log_dir,
+    )
     print(report.text())
     assert report.ok, report.text()
     fault = report.figures["fault"]
@@ -69,8 +86,16 @@ def test_redis_away_from_one_daphne_closes_no_socket(services, log_dir):
     sockets stay open, moves there are applied and answered, the others hear of them
     once Redis is back, a handshake during the outage is answered (issue 12, 5)."""
     config = short_config(rooms=1, rate=3.0, p_reconnect=0.0, p_reload=0.0, p_drop=0.0)
-    _, report, _ = run_fault("redis-away", config, services["database_url"], services["redis_url"],
-                             stock(config.rooms + 1, blanks=11), after=2.5, down=6.0, log_dir=log_dir)
+    _, report, _ = run_fault(
+        "redis-away",
+        config,
+        services["database_url"],
+        services["redis_url"],
+        stock(config.rooms + 1, blanks=11),
+        after=2.5,
+        down=6.0,
+        log_dir=log_dir,
+    )
     print(report.text())
     assert report.ok, report.text()
     fault = report.figures["fault"]

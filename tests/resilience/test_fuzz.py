@@ -38,8 +38,13 @@ from stats.models import Profile, ShowdownResult
 from tests.conftest import PUZZLE, SOLUTION, client_for
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
-FUZZ = hsettings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("FUZZ_EXAMPLES"),
-                 suppress_health_check=list(HealthCheck), database=None)
+FUZZ = hsettings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=not os.environ.get("FUZZ_EXAMPLES"),
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+|<class '|object at 0x")
 
 pytestmark = pytest.mark.django_db
@@ -47,21 +52,86 @@ pytestmark = pytest.mark.django_db
 
 # --- inputs ------------------------------------------------------------------------------
 
-TRICKY = ["0", "1", "9", "80", "81", "-1", "10", " 7 ", "５", "٣", "1e2", "0x10", "nan", "inf", "", "  ", "off",
-          "none", "on", "true", "3", "5", "7", "flat", "progressive", "easy", "expert", "custom", "friendly",
-          "standard", "hardcore", "enter", "note", "hint", "\x00", "a\x00b", "<script>alert(1)</script>",
-          "'; DROP TABLE rooms_room; --", "\ud7ff\ue000", "𝟘", "ABCDEF", "abcdef",
-          # isdigit() is true for these, int() raises or reads another script (issue 12, section 3)
-          "²", "３", "7,²", "²-1", "left-²", "８,1",
-          "9" * 400]  # last: TRICKY[:-1] leaves it out
+TRICKY = [
+    "0",
+    "1",
+    "9",
+    "80",
+    "81",
+    "-1",
+    "10",
+    " 7 ",
+    "５",
+    "٣",
+    "1e2",
+    "0x10",
+    "nan",
+    "inf",
+    "",
+    "  ",
+    "off",
+    "none",
+    "on",
+    "true",
+    "3",
+    "5",
+    "7",
+    "flat",
+    "progressive",
+    "easy",
+    "expert",
+    "custom",
+    "friendly",
+    "standard",
+    "hardcore",
+    "enter",
+    "note",
+    "hint",
+    "\x00",
+    "a\x00b",
+    "<script>alert(1)</script>",
+    "'; DROP TABLE rooms_room; --",
+    "\ud7ff\ue000",
+    "𝟘",
+    "ABCDEF",
+    "abcdef",
+    # isdigit() is true for these, int() raises or reads another script (issue 12, section 3)
+    "²",
+    "３",
+    "7,²",
+    "²-1",
+    "left-²",
+    "８,1",
+    "9" * 400,
+]  # last: TRICKY[:-1] leaves it out
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(TRICKY), st.text(max_size=40),
-    st.lists(st.integers(-3, 90), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(TRICKY),
+    st.text(max_size=40),
+    st.lists(st.integers(-3, 90), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
 )
 oversized = st.integers(min_value=4000, max_value=12000).map(lambda n: "x" * n)
-ACTIONS = ["join", "leave", "forfeit", "ready", "unready", "rules", "start", "sync", "enter", "note", "hint",
-           "explode", "", "ENTER", "<b>hint</b>"]
+ACTIONS = [
+    "join",
+    "leave",
+    "forfeit",
+    "ready",
+    "unready",
+    "rules",
+    "start",
+    "sync",
+    "enter",
+    "note",
+    "hint",
+    "explode",
+    "",
+    "ENTER",
+    "<b>hint</b>",
+]
 SOCKET_FIELDS = {
     "action": st.one_of(st.sampled_from(ACTIONS), scalars),
     "cell": st.one_of(st.integers(-3, 90).map(str), st.integers(-3, 90), scalars),
@@ -71,7 +141,10 @@ SOCKET_FIELDS = {
     "mid": st.one_of(st.uuids().map(str), st.just("same-id"), scalars, oversized),
     "level": st.one_of(st.sampled_from(A.LEVELS), scalars),
     "preset": st.one_of(st.sampled_from(["friendly", "standard", "hardcore", "custom"]), scalars),
-    "notes": scalars, "hint_limit": scalars, "penalty": scalars, "mistake_cap": scalars,
+    "notes": scalars,
+    "hint_limit": scalars,
+    "penalty": scalars,
+    "mistake_cap": scalars,
     "HEADERS": st.one_of(st.just({"HX-Request": "true", "HX-Trigger": "move-form"}), scalars),
 }
 socket_messages = st.one_of(
@@ -81,7 +154,8 @@ socket_messages = st.one_of(
 socket_frames = st.one_of(
     socket_messages.map(lambda m: {"text_data": json.dumps(m)}),
     st.sampled_from(["[]", "null", "1", '"x"', "{}", "[{}]", '{"a":' * 60, "{'cell': 1}", "\x00", ""]).map(
-        lambda t: {"text_data": t}),
+        lambda t: {"text_data": t}
+    ),
     st.text(max_size=80).map(lambda t: {"text_data": t}),
     st.binary(max_size=80).map(lambda b: {"text_data": None, "bytes_data": b}),
     oversized.map(lambda x: {"text_data": json.dumps({"cell": "2", "digit": "4", "pad": x})}),
@@ -89,12 +163,16 @@ socket_frames = st.one_of(
 
 
 def form_values(keys):
-    value = st.one_of(scalars.map(lambda v: v if isinstance(v, str) else json.dumps(v)), oversized,
-                      st.lists(st.sampled_from(TRICKY), min_size=2, max_size=3))
+    value = st.one_of(
+        scalars.map(lambda v: v if isinstance(v, str) else json.dumps(v)),
+        oversized,
+        st.lists(st.sampled_from(TRICKY), min_size=2, max_size=3),
+    )
     return st.fixed_dictionaries({}, optional={k: value for k in keys})
 
 
 # --- the stored state that a refusal must leave untouched ----------------------------------
+
 
 def snapshot(rooms_only=False):
     from games.cardoku.models import CardokuGame
@@ -118,6 +196,7 @@ def visible_text(html: str) -> str:
 
 # --- rooms in every state, and a socket consumer driven directly --------------------------
 
+
 @pytest.fixture
 def world(db, settings, monkeypatch, time_machine):
     """Rooms in every state with their players; Solo, Cardoku and Domino games."""
@@ -128,8 +207,13 @@ def world(db, settings, monkeypatch, time_machine):
     # channels closes "old" connections around every database call; inside the test's
     # transaction that would drop it. The consumer's own logic is what is fuzzed here.
     monkeypatch.setattr("channels.db.close_old_connections", lambda: None)
-    Puzzle.objects.bulk_create([Puzzle(level=level, givens=PUZZLE, solution=SOLUTION, clues=30, seed=i)
-                                for i in range(8) for level in A.LEVELS])
+    Puzzle.objects.bulk_create(
+        [
+            Puzzle(level=level, givens=PUZZLE, solution=SOLUTION, clues=30, seed=i)
+            for i in range(8)
+            for level in A.LEVELS
+        ]
+    )
     ada, grace, lin, watcher = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Lin", "Watcher"))
     past = timezone.now() - timedelta(seconds=10)
 
@@ -146,9 +230,12 @@ def world(db, settings, monkeypatch, time_machine):
         return r.code
 
     codes = {
-        "lobby": room(), "ready lobby": room(ready=True), "race": room(start=past),
+        "lobby": room(),
+        "ready lobby": room(ready=True),
+        "race": room(start=past),
         "hardcore": room("hardcore", join=(grace, lin), start=past),
-        "finished": room(start=past), "expired": room(),
+        "finished": room(start=past),
+        "expired": room(),
     }
     settings.COUNTDOWN_SECONDS = 600
     codes["countdown"] = room(start=timezone.now())
@@ -200,8 +287,9 @@ def check_socket_answer(frame, sent, before, after, applied_mids, where):
     if errors:
         assert not changed, f"{where}: refused ({errors}) but the stored state changed"
         for message in errors:
-            assert len(message) >= 8 and message[0].isupper() and message[-1] in ".!?", \
+            assert len(message) >= 8 and message[0].isupper() and message[-1] in ".!?", (
                 f"{where}: unclear refusal {message!r}"
+            )
         return
     if changed or texts:
         return
@@ -209,13 +297,23 @@ def check_socket_answer(frame, sent, before, after, applied_mids, where):
     mid = ""
     with contextlib.suppress(Exception):  # not JSON, or not an object
         mid = json.loads(frame["text_data"]).get("mid") or ""
-    assert mid in applied_mids, \
-        f"{where}: {frame!r} got no answer and changed nothing"
+    assert mid in applied_mids, f"{where}: {frame!r} got no answer and changed nothing"
 
 
-SOCKETS = [("lobby", "ada"), ("lobby", "grace"), ("lobby", "watcher"), ("ready lobby", "ada"),
-           ("ready lobby", "grace"), ("countdown", "grace"), ("race", "ada"), ("race", "watcher"),
-           ("hardcore", "grace"), ("hardcore", "lin"), ("finished", "ada"), ("expired", "grace")]
+SOCKETS = [
+    ("lobby", "ada"),
+    ("lobby", "grace"),
+    ("lobby", "watcher"),
+    ("ready lobby", "ada"),
+    ("ready lobby", "grace"),
+    ("countdown", "grace"),
+    ("race", "ada"),
+    ("race", "watcher"),
+    ("hardcore", "grace"),
+    ("hardcore", "lin"),
+    ("finished", "ada"),
+    ("expired", "grace"),
+]
 
 
 def test_socket_messages_never_crash_and_refusals_change_nothing(world):
@@ -257,13 +355,15 @@ def test_socket_refusals_have_clear_messages(world):
         ({"text_data": json.dumps({"cell": "2", "digit": "4", "mid": "m" * 65})}, "Bad message id"),
         ({"text_data": json.dumps({"action": "join", "mid": "\u0000"})}, "Bad message id"),
         ({"text_data": json.dumps({"cell": "2", "digit": "4", "mid": "é"})}, "Bad message id"),
-        ({"text_data": json.dumps({"cell": "2", "digit": 10 ** 30})}, "between 1 and 9"),
+        ({"text_data": json.dumps({"cell": "2", "digit": 10**30})}, "between 1 and 9"),
         ({"text_data": json.dumps({"cell": "0", "digit": "5"})}, "is a given"),
         ({"text_data": json.dumps({"action": []})}, "Unknown action"),  # was a TypeError
         ({"text_data": json.dumps({"action": "rules", "level": "easy", "preset": ["x"]})}, "Unknown rule preset"),
         ({"text_data": json.dumps({"action": "start"})}, "only possible in the lobby"),
-        ({"text_data": json.dumps({"action": "rules", "level": "easy", "preset": "custom", "hint_limit": "2"})},
-         "Hint limit must be"),
+        (
+            {"text_data": json.dumps({"action": "rules", "level": "easy", "preset": "custom", "hint_limit": "2"})},
+            "Hint limit must be",
+        ),
     ]
     for frame, needle in cases:
         before = snapshot()
@@ -297,8 +397,11 @@ def games(world):
     """A Solo Run, a Cardoku and a Domino game each for Ada (one finished Solo Run too)."""
     ada = client_for(world["players"]["ada"])
     ids = {}
-    for name, path, data in (("run", "/solo/new/", {"level": "easy"}), ("cardoku", "/cardoku/new/", {}),
-                             ("domino", "/domino/new/", {"level": "easy"})):
+    for name, path, data in (
+        ("run", "/solo/new/", {"level": "easy"}),
+        ("cardoku", "/cardoku/new/", {}),
+        ("domino", "/domino/new/", {"level": "easy"}),
+    ):
         response = ada.post(path, data)
         assert response.status_code == 302, (path, response.status_code)
         ids[name] = int(re.search(r"/(\d+)/", response["Location"]).group(1))
@@ -362,8 +465,9 @@ def test_room_pages_with_unstorable_codes_are_not_found(player_client, path):
     assert response.status_code in (302, 404)
 
 
-@pytest.mark.parametrize("path, data", [("/rooms/join/", {"code": "AB\x00CDE"}), ("/r/AB%00CDE/join/", {}),
-                                        ("/r/AB%00CDE/leave/", {})])
+@pytest.mark.parametrize(
+    "path, data", [("/rooms/join/", {"code": "AB\x00CDE"}), ("/r/AB%00CDE/join/", {}), ("/r/AB%00CDE/leave/", {})]
+)
 def test_room_forms_with_unstorable_codes_are_refused(player_client, path, data):
     response = player_client.post(path, data)
     assert response.status_code in (400, 404) and b"code" in response.content.lower()

@@ -64,6 +64,7 @@ async def drain(sockets, stop):
                 pass
             except Exception:  # noqa: BLE001 - cut off: fine, that is the defence
                 return
+
     await asyncio.gather(*(one(c) for c in sockets))
 
 
@@ -82,8 +83,9 @@ async def test_a_toggling_lobby_beside_a_hundred_idle_sockets_does_not_slow_anot
         t, *_ = await connect(lobby.code, toggler)
         ready = True
         while not stop.is_set():
-            await t.send_to(text_data=json.dumps({"action": "ready" if ready else "unready",
-                                                  "mid": f"t{time.perf_counter()}"}))
+            await t.send_to(
+                text_data=json.dumps({"action": "ready" if ready else "unready", "mid": f"t{time.perf_counter()}"})
+            )
             ready = not ready
             await asyncio.sleep(0.2)
 

@@ -24,8 +24,11 @@ async def test_a_lobby_socket_idle_for_seven_seconds_still_gets_the_next_push():
     require_service(bool(settings.REDIS_URL), "Redis (REDIS_URL)")
     ada, grace = await sync_to_async(lambda: [Profile.objects.create(display_name=n) for n in ("Ada", "Grace")])()
     room = await sync_to_async(create_room)(ada)
-    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000"),
-               (b"cookie", f"{settings.PLAYER_COOKIE_NAME}={cookie_for(ada)}".encode())]
+    headers = [
+        (b"origin", b"http://127.0.0.1:8000"),
+        (b"host", b"127.0.0.1:8000"),
+        (b"cookie", f"{settings.PLAYER_COOKIE_NAME}={cookie_for(ada)}".encode()),
+    ]
     socket = WebsocketCommunicator(application, f"/ws/r/{room.code}/", headers=headers)
     assert (await socket.connect(timeout=5))[0]
     await socket.receive_from(timeout=5)  # the resync

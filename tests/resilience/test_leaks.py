@@ -99,8 +99,10 @@ def leaks(viewer: Viewer, seated: bool) -> list[str]:
             problems.append(f"{viewer.name} {kind}: a spectator saw digits of cells {sorted(set(shown) - GIVEN)}")
         new = (set(shown) | set(hinted)) - GIVEN - told
         if len(new) > 1 or not new <= fresh:
-            problems.append(f"{viewer.name} {kind}: cells {sorted(new)} shown before this viewer solved them"
-                            f" (fresh: {sorted(fresh)})")
+            problems.append(
+                f"{viewer.name} {kind}: cells {sorted(new)} shown before this viewer solved them"
+                f" (fresh: {sorted(fresh)})"
+            )
         for cell, digit in {**shown, **hinted}.items():
             if digit != int(SOLUTION[cell]):
                 problems.append(f"{viewer.name} {kind}: cell {cell} shows {digit}, not its value")

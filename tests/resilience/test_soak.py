@@ -22,8 +22,12 @@ def test_short_soak_passes_every_check(services, log_dir):
     config = short_config()
     solutions = stock(config.rooms + 1)
     port, log = free_port(), str(Path(log_dir) / "daphne.log")
-    daphne = start_daphne(port, "config.asgi:application",
-                          daphne_env(services["database_url"], services["redis_url"], COUNTDOWN_SECONDS=1), log)
+    daphne = start_daphne(
+        port,
+        "config.asgi:application",
+        daphne_env(services["database_url"], services["redis_url"], COUNTDOWN_SECONDS=1),
+        log,
+    )
     try:
         run = asyncio.run(run_clients(config, [port], solutions))
     finally:

@@ -20,12 +20,15 @@ def test_room_numbers_are_ascii_only():
     assert A.parse_message({"action": "enter", "cell": " 4 ", "digit": 7}, SHOWDOWN) == (A.Enter(4, 7), "")
 
 
-@pytest.mark.parametrize("field, message", [
-    ({"hint_limit": "2"}, "Hint limit must be one of"),
-    ({"hint_limit": "9"}, "hint limit must be between"),
-    ({"mistake_cap": "8"}, "mistake cap must be between"),
-    ({"penalty": "harsh"}, "Penalty must be none"),
-])
+@pytest.mark.parametrize(
+    "field, message",
+    [
+        ({"hint_limit": "2"}, "Hint limit must be one of"),
+        ({"hint_limit": "9"}, "hint limit must be between"),
+        ({"mistake_cap": "8"}, "mistake cap must be between"),
+        ({"penalty": "harsh"}, "Penalty must be none"),
+    ],
+)
 def test_each_bad_rule_names_its_own_field(field, message):
     """A refused custom rule says which field is wrong (rule errors are ValueErrors too:
     catching ValueError around all of them once answered every one with the penalty's)."""

@@ -34,19 +34,42 @@ def idle_room():
 async def test_celery_beat_expires_a_room_seen_live_on_a_socket():
     require_service(bool(settings.REDIS_URL), "Redis (REDIS_URL)")
     room, ada = await idle_room()
-    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000"),
-               (b"cookie", f"{settings.PLAYER_COOKIE_NAME}={cookie_for(ada)}".encode())]
+    headers = [
+        (b"origin", b"http://127.0.0.1:8000"),
+        (b"host", b"127.0.0.1:8000"),
+        (b"cookie", f"{settings.PLAYER_COOKIE_NAME}={cookie_for(ada)}".encode()),
+    ]
     socket = WebsocketCommunicator(application, f"/ws/r/{room.code}/", headers=headers)
     assert (await socket.connect(timeout=5))[0]
     await socket.receive_from(timeout=5)  # the resync push
     schedule = tempfile.mktemp(prefix="beat-")
     log = tempfile.NamedTemporaryFile("w+", prefix="worker-", suffix=".log")  # noqa: SIM115 - closed in the finally
-    env = dict(os.environ, DATABASE_URL=database_url(connection.settings_dict), SWEEP_SECONDS="1",
-               PUZZLE_BANK_TARGET="0")
+    env = dict(
+        os.environ, DATABASE_URL=database_url(connection.settings_dict), SWEEP_SECONDS="1", PUZZLE_BANK_TARGET="0"
+    )
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "-s", schedule,
-         "--concurrency", "1", "-l", "info", "--without-gossip", "--without-mingle"],
-        env=env, cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL, stderr=log)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-B",
+            "-s",
+            schedule,
+            "--concurrency",
+            "1",
+            "-l",
+            "info",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
     try:
         message = ""
         for _ in range(30):

@@ -46,6 +46,7 @@ def setup_room(preset="standard", started=True):
         import datetime as dt
 
         from django.utils import timezone
+
         for p in (ada, grace):
             perform(room.code, p, A.SetReady(True))
         perform(room.code, ada, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
@@ -115,14 +116,17 @@ async def test_reconnect_resyncs_to_server_state():
     await again.disconnect()
 
 
-@pytest.mark.parametrize("payload, message", [
-    ("not json", "must be JSON"),
-    ('["a list"]', "JSON objects"),
-    ('{"action": "explode"}', "Unknown action"),
-    ('{"cell": "99", "digit": "4"}', "between 0 and 80"),
-    ('{"cell": "2", "digit": "0"}', "between 1 and 9"),
-    ('{"action": "rules", "level": "insane"}', "Difficulty must be"),
-])
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ("not json", "must be JSON"),
+        ('["a list"]', "JSON objects"),
+        ('{"action": "explode"}', "Unknown action"),
+        ('{"cell": "99", "digit": "4"}', "between 0 and 80"),
+        ('{"cell": "2", "digit": "0"}', "between 1 and 9"),
+        ('{"action": "rules", "level": "insane"}', "Difficulty must be"),
+    ],
+)
 async def test_malformed_messages_get_an_error_and_change_nothing(payload, message):
     room, ada, *_ = await setup_room()
     a, *_ = await connect(room.code, ada)

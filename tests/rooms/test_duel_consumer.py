@@ -113,8 +113,9 @@ async def test_domino_refused_push_shows_why(fixed_seeds):
     room, ada, *_ = await setup_duel("domino")
     a, _ = await connect(room.code, ada)
     state = d.from_dict((await seat_of(room, ada)).state)
-    blocked = next(f"{edge}-{line}" for edge in d.EDGES for line in range(1, 10)
-                   if (edge, line) not in d.entry_points(state))
+    blocked = next(
+        f"{edge}-{line}" for edge in d.EDGES for line in range(1, 10) if (edge, line) not in d.entry_points(state)
+    )
     await a.send_to(text_data=json.dumps({"push": blocked, "mid": "b1"}))
     reply = await receive_until(a, 'id="room-message"')
     assert "is not possible" in reply
@@ -146,17 +147,20 @@ async def test_cardoku_place_discard_and_no_undo(fixed_seeds):
         await c.disconnect()
 
 
-@pytest.mark.parametrize("game, payload, message", [
-    ("domino", '{"push": "middle-1"}', "edge must be"),
-    ("domino", '{"joker": "silver"}', "grey or gold"),
-    ("domino", '{"push": "left-1", "version": "x"}', "version must be"),
-    ("domino", '{"action": "rules", "level": "insane"}', "Difficulty must be"),
-    ("cardoku", '{"action": "place", "row": "10", "col": "1"}', "row must be"),
-    ("cardoku", '{"action": "place"}', "Pick a square"),
-    ("cardoku", '{"action": "shuffle"}', "Unknown move"),
-    ("cardoku", '{"action": "helper", "option": "cheat"}', "moves or restrictions"),
-    ("cardoku", '{"action": "rules", "layout": "custom"}', "default or random"),
-])
+@pytest.mark.parametrize(
+    "game, payload, message",
+    [
+        ("domino", '{"push": "middle-1"}', "edge must be"),
+        ("domino", '{"joker": "silver"}', "grey or gold"),
+        ("domino", '{"push": "left-1", "version": "x"}', "version must be"),
+        ("domino", '{"action": "rules", "level": "insane"}', "Difficulty must be"),
+        ("cardoku", '{"action": "place", "row": "10", "col": "1"}', "row must be"),
+        ("cardoku", '{"action": "place"}', "Pick a square"),
+        ("cardoku", '{"action": "shuffle"}', "Unknown move"),
+        ("cardoku", '{"action": "helper", "option": "cheat"}', "moves or restrictions"),
+        ("cardoku", '{"action": "rules", "layout": "custom"}', "default or random"),
+    ],
+)
 async def test_malformed_messages_get_an_error_and_change_nothing(game, payload, message, fixed_seeds):
     room, ada, *_ = await setup_duel(game)
     a, _ = await connect(room.code, ada)

@@ -190,7 +190,9 @@ def test_joker_mode_is_view_only_and_a_joker_is_scored_by_the_engine(room, playe
     version = Room.objects.get(pk=room.pk).version
     result = move(room, players[0], JokerMode("gold"))
     assert not result.changed and result.outcome.view == {"joker_mode": "gold"}
-    assert Room.objects.get(pk=room.pk).version == version and not RoomEvent.objects.filter(version__gt=version).exists()
+    assert (
+        Room.objects.get(pk=room.pk).version == version and not RoomEvent.objects.filter(version__gt=version).exists()
+    )
     empty = PUZZLE.index("0")
     result = move(room, players[0], Joker("gold", empty // 9 + 1, empty % 9 + 1))
     assert result.outcome.kind == "joker" and seat(room, players[0]).score == 5

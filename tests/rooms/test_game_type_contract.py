@@ -31,6 +31,7 @@ GIVEN = PUZZLE.index("5")  # a start cell of the bank puzzle
 
 # --- drivers: how to play each game type, for the tests below ------------------------------
 
+
 def state_of(seat):
     return json.dumps(seat.state, sort_keys=True)
 
@@ -57,43 +58,56 @@ class Driver:
 DRIVERS = {
     "showdown": Driver(
         legal=lambda seat: A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])),
-        illegal=lambda seat: A.Enter(GIVEN, 1), illegal_says="is a given",
+        illegal=lambda seat: A.Enter(GIVEN, 1),
+        illegal_says="is a given",
         end=lambda seat: [A.Enter(cell, int(SOLUTION[cell])) for cell in EMPTY if seat.state["cells"][cell] == "0"],
         settings={"action": "rules", "level": "hard", "preset": "hardcore"},
         settings_applied=lambda room: room.level == "hard" and room.rules["mistake_cap"] == 3,
-        malformed=[({"action": "enter", "cell": "81", "digit": "1"}, "cell must be between"),
-                   ({"action": "enter", "cell": "4", "digit": "0"}, "digit must be between"),
-                   ({"action": "dance"}, "Unknown action"),
-                   ({"action": "rules", "level": "insane"}, "Difficulty must be")]),
+        malformed=[
+            ({"action": "enter", "cell": "81", "digit": "1"}, "cell must be between"),
+            ({"action": "enter", "cell": "4", "digit": "0"}, "digit must be between"),
+            ({"action": "dance"}, "Unknown action"),
+            ({"action": "rules", "level": "insane"}, "Difficulty must be"),
+        ],
+    ),
     "domino": Driver(
         legal=lambda seat: domino_push(seat, True),
-        illegal=lambda seat: A.GameMove(Joker("grey", GIVEN // 9 + 1, GIVEN % 9 + 1)), illegal_says="not empty",
+        illegal=lambda seat: A.GameMove(Joker("grey", GIVEN // 9 + 1, GIVEN % 9 + 1)),
+        illegal_says="not empty",
         end=lambda seat: [domino_push(seat, False)] * 3,  # out of lives (the stone stays the same)
         settings={"action": "rules", "level": "hard"},
         settings_applied=lambda room: room.level == "hard",
-        malformed=[({"push": "middle-3"}, "edge must be"),
-                   ({"push": "left-10"}, "line must be"),
-                   ({"joker": "silver"}, "grey or gold"),
-                   ({"joker": "gold", "cell": "0-4"}, "row must be"),
-                   ({"push": "left-1", "joker": "grey", "cell": "1-1"}, "not both"),
-                   ({}, "entry point"),
-                   ({"action": "rules", "level": "insane"}, "Difficulty must be")]),
+        malformed=[
+            ({"push": "middle-3"}, "edge must be"),
+            ({"push": "left-10"}, "line must be"),
+            ({"joker": "silver"}, "grey or gold"),
+            ({"joker": "gold", "cell": "0-4"}, "row must be"),
+            ({"push": "left-1", "joker": "grey", "cell": "1-1"}, "not both"),
+            ({}, "entry point"),
+            ({"action": "rules", "level": "insane"}, "Difficulty must be"),
+        ],
+    ),
     "cardoku": Driver(
         legal=lambda seat: A.GameMove(Action("place", *sorted(ck.legal_squares(ck.from_dict(seat.state)))[0])),
-        illegal=lambda seat: A.GameMove(Action("place", 1, 9)), illegal_says="next to|adjacent|touch|neighbour",
+        illegal=lambda seat: A.GameMove(Action("place", 1, 9)),
+        illegal_says="next to|adjacent|touch|neighbour",
         end=lambda seat: [A.GameMove(Action("discard"))] * (len(ck.DEAL_CARDS) - seat.progress),
         settings={"action": "rules", "layout": "random"},
         settings_applied=lambda room: room.rules == {"layout": "random"},
-        malformed=[({"action": "place", "row": "0", "col": "1"}, "row must be"),
-                   ({"action": "place", "square": "7"}, "row,column"),
-                   ({"action": "deal"}, "Unknown move"),
-                   ({"action": "helper", "option": "peek"}, "moves or restrictions"),
-                   ({"action": "discard", "step": "-1"}, "step must be"),
-                   ({"action": "rules", "layout": "custom"}, "default or random")]),
+        malformed=[
+            ({"action": "place", "row": "0", "col": "1"}, "row must be"),
+            ({"action": "place", "square": "7"}, "row,column"),
+            ({"action": "deal"}, "Unknown move"),
+            ({"action": "helper", "option": "peek"}, "moves or restrictions"),
+            ({"action": "discard", "step": "-1"}, "step must be"),
+            ({"action": "rules", "layout": "custom"}, "default or random"),
+        ],
+    ),
 }
 
 
 # --- fixtures --------------------------------------------------------------------------------
+
 
 @pytest.fixture(autouse=True)
 def clock():
@@ -140,6 +154,7 @@ def version(room) -> int:
 
 # --- the contract ----------------------------------------------------------------------------
 
+
 def test_every_registered_game_type_has_a_driver():
     assert DRIVERS.keys() == GAME_TYPES.keys()
 
@@ -183,8 +198,10 @@ def test_an_illegal_move_is_refused_with_its_reason_and_changes_nothing(game, ro
     assert state_of(seat(room, players[0])) == before and version(room) == at
 
 
-@pytest.mark.parametrize("key, data, message", [
-    (key, data, message) for key, driver in DRIVERS.items() for data, message in driver.malformed])
+@pytest.mark.parametrize(
+    "key, data, message",
+    [(key, data, message) for key, driver in DRIVERS.items() for data, message in driver.malformed],
+)
 def test_malformed_messages_are_refused_at_the_boundary(key, data, message):
     with pytest.raises(A.MalformedMessage, match=message):
         A.parse_message(data, GAME_TYPES[key])
@@ -234,13 +251,26 @@ def test_the_room_finishes_when_every_game_has_ended_and_records_the_ranking(gam
     assert {s.pk: s.place for s in seats} == ranked and sorted(ranked.values())[0] == 1
     results = {r.player_id: r for r in ShowdownResult.objects.filter(room_code=room.code)}
     assert {pk: (r.game, r.placement, r.player_count) for pk, r in results.items()} == {
-        s.player_id: (game.key, s.place, 3) for s in seats}
+        s.player_id: (game.key, s.place, 3) for s in seats
+    }
 
 
 def test_the_result_line_fills_the_history_rows_cells(game, players):
-    result = ShowdownResult(player=players[0], room_code="ABCDEF", game=game.key, placement=2, player_count=3,
-                            difficulty="easy", preset=game.preset(Room(game=game.key)), status="finished",
-                            seconds=125, score=4321, mistakes=1, hints=0, finished_at=T0)
+    result = ShowdownResult(
+        player=players[0],
+        room_code="ABCDEF",
+        game=game.key,
+        placement=2,
+        player_count=3,
+        difficulty="easy",
+        preset=game.preset(Room(game=game.key)),
+        status="finished",
+        seconds=125,
+        score=4321,
+        mistakes=1,
+        hints=0,
+        finished_at=T0,
+    )
     cells = render_to_string(game.result_template, {"r": result})
     # Difficulty, rules, time, score, mistakes, hints: the leaderboards' columns after the place.
     assert cells.count("<td") == 6 and "<td>Easy</td>" in cells and "2:05" in cells and "4321" in cells

@@ -47,15 +47,19 @@ def test_scheduling_in_the_past_or_too_far_ahead_is_refused(ada):
 def test_schedule_form_converts_the_zone_to_utc_and_refuses_bad_input(ada):
     client = client_for(ada)
     with time_machine.travel(T0, tick=False):
-        response = client.post(reverse("room_new"), {"level": "easy", "preset": "standard",
-                                                     "scheduled_at": "2026-12-01T21:30", "timezone": "Europe/Amsterdam"})
+        response = client.post(
+            reverse("room_new"),
+            {"level": "easy", "preset": "standard", "scheduled_at": "2026-12-01T21:30", "timezone": "Europe/Amsterdam"},
+        )
         assert response.status_code == 302
         room = Room.objects.get()
         assert room.scheduled_for == dt.datetime(2026, 12, 1, 20, 30, tzinfo=dt.UTC)  # CET is UTC+1
         assert room.host_timezone == "Europe/Amsterdam"
-        for data, message in [({"scheduled_at": "2026-12-01T21:30", "timezone": "Mars/Olympus"}, b"time zone"),
-                              ({"scheduled_at": "tomorrow-ish", "timezone": "UTC"}, b"date and a time"),
-                              ({"scheduled_at": "2026-11-01T10:00", "timezone": "UTC"}, b"in the past")]:
+        for data, message in [
+            ({"scheduled_at": "2026-12-01T21:30", "timezone": "Mars/Olympus"}, b"time zone"),
+            ({"scheduled_at": "tomorrow-ish", "timezone": "UTC"}, b"date and a time"),
+            ({"scheduled_at": "2026-11-01T10:00", "timezone": "UTC"}, b"in the past"),
+        ]:
             response = client.post(reverse("room_new"), {"level": "easy", "preset": "standard", **data})
             assert response.status_code == 400 and message in response.content
     assert Room.objects.count() == 1

@@ -23,30 +23,33 @@ def room(state, **moments):
     return SimpleNamespace(state=state, **{**fields, **moments})
 
 
-@pytest.mark.parametrize("r, limit, at, due", [
-    # An unstarted scheduled room expires 30 minutes after its time (and never idles out before).
-    (room("lobby", scheduled_for=T0), None, T0 + L.SCHEDULED_GRACE, None),
-    (room("lobby", scheduled_for=T0), None, T0 + L.SCHEDULED_GRACE + TICK, "expired:The host did not start"),
-    (room("lobby", scheduled_for=T0 + dt.timedelta(hours=3)), None, T0 + L.LOBBY_IDLE + TICK, None),
-    # An unscheduled lobby idle for 30 minutes.
-    (room("lobby"), None, T0 + L.LOBBY_IDLE, None),
-    (room("lobby"), None, T0 + L.LOBBY_IDLE + TICK, "expired:The lobby was idle"),
-    # Results are kept for 24 hours.
-    (room("finished", finished_at=T0), None, T0 + L.RESULTS_KEPT, None),
-    (room("finished", finished_at=T0), None, T0 + L.RESULTS_KEPT + TICK, "expired:Final results"),
-    # The safety limit ends any running game.
-    (room("playing", starts_at=T0), None, T0 + L.SAFETY_LIMIT, None),
-    (room("playing", starts_at=T0), None, T0 + L.SAFETY_LIMIT + TICK, "finish"),
-    # A game type's time limit ends it from that moment on.
-    (room("playing", starts_at=T0), DOMINO_LIMIT, T0 + DOMINO_LIMIT - TICK, None),
-    (room("playing", starts_at=T0), DOMINO_LIMIT, T0 + DOMINO_LIMIT, "finish"),
-    (room("countdown", starts_at=T0), DOMINO_LIMIT, T0 + DOMINO_LIMIT, "finish"),
-    # Play starts when the countdown ends.
-    (room("countdown", starts_at=T0), None, T0 - TICK, None),
-    (room("countdown", starts_at=T0), None, T0, "play"),
-    # Nothing else moves by itself.
-    (room("expired", starts_at=T0, finished_at=T0), DOMINO_LIMIT, T0 + dt.timedelta(days=9), None),
-])
+@pytest.mark.parametrize(
+    "r, limit, at, due",
+    [
+        # An unstarted scheduled room expires 30 minutes after its time (and never idles out before).
+        (room("lobby", scheduled_for=T0), None, T0 + L.SCHEDULED_GRACE, None),
+        (room("lobby", scheduled_for=T0), None, T0 + L.SCHEDULED_GRACE + TICK, "expired:The host did not start"),
+        (room("lobby", scheduled_for=T0 + dt.timedelta(hours=3)), None, T0 + L.LOBBY_IDLE + TICK, None),
+        # An unscheduled lobby idle for 30 minutes.
+        (room("lobby"), None, T0 + L.LOBBY_IDLE, None),
+        (room("lobby"), None, T0 + L.LOBBY_IDLE + TICK, "expired:The lobby was idle"),
+        # Results are kept for 24 hours.
+        (room("finished", finished_at=T0), None, T0 + L.RESULTS_KEPT, None),
+        (room("finished", finished_at=T0), None, T0 + L.RESULTS_KEPT + TICK, "expired:Final results"),
+        # The safety limit ends any running game.
+        (room("playing", starts_at=T0), None, T0 + L.SAFETY_LIMIT, None),
+        (room("playing", starts_at=T0), None, T0 + L.SAFETY_LIMIT + TICK, "finish"),
+        # A game type's time limit ends it from that moment on.
+        (room("playing", starts_at=T0), DOMINO_LIMIT, T0 + DOMINO_LIMIT - TICK, None),
+        (room("playing", starts_at=T0), DOMINO_LIMIT, T0 + DOMINO_LIMIT, "finish"),
+        (room("countdown", starts_at=T0), DOMINO_LIMIT, T0 + DOMINO_LIMIT, "finish"),
+        # Play starts when the countdown ends.
+        (room("countdown", starts_at=T0), None, T0 - TICK, None),
+        (room("countdown", starts_at=T0), None, T0, "play"),
+        # Nothing else moves by itself.
+        (room("expired", starts_at=T0, finished_at=T0), DOMINO_LIMIT, T0 + dt.timedelta(days=9), None),
+    ],
+)
 def test_overdue_state_at_each_rules_edge(r, limit, at, due):
     state = L.overdue_state(r, at, limit)
     assert state is None if due is None else (state or "").startswith(due)
@@ -70,13 +73,24 @@ def test_the_sweeps_query_finds_exactly_the_overdue_rooms(db):
     offsets = [L.SCHEDULED_GRACE, L.LOBBY_IDLE, L.RESULTS_KEPT, L.SAFETY_LIMIT, DOMINO_LIMIT, dt.timedelta(0)]
     moments = sorted({now - offset + tick for offset in offsets for tick in (-TICK, dt.timedelta(0), TICK)})
     # Only lobbies have a schedule, and only running rooms depend on their game type.
-    cases = [*itertools.product(["showdown"], ["lobby"], [None, *moments], moments),
-             *itertools.product(GAME_TYPES, ["countdown", "playing"], [None], moments),
-             *itertools.product(["showdown"], ["finished", "expired"], [None], moments)]
-    Room.objects.bulk_create([
-        Room(code=f"R{n:05d}", game=game, state=state, scheduled_for=scheduled,
-             starts_at=moment if state != "lobby" else None, finished_at=moment if state == "finished" else None)
-        for n, (game, state, scheduled, moment) in enumerate(cases)])
+    cases = [
+        *itertools.product(["showdown"], ["lobby"], [None, *moments], moments),
+        *itertools.product(GAME_TYPES, ["countdown", "playing"], [None], moments),
+        *itertools.product(["showdown"], ["finished", "expired"], [None], moments),
+    ]
+    Room.objects.bulk_create(
+        [
+            Room(
+                code=f"R{n:05d}",
+                game=game,
+                state=state,
+                scheduled_for=scheduled,
+                starts_at=moment if state != "lobby" else None,
+                finished_at=moment if state == "finished" else None,
+            )
+            for n, (game, state, scheduled, moment) in enumerate(cases)
+        ]
+    )
     for n, (*_, moment) in enumerate(cases):  # auto_now set last_activity to the real clock
         Room.objects.filter(code=f"R{n:05d}").update(last_activity=moment)
     expected = {r.code for r in Room.objects.all() if L.overdue_state(r, now, GAME_TYPES[r.game].time_limit)}

@@ -67,8 +67,16 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
     move = A.Enter(cell, int(SOLUTION[cell]))
     assert live._action_from(live._action_to(move)) == move
     reply = f"live-reply.{room.code.lower()}"
-    await live.hub()._handle({"type": "live.call", "code": room.code, "player": grace.pk,
-                              "action": live._action_to(move), "mid": "far1", "reply": reply})
+    await live.hub()._handle(
+        {
+            "type": "live.call",
+            "code": room.code,
+            "player": grace.pk,
+            "action": live._action_to(move),
+            "mid": "far1",
+            "reply": reply,
+        }
+    )
     answer = await live.hub().layer.receive(reply)
     assert answer == {"changed": True, "duplicate": False}
     event = await sync_to_async(RoomEvent.objects.get)(room=room, message_id="far1")
@@ -201,8 +209,13 @@ async def test_a_stale_owner_is_fenced_and_a_duplicate_is_refused_by_the_log():
 async def test_writing_behind_never_goes_backwards():
     room, _ada, *_ = await setup_room()
     fresh = await sync_to_async(Room.objects.get)(pk=room.pk)
-    fields = {"state": fresh.state, "starts_at": fresh.starts_at, "finished_at": None, "expired_at": None,
-              "expiry_reason": ""}
+    fields = {
+        "state": fresh.state,
+        "starts_at": fresh.starts_at,
+        "finished_at": None,
+        "expired_at": None,
+        "expiry_reason": "",
+    }
     assert await live.run_db(live._write_rows, room.pk, fresh.version + 5, fields, [], None, None)
     # An older owner's late write is refused (compare-and-set on the version).
     assert not await live.run_db(live._write_rows, room.pk, fresh.version + 4, fields, [], None, None)

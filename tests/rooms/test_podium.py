@@ -41,13 +41,16 @@ def finished_room(players):
 def test_the_finished_room_shows_a_podium_of_three_and_everyone_in_the_standings(players, bank_puzzle):
     room = finished_room(players)
     html = client_for(players[0]).get(reverse("room", args=[room.code])).content.decode()
-    podium = html[html.index('class="podium'):html.index("</section>", html.index('class="podium'))]
-    steps = re.findall(r'<li class="step place-(\d)( is-me)?">\s*<strong class="name">(\w+)</strong>\s*'
-                       r'<span class="time">([\d:]+)</span>', podium)
+    podium = html[html.index('class="podium') : html.index("</section>", html.index('class="podium'))]
+    steps = re.findall(
+        r'<li class="step place-(\d)( is-me)?">\s*<strong class="name">(\w+)</strong>\s*'
+        r'<span class="time">([\d:]+)</span>',
+        podium,
+    )
     assert steps == [("1", "", "Grace", "1:00"), ("2", " is-me", "Ada", "2:00"), ("3", "", "Linus", "3:00")]
     assert "Barbara" not in podium
     assert 'data-sound="finish"' in podium and f'data-sound-key="room-{room.code}"' in podium
-    standings = html[html.index('id="standings"'):]
+    standings = html[html.index('id="standings"') :]
     assert all(name in standings for name in ("Grace", "Ada", "Linus", "Barbara"))
 
 

@@ -92,8 +92,11 @@ def test_scheduled_time_shows_in_the_hosts_zone(player, bank_puzzle):
     import zoneinfo
 
     amsterdam = zoneinfo.ZoneInfo("Europe/Amsterdam")
-    local = (timezone.now() + dt.timedelta(days=3)).astimezone(amsterdam).replace(hour=4, minute=18, second=0,
-                                                                                  microsecond=0)
+    local = (
+        (timezone.now() + dt.timedelta(days=3))
+        .astimezone(amsterdam)
+        .replace(hour=4, minute=18, second=0, microsecond=0)
+    )
     room = create_room(player, level="easy", scheduled_for=local.astimezone(dt.UTC), host_timezone="Europe/Amsterdam")
     html = page(player, room)
     host = re.search(r"<strong data-host-time>([^<]+)</strong>", html).group(1)
@@ -159,8 +162,9 @@ def test_rematch_refused_before_the_end_and_for_strangers(player, other_player, 
     assert Room.objects.filter(state="lobby").count() == 0
 
 
-def test_admin_room_page_links_the_paginated_move_log_instead_of_listing_every_move(player, other_player,
-                                                                                    bank_puzzle, client):
+def test_admin_room_page_links_the_paginated_move_log_instead_of_listing_every_move(
+    player, other_player, bank_puzzle, client
+):
     from django.contrib.auth.models import User
 
     from rooms.models import RoomEvent

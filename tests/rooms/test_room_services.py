@@ -104,7 +104,9 @@ def test_countdown_locks_rules_refuses_entries_and_joins(room, players):
         perform(room.code, players[0], A.SetRules("hard", race.STANDARD), now=now + dt.timedelta(seconds=1))
     with pytest.raises(RoomError, match="already started"):
         perform(room.code, players[2], A.Join(), now=now + dt.timedelta(seconds=1))
-    result = perform(room.code, players[1], A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=now + dt.timedelta(seconds=3.1))
+    result = perform(
+        room.code, players[1], A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=now + dt.timedelta(seconds=3.1)
+    )
     assert result.outcome.kind == "correct" and Room.objects.get(pk=room.pk).state == "playing"
 
 
@@ -199,8 +201,10 @@ def test_simultaneous_entries_of_two_players_both_apply_once(players, bank_puzzl
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=play, args=(players[0], EMPTY[:20])),
-               threading.Thread(target=play, args=(players[1], EMPTY[:20]))]
+    threads = [
+        threading.Thread(target=play, args=(players[0], EMPTY[:20])),
+        threading.Thread(target=play, args=(players[1], EMPTY[:20])),
+    ]
     for t in threads:
         t.start()
     for t in threads:

@@ -114,8 +114,9 @@ def test_admin_lists_rooms_and_expires_them(room, client):
     assert client.get(reverse("admin:rooms_room_changelist") + "?state=lobby").status_code == 200
     page = client.get(reverse("admin:rooms_room_change", args=[room.pk]))
     assert page.status_code == 200 and b"create" in page.content  # the read-only event log
-    response = client.post(reverse("admin:rooms_room_changelist"),
-                           {"action": "expire_rooms", "_selected_action": [room.pk]})
+    response = client.post(
+        reverse("admin:rooms_room_changelist"), {"action": "expire_rooms", "_selected_action": [room.pk]}
+    )
     assert response.status_code == 302
     room.refresh_from_db()
     assert room.state == "expired" and room.expiry_reason == "Closed by the site staff."
@@ -136,8 +137,7 @@ def test_silhouette_paths_draw_start_and_filled_squares_only():
     classes[0] = "g"  # row 1, column 1: a given
     classes[10] = "f"  # row 2, column 2: filled by the player
     classes[80] = "f"  # row 9, column 9
-    assert silhouette_paths(classes) == {"given_path": "M0 0h1v1h-1z",
-                                         "filled_path": "M1 1h1v1h-1zM8 8h1v1h-1z"}
+    assert silhouette_paths(classes) == {"given_path": "M0 0h1v1h-1z", "filled_path": "M1 1h1v1h-1zM8 8h1v1h-1z"}
     assert silhouette_paths([]) == {"given_path": "", "filled_path": ""}
 
 
@@ -146,7 +146,8 @@ def test_schedule_time_zone_must_be_an_iana_place(player_client, bank_puzzle, zo
     from rooms.views import time_zones
 
     assert zone not in time_zones() and "Europe/Paris" in time_zones() and "UTC" in time_zones()
-    response = player_client.post(reverse("room_new"), {"level": "easy", "scheduled_at": "2030-01-01T10:00",
-                                                        "timezone": zone})
+    response = player_client.post(
+        reverse("room_new"), {"level": "easy", "scheduled_at": "2030-01-01T10:00", "timezone": zone}
+    )
     assert response.status_code == 400 and b"Pick a time zone from the list" in response.content
     assert not Room.objects.exists()

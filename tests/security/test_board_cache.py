@@ -16,8 +16,12 @@ def test_every_board_page_and_move_answer_is_no_store(player_client, player, run
     room = create_room(player, level="easy")
     cardoku = cardoku_solo.start_game(player, {})
     domino = domino_solo.start_game(player, "easy")
-    pages = [reverse("solo_run", args=[run.pk]), reverse("room", args=[room.code]),
-             reverse("cardoku_game", args=[cardoku.pk]), reverse("domino_game", args=[domino.pk])]
+    pages = [
+        reverse("solo_run", args=[run.pk]),
+        reverse("room", args=[room.code]),
+        reverse("cardoku_game", args=[cardoku.pk]),
+        reverse("domino_game", args=[domino.pk]),
+    ]
     for url in pages:
         response = player_client.get(url)
         assert response.status_code == 200 and no_store(response), url

@@ -30,7 +30,9 @@ def test_templates_have_no_inline_scripts_or_event_handlers():
         for match in re.finditer(r"<script\b[^>]*>", text):
             if "src=" not in match.group(0):
                 found.append(f"{path.name}: {match.group(0)}")
-        found += [f"{path.name}: {m.group(0)}" for m in re.finditer(r"\son[a-z]+\s*=|\shx-on[:-]|javascript:|<style\b", text)]
+        found += [
+            f"{path.name}: {m.group(0)}" for m in re.finditer(r"\son[a-z]+\s*=|\shx-on[:-]|javascript:|<style\b", text)
+        ]
     assert not found
 
 

@@ -33,7 +33,14 @@ def test_room_page_misses_are_limited_and_a_limited_guesser_cannot_tell_hits(db,
     response = fresh_browser().get(reverse("room", args=[room.code]))
     assert response.status_code == 429 and b"Wait a few minutes" in response.content
     # The host, on the same network, still reaches the room they sit in.
-    assert client_for(player, ).get(reverse("room", args=[room.code]), REMOTE_ADDR="203.0.113.7").status_code == 200
+    assert (
+        client_for(
+            player,
+        )
+        .get(reverse("room", args=[room.code]), REMOTE_ADDR="203.0.113.7")
+        .status_code
+        == 200
+    )
 
 
 def test_page_misses_and_join_misses_share_one_counter(db):

@@ -12,19 +12,22 @@ def scope(origin, host="127.0.0.1:8000", scheme="ws", extra=()):
     return {"type": "websocket", "scheme": scheme, "headers": headers}
 
 
-@pytest.mark.parametrize("origin, host, scheme, ok", [
-    ("http://127.0.0.1:8000", "127.0.0.1:8000", "ws", True),
-    ("http://localhost", "localhost", "ws", True),
-    ("http://localhost:80", "localhost", "ws", True),
-    ("https://localhost", "localhost", "wss", True),
-    ("http://127.0.0.1:9999", "127.0.0.1:8000", "ws", False),  # another port of the same host
-    ("https://127.0.0.1:8000", "127.0.0.1:8000", "ws", False),  # another scheme
-    ("http://localhost", "localhost", "wss", False),
-    ("http://127.0.0.1:8000", "evil.example:8000", "ws", False),  # host not allowed
-    ("http://evil.example", "127.0.0.1:8000", "ws", False),
-    ("null", "127.0.0.1:8000", "ws", False),
-    ("", "127.0.0.1:8000", "ws", False),
-])
+@pytest.mark.parametrize(
+    "origin, host, scheme, ok",
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1:8000", "ws", True),
+        ("http://localhost", "localhost", "ws", True),
+        ("http://localhost:80", "localhost", "ws", True),
+        ("https://localhost", "localhost", "wss", True),
+        ("http://127.0.0.1:9999", "127.0.0.1:8000", "ws", False),  # another port of the same host
+        ("https://127.0.0.1:8000", "127.0.0.1:8000", "ws", False),  # another scheme
+        ("http://localhost", "localhost", "wss", False),
+        ("http://127.0.0.1:8000", "evil.example:8000", "ws", False),  # host not allowed
+        ("http://evil.example", "127.0.0.1:8000", "ws", False),
+        ("null", "127.0.0.1:8000", "ws", False),
+        ("", "127.0.0.1:8000", "ws", False),
+    ],
+)
 def test_origin_must_match_scheme_host_and_port(origin, host, scheme, ok):
     assert same_origin(scope(origin, host, scheme)) is ok
 
@@ -61,9 +64,15 @@ async def test_a_page_on_another_port_cannot_open_a_room_socket():
     room, cookie = await setup()
 
     async def connect(origin):
-        communicator = WebsocketCommunicator(application, f"/ws/r/{room.code}/", headers=[
-            (b"host", b"127.0.0.1:8000"), (b"origin", origin),
-            (b"cookie", f"{settings.PLAYER_COOKIE_NAME}={cookie}".encode())])
+        communicator = WebsocketCommunicator(
+            application,
+            f"/ws/r/{room.code}/",
+            headers=[
+                (b"host", b"127.0.0.1:8000"),
+                (b"origin", origin),
+                (b"cookie", f"{settings.PLAYER_COOKIE_NAME}={cookie}".encode()),
+            ],
+        )
         connected, _ = await communicator.connect(timeout=5)
         if connected:
             await communicator.disconnect()

@@ -11,23 +11,39 @@ def clean(name):
     return form.cleaned_data["display_name"] if form.is_valid() else None
 
 
-@pytest.mark.parametrize("name", [
-    "\u200b", "\u200b\u200b\u200b", "\u202e", "\u2066\u2069", "\ufeff", "\u200d", "\u200c\u200d",
-    " \u200b \u2060 ", "\u3164", "\u2800\u2800", "\u00ad", "\u200e\u200f",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u200b",
+        "\u200b\u200b\u200b",
+        "\u202e",
+        "\u2066\u2069",
+        "\ufeff",
+        "\u200d",
+        "\u200c\u200d",
+        " \u200b \u2060 ",
+        "\u3164",
+        "\u2800\u2800",
+        "\u00ad",
+        "\u200e\u200f",
+    ],
+)
 def test_names_empty_after_removing_invisible_characters_are_refused(name):
     assert clean(name) is None
 
 
-@pytest.mark.parametrize("name, stored", [
-    ("\u202eAda", "Ada"),  # right-to-left override stripped
-    ("Ada\u202e\u2066 lol", "Ada lol"),
-    ("A\u200bd\u200ba", "Ada"),
-    ("\u200fGrace\u200e", "Grace"),
-    ("\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F468\u200d\U0001F469\u200d\U0001F467"),  # emoji family
-    ("Zoë  Smith", "Zoë Smith"),
-    ("שרה", "שרה"),
-])
+@pytest.mark.parametrize(
+    "name, stored",
+    [
+        ("\u202eAda", "Ada"),  # right-to-left override stripped
+        ("Ada\u202e\u2066 lol", "Ada lol"),
+        ("A\u200bd\u200ba", "Ada"),
+        ("\u200fGrace\u200e", "Grace"),
+        ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f468\u200d\U0001f469\u200d\U0001f467"),  # emoji family
+        ("Zoë  Smith", "Zoë Smith"),
+        ("שרה", "שרה"),
+    ],
+)
 def test_bidi_controls_and_zero_width_characters_are_stripped(name, stored):
     assert clean(name) == stored
 

@@ -11,7 +11,9 @@ def test_unknown_urls_get_the_styled_404(player_client, settings, debug):
     response = player_client.get("/no/such/<page>/")
     html = response.content.decode()
     assert response.status_code == 404
-    assert "This cell is empty" in html and 'href="/"' in html and "/no/such/%3Cpage%3E/" in html and "<page>" not in html
+    assert (
+        "This cell is empty" in html and 'href="/"' in html and "/no/such/%3Cpage%3E/" in html and "<page>" not in html
+    )
     assert "URLconf" not in html and "admin/" not in html  # not Django's technical page listing every URL
 
 

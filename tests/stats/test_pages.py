@@ -17,15 +17,30 @@ from tests.stats.test_profile_and_leaderboards import finished
 
 def room_result(player, placement=1, days_ago=0, game="showdown"):
     return ShowdownResult.objects.create(
-        player=player, room_code=f"R{placement}{days_ago}{game[0]}".upper()[:6], game=game, placement=placement,
-        player_count=3, difficulty="easy", preset="standard", status="finished", seconds=321, score=400,
-        mistakes=0, hints=0, finished_at=timezone.now() - dt.timedelta(days=days_ago))
+        player=player,
+        room_code=f"R{placement}{days_ago}{game[0]}".upper()[:6],
+        game=game,
+        placement=placement,
+        player_count=3,
+        difficulty="easy",
+        preset="standard",
+        status="finished",
+        seconds=321,
+        score=400,
+        mistakes=0,
+        hints=0,
+        finished_at=timezone.now() - dt.timedelta(days=days_ago),
+    )
 
 
 def test_a_new_player_is_invited_to_every_game_instead_of_shown_empty_tables(player_client):
     html = player_client.get(reverse("leaderboards")).content.decode()
-    for invite in ("No Solo Run finishes yet.", "No showdowns or duels yet.", "No finished Cardoku games yet.",
-                   "No finished Domino games yet."):
+    for invite in (
+        "No Solo Run finishes yet.",
+        "No showdowns or duels yet.",
+        "No finished Cardoku games yet.",
+        "No finished Domino games yet.",
+    ):
         assert invite in html
     assert "<table" not in html and 'aria-current="page" class="tab' not in html
     assert html.count('class="tab tab-') == 4
@@ -47,7 +62,9 @@ def test_solo_filters_pick_level_and_board(player_client, player, bank_puzzle):
     finished(player, bank_puzzle, 400, hints=1, days_ago=1)  # the latest: Easy Assisted
     html = player_client.get(reverse("leaderboards")).content.decode()
     assert '<h3 id="detail-h">Easy Assisted</h3>' in html and "6:40" in html
-    html = player_client.get(reverse("leaderboards"), {"game": "solo", "level": "easy", "board": "classic"}).content.decode()
+    html = player_client.get(
+        reverse("leaderboards"), {"game": "solo", "level": "easy", "board": "classic"}
+    ).content.decode()
     assert '<h3 id="detail-h">Easy Classic</h3>' in html
     detail = html.split('id="detail-h"')[1]
     assert "2:05" in detail and "6:40" not in detail
@@ -77,8 +94,14 @@ def test_solo_chart_is_svg_from_the_server_with_a_text_summary(player_client, pl
 
 def test_cardoku_and_domino_tabs_chart_scores(player_client, player):
     for i, score in enumerate((120, 300)):
-        CardokuGame.objects.create(player=player, deal_code=f"ABC{i}", state={}, status="finished", score=score,
-                                   finished_at=timezone.now() - dt.timedelta(days=2 - i))
+        CardokuGame.objects.create(
+            player=player,
+            deal_code=f"ABC{i}",
+            state={},
+            status="finished",
+            score=score,
+            finished_at=timezone.now() - dt.timedelta(days=2 - i),
+        )
     html = player_client.get(reverse("leaderboards")).content.decode()
     assert "data-cardoku-best>300<" in html and "Scores of your latest Cardoku games" in html
     assert "oldest to newest: 120, 300. Best 300" in html
@@ -110,10 +133,20 @@ def test_home_shows_the_players_name_and_latest_results_across_games(player_clie
     assert html.count('class="panel game-card') == 4  # four equal tiles
 
 
-@pytest.mark.parametrize("url", ["/", "/leaderboards/", "/leaderboards/?game=rooms", "/leaderboards/?game=cardoku",
-                                 "/leaderboards/?game=domino", "/leaderboards/?game=solo&level=hard"])
-def test_templates_only_present_what_the_views_loaded(player_client, player, bank_puzzle, url,
-                                                      django_assert_num_queries):
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/leaderboards/",
+        "/leaderboards/?game=rooms",
+        "/leaderboards/?game=cardoku",
+        "/leaderboards/?game=domino",
+        "/leaderboards/?game=solo&level=hard",
+    ],
+)
+def test_templates_only_present_what_the_views_loaded(
+    player_client, player, bank_puzzle, url, django_assert_num_queries
+):
     finished(player, bank_puzzle, 125)
     room_result(player)
     response = player_client.get(url)

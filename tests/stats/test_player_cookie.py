@@ -17,11 +17,21 @@ YEAR = 365 * 86400
 COOKIE = settings.PLAYER_COOKIE_NAME
 
 
-@pytest.mark.parametrize("method, path", [
-    ("head", "/how-to-play/"), ("get", "/how-to-play/"), ("get", "/"), ("head", "/"),
-    ("get", "/solo/"), ("get", "/cardoku/"), ("get", "/domino/"), ("get", "/leaderboards/"),
-    ("get", "/profile/"), ("get", "/r/ZZZZZZ/"),
-])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("head", "/how-to-play/"),
+        ("get", "/how-to-play/"),
+        ("get", "/"),
+        ("head", "/"),
+        ("get", "/solo/"),
+        ("get", "/cardoku/"),
+        ("get", "/domino/"),
+        ("get", "/leaderboards/"),
+        ("get", "/profile/"),
+        ("get", "/r/ZZZZZZ/"),
+    ],
+)
 def test_pages_that_only_display_create_no_profile_and_set_no_cookie(client, db, method, path):
     response = getattr(client, method)(path)
     assert response.status_code in (200, 404, 405), path  # HEAD is refused by require_GET

@@ -9,9 +9,18 @@ from stats.leaderboards import solo_board
 
 def finished(player, puzzle, elapsed, mistakes=0, hints=0, score=400, assisted=None, days_ago=0):
     return SoloRun.objects.create(
-        player=player, puzzle=puzzle, level="easy", state="finished", board={}, elapsed=elapsed,
-        mistakes=mistakes, hints=hints, score=score, assisted=hints > 0 if assisted is None else assisted,
-        finished_at=timezone.now() - dt.timedelta(days=days_ago))
+        player=player,
+        puzzle=puzzle,
+        level="easy",
+        state="finished",
+        board={},
+        elapsed=elapsed,
+        mistakes=mistakes,
+        hints=hints,
+        score=score,
+        assisted=hints > 0 if assisted is None else assisted,
+        finished_at=timezone.now() - dt.timedelta(days=days_ago),
+    )
 
 
 def test_classic_board_ranks_by_time_then_mistakes_then_score(player, bank_puzzle):

@@ -131,13 +131,20 @@ def parse_deal_code(code: str) -> int:
     text = code.strip().upper().replace("-", "").replace(" ", "")
     if len(text) not in (CODE_LENGTH, LONG_CODE_LENGTH):
         raise BadDealCode(
-            _("A deal code has %(length)s letters and digits (a duel's has %(long)s); %(code)s has %(n)s.",
-              length=CODE_LENGTH, long=LONG_CODE_LENGTH, code=repr(code.strip()[:40]), n=len(text))
+            _(
+                "A deal code has %(length)s letters and digits (a duel's has %(long)s); %(code)s has %(n)s.",
+                length=CODE_LENGTH,
+                long=LONG_CODE_LENGTH,
+                code=repr(code.strip()[:40]),
+                n=len(text),
+            )
         )
     seed = 0
     for ch in text:
         if ch not in _DECODE:
-            raise BadDealCode(_("%(char)s cannot appear in a deal code (letters U and symbols never do).", char=repr(ch)))
+            raise BadDealCode(
+                _("%(char)s cannot appear in a deal code (letters U and symbols never do).", char=repr(ch))
+            )
         seed = seed * 32 + _DECODE[ch]
     if len(text) == LONG_CODE_LENGTH and not is_long_seed(seed):
         raise BadDealCode(_("That 26-character deal code names no deal: check it and try again."))

@@ -53,9 +53,7 @@ _UNITS_OF: tuple[tuple[tuple[str, int, tuple[int, ...]], ...], ...] = tuple(
 
 _NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
-        _index(r + dr, c + dc)
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-        if 1 <= r + dr <= 9 and 1 <= c + dc <= 9
+        _index(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)) if 1 <= r + dr <= 9 and 1 <= c + dc <= 9
     )
     for r, c in ALL_SQUARES
 )
@@ -184,8 +182,11 @@ def _adjacent(board, index: int) -> bool:
 
 
 _UNIT_NAMES = {"row": _("row"), "column": _("column"), "box": _("box")}
-_UNIT_AT = {"row": lambda n: _("row %(n)s", n=n), "column": lambda n: _("column %(n)s", n=n),
-            "box": lambda n: _("box %(n)s", n=n)}
+_UNIT_AT = {
+    "row": lambda n: _("row %(n)s", n=n),
+    "column": lambda n: _("column %(n)s", n=n),
+    "box": lambda n: _("box %(n)s", n=n),
+}
 
 
 def _a(word: str) -> str:
@@ -196,14 +197,29 @@ def _conflict_message(card: Card, kind: str, number: int, other: Card, reason: s
     where, unit = _UNIT_AT[kind](number), _UNIT_NAMES[kind]
     if reason == "digit":
         what = _("an Ace (1)") if card.digit == 1 else _a(str(card.digit))
-        return _("There is already %(what)s in %(where)s (the %(other)s); the %(card)s cannot go there.",
-                 what=what, where=where, other=other.name, card=card.name)
+        return _(
+            "There is already %(what)s in %(where)s (the %(other)s); the %(card)s cannot go there.",
+            what=what,
+            where=where,
+            other=other.name,
+            card=card.name,
+        )
     if reason == "wild_rank":
         what = _("a joker") if card.is_joker else _a(card.rank_name)
-        return _("There is already %(what)s in %(where)s; two wilds of the same rank cannot share a %(unit)s.",
-                 what=what, where=where, unit=unit)
-    return _("There is already a wild of %(suit)s in %(where)s (the %(other)s); two wilds of the same suit "
-             "cannot share a %(unit)s.", suit=card.suit_name, where=where, other=other.name, unit=unit)
+        return _(
+            "There is already %(what)s in %(where)s; two wilds of the same rank cannot share a %(unit)s.",
+            what=what,
+            where=where,
+            unit=unit,
+        )
+    return _(
+        "There is already a wild of %(suit)s in %(where)s (the %(other)s); two wilds of the same suit "
+        "cannot share a %(unit)s.",
+        suit=card.suit_name,
+        where=where,
+        other=other.name,
+        unit=unit,
+    )
 
 
 def check_square(state: GameState, row: int, col: int) -> None:
@@ -226,8 +242,11 @@ def check_square(state: GameState, row: int, col: int) -> None:
         )
     if not _adjacent(state.board, i):
         raise IllegalSquare(
-            _("The square at %(where)s is not next to a card: place cards directly above, below, left or right "
-              "of a card already on the board.", where=where),
+            _(
+                "The square at %(where)s is not next to a card: place cards directly above, below, left or right "
+                "of a card already on the board.",
+                where=where,
+            ),
             square=(row, col),
             reason="not_adjacent",
         )
@@ -249,11 +268,7 @@ def is_legal(state: GameState, row: int, col: int) -> bool:
     if card is None:
         return False
     i = _index(row, col)
-    return (
-        state.board[i] is None
-        and _adjacent(state.board, i)
-        and next(_conflicts(state.board, card, i), None) is None
-    )
+    return state.board[i] is None and _adjacent(state.board, i) and next(_conflicts(state.board, card, i), None) is None
 
 
 def legal_squares(state: GameState) -> frozenset[Square]:

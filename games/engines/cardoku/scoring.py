@@ -116,8 +116,11 @@ def score_board(board: Sequence[Card | None], discards: int = 0) -> ScoreBreakdo
 
 
 # The 27 units as board indexes, in scoring order: a move scores the board several times.
-_UNITS = tuple((kind, number, tuple((r - 1) * 9 + (c - 1) for r, c in unit_squares(kind, number)))
-               for kind in UNIT_KINDS for number in range(1, 10))
+_UNITS = tuple(
+    (kind, number, tuple((r - 1) * 9 + (c - 1) for r, c in unit_squares(kind, number)))
+    for kind in UNIT_KINDS
+    for number in range(1, 10)
+)
 
 
 # The last states scored, with their scores: a move scores the board before and after it four

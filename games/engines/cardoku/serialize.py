@@ -95,5 +95,13 @@ def restore(data: Mapping) -> GameState:
         else:
             return from_dict(data)  # not a dict to_dict wrote: replay and check
     position = len(history)
-    return GameState(layout=layout, seed=data["seed"], deck=deck, board=tuple(board), position=position,
-                     history=tuple(history), discards=discards, finished=position >= len(deck))
+    return GameState(
+        layout=layout,
+        seed=data["seed"],
+        deck=deck,
+        board=tuple(board),
+        position=position,
+        history=tuple(history),
+        discards=discards,
+        finished=position >= len(deck),
+    )

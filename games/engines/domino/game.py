@@ -47,14 +47,18 @@ END_TIME = "time"
 END_REASONS = (END_STUCK, END_FULL, END_LIVES, END_TIME)
 
 END_MESSAGES = {
-    END_STUCK: _("No jokers are left and the current stone can be placed nowhere: no cell a stone can reach is its "
-                 "cell."),
+    END_STUCK: _(
+        "No jokers are left and the current stone can be placed nowhere: no cell a stone can reach is its cell."
+    ),
     END_FULL: _("The grid is full."),
     END_LIVES: _("Third wrong placement: no lives left."),
     END_TIME: _("Time is up: the 10 minutes have passed."),
 }
-_UNIT_AT = {"row": lambda n: _("row %(n)s", n=n), "column": lambda n: _("column %(n)s", n=n),
-            "box": lambda n: _("box %(n)s", n=n)}
+_UNIT_AT = {
+    "row": lambda n: _("row %(n)s", n=n),
+    "column": lambda n: _("column %(n)s", n=n),
+    "box": lambda n: _("box %(n)s", n=n),
+}
 
 
 # --------------------------------------------------------------------------- state
@@ -153,8 +157,13 @@ class Clash:
 
     def describe(self) -> str:
         row, col = self.cell
-        return _("duplicates the %(digit)s in %(unit)s (at row %(row)s, column %(col)s)",
-                 digit=self.digit, unit=_UNIT_AT[self.unit](self.number), row=row, col=col)
+        return _(
+            "duplicates the %(digit)s in %(unit)s (at row %(row)s, column %(col)s)",
+            digit=self.digit,
+            unit=_UNIT_AT[self.unit](self.number),
+            row=row,
+            col=col,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +218,11 @@ class Outcome:
             "points": self.points,
             "scoring": [[label, pts] for label, pts in self.scoring],
             "completed": [
-                {"unit": c.unit, "number": c.number, "points": c.points, "void": c.void}
-                for c in self.completed
+                {"unit": c.unit, "number": c.number, "points": c.points, "void": c.void} for c in self.completed
             ],
             "reason": self.reason,
             "clashes": [
-                {"digit": c.digit, "unit": c.unit, "number": c.number, "cell": list(c.cell)}
-                for c in self.clashes
+                {"digit": c.digit, "unit": c.unit, "number": c.number, "cell": list(c.cell)} for c in self.clashes
             ],
             "skipped": list(self.skipped),
         }
@@ -437,8 +444,7 @@ def _with_end(message: str, state: State) -> str:
 # --------------------------------------------------------------------------- public API
 
 
-def new_game(puzzle: Sequence[int], solution: Sequence[int], seed: int | str,
-             started_at: float) -> State:
+def new_game(puzzle: Sequence[int], solution: Sequence[int], seed: int | str, started_at: float) -> State:
     """Start a game. ``puzzle`` and ``solution`` are 81 ints, row-major (0 = empty in
     the puzzle); the caller guarantees the solution is the puzzle's only one. The
     stones are the solution digits of the empty cells, shuffled by
@@ -490,8 +496,9 @@ def push(state: State, edge: str, line: int, now: float) -> tuple[State, Outcome
     if cell is None:
         assert why is not None  # landing names the reason whenever it lands nowhere
         text = _("no stone to meet on that line") if why == grid.NO_STONE else _("the line is full at the edge")
-        raise InvalidEntry(_("%(edge)s %(line)s is not a valid entry: %(why)s", edge=edge, line=line, why=text),
-                           edge, line, why)
+        raise InvalidEntry(
+            _("%(edge)s %(line)s is not a valid entry: %(why)s", edge=edge, line=line, why=text), edge, line, why
+        )
 
     digit = state.bag[0]
     state = replace(state, moves=state.moves + (move,))
@@ -508,8 +515,9 @@ def _wrong_stone(state: State, cell: Cell, digit: int, now: float) -> tuple[Stat
     lives_text = _("1 life left") if state.lives == 1 else _("%(n)s lives left", n=state.lives)
     outcome = Outcome(
         kind="wrong",
-        message=_with_end(_("Wrong: the %(digit)s %(reason)s. %(lives)s.", digit=digit, reason=reason,
-                            lives=lives_text), state),
+        message=_with_end(
+            _("Wrong: the %(digit)s %(reason)s. %(lives)s.", digit=digit, reason=reason, lives=lives_text), state
+        ),
         lives_left=state.lives,
         finished=state.finished,
         end_reason=state.end_reason,
@@ -626,8 +634,9 @@ def apply_move(state: State, move: Sequence[Any]) -> tuple[State, Outcome | None
     raise BadMove(f"not a move: {move!r}")
 
 
-def replay(puzzle: Sequence[int], solution: Sequence[int], seed: int | str,
-           started_at: float, moves: Sequence[Sequence[Any]]) -> State:
+def replay(
+    puzzle: Sequence[int], solution: Sequence[int], seed: int | str, started_at: float, moves: Sequence[Sequence[Any]]
+) -> State:
     """Rebuild a game from its start data and its move log."""
     state = new_game(puzzle, solution, seed, started_at)
     for move in moves:

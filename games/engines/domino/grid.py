@@ -40,9 +40,7 @@ ALL_CELLS: tuple[Cell, ...] = tuple(cell_of(i) for i in range(81))
 
 ROWS = {r: tuple((r, c) for c in range(1, 10)) for r in range(1, 10)}
 COLUMNS = {c: tuple((r, c) for r in range(1, 10)) for c in range(1, 10)}
-BOXES = {
-    b: tuple(cell for cell in ALL_CELLS if box_of(cell) == b) for b in range(1, 10)
-}
+BOXES = {b: tuple(cell for cell in ALL_CELLS if box_of(cell) == b) for b in range(1, 10)}
 UNIT_CELLS = {
     **{("row", r): cells for r, cells in ROWS.items()},
     **{("column", c): cells for c, cells in COLUMNS.items()},

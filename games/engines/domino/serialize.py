@@ -87,8 +87,7 @@ def _board(data: dict, puzzle: tuple[int, ...], solution: tuple[int, ...]) -> tu
     for i, value in enumerate(board):
         given, digit = puzzle[i], solution[i]
         if not _is_int(value) or not (
-            (given and value == given)
-            or (not given and value in (grid.EMPTY, grid.GREY, grid.GOLD, digit))
+            (given and value == given) or (not given and value in (grid.EMPTY, grid.GREY, grid.GOLD, digit))
         ):
             row, col = grid.cell_of(i)
             raise BadPosition(f"board: row {row}, column {col} holds {value!r}")

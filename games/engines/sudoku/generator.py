@@ -95,7 +95,7 @@ def _rectangles(sol: Grid) -> list[list[tuple[int, int, int]]]:
     for r1 in range(9):
         for r2 in range(r1 + 1, 9):
             same_band = r1 // 3 == r2 // 3
-            row1, row2 = sol[r1 * 9:r1 * 9 + 9], sol[r2 * 9:r2 * 9 + 9]
+            row1, row2 = sol[r1 * 9 : r1 * 9 + 9], sol[r2 * 9 : r2 * 9 + 9]
             for c1 in range(9):
                 a = row1[c1]
                 b = row2[c1]
@@ -107,8 +107,13 @@ def _rectangles(sol: Grid) -> list[list[tuple[int, int, int]]]:
     return out
 
 
-def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, first_batch: int = 16,
-                 rects: list[list[tuple[int, int, int]]] | None = None) -> list[int]:
+def _dig_minimal(
+    sol: Grid,
+    order: list[int],
+    start: list[int] | None = None,
+    first_batch: int = 16,
+    rects: list[list[tuple[int, int, int]]] | None = None,
+) -> list[int]:
     """One pass over `order` that removes every clue it can while staying
     unique, from the full grid or from `start` (a unique puzzle of `sol`).
     `rects` (from _rectangles) refuses some removals without a search.
@@ -123,7 +128,7 @@ def _dig_minimal(sol: Grid, order: list[int], start: list[int] | None = None, fi
     k = first_batch
     while i < len(order):
         if k > 1:
-            batch = order[i:i + k]
+            batch = order[i : i + k]
             if _singles_without(puz, batch):
                 _clear(puz, batch)
                 i += len(batch)
@@ -169,7 +174,7 @@ def _dig_prefix(sol: Grid, order: list[int], target: int) -> list[int]:
     i = 0
     k = 16
     while i < len(order) and n > target:
-        batch = order[i:i + min(k, n - target)]
+        batch = order[i : i + min(k, n - target)]
         if _singles_without(puz, batch):
             _clear(puz, batch)
             i += len(batch)
@@ -327,8 +332,7 @@ def generate(level: Level | str, seed: int) -> Generated:
         g = grade(result)
         if g.level is not lvl:  # belt and braces: the public grade decides
             continue
-        return Generated(puzzle=result, solution=sol, level=lvl, grade=g,
-                         clues=sum(1 for v in result if v), seed=seed)
+        return Generated(puzzle=result, solution=sol, level=lvl, grade=g, clues=sum(1 for v in result if v), seed=seed)
     raise GenerationFailed(f"no {lvl.value} puzzle after {MAX_ATTEMPTS} attempts (seed {seed})")
 
 

@@ -176,8 +176,9 @@ def singles(X: int, P: int, U: int, used: list[str] | None = None) -> tuple[int,
     return X, P, U
 
 
-def rate_state(X: int, P: int, U: int, cap: int = STUCK,
-               used: list[str] | None = None, closed: int | None = None) -> tuple[int, int, int, int]:
+def rate_state(
+    X: int, P: int, U: int, cap: int = STUCK, used: list[str] | None = None, closed: int | None = None
+) -> tuple[int, int, int, int]:
     """Solve with techniques up to rank `cap`.
 
     Returns (hardest rank used, X, P, U). The rank is STUCK when the
@@ -303,5 +304,15 @@ def next_hint(grid: Grid) -> Hint | None:
             return None
 
 
-__all__ = ["MAX_RANK", "STUCK", "Contradiction", "Grade", "Hint", "grade", "level_for_rank", "next_hint",
-           "rate_state", "singles"]
+__all__ = [
+    "MAX_RANK",
+    "STUCK",
+    "Contradiction",
+    "Grade",
+    "Hint",
+    "grade",
+    "level_for_rank",
+    "next_hint",
+    "rate_state",
+    "singles",
+]

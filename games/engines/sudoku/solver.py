@@ -291,9 +291,16 @@ def pick_cell(X: int, U: int) -> int:
     return cell
 
 
-def search(X: int, P: int, U: int, limit: int, max_steps: int,
-           rng: _random.Random | None = None, prefer: Grid | None = None,
-           use_locked: bool = True) -> tuple[int, int | None]:
+def search(
+    X: int,
+    P: int,
+    U: int,
+    limit: int,
+    max_steps: int,
+    rng: _random.Random | None = None,
+    prefer: Grid | None = None,
+    use_locked: bool = True,
+) -> tuple[int, int | None]:
     """Depth-first count of solutions up to `limit`; returns (count, P of the first).
 
     `max_steps` bounds the number of branch points (guesses); past it the

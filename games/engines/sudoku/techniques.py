@@ -237,8 +237,13 @@ def find_naked_single(ctx: Ctx) -> Found | None:
     if not m:
         return None  # a dead cell is a contradiction, not a step
     d = m.bit_length() - 1
-    return Found(NAKED_SINGLE, 0, (), f"{cell_name(c)} can only be {d + 1}: every other digit already "
-                 "appears in its row, column or box.", (c, d + 1))
+    return Found(
+        NAKED_SINGLE,
+        0,
+        (),
+        f"{cell_name(c)} can only be {d + 1}: every other digit already appears in its row, column or box.",
+        (c, d + 1),
+    )
 
 
 def find_hidden_single(ctx: Ctx) -> Found | None:
@@ -267,8 +272,12 @@ def scan_locked_candidates(ctx: Ctx, first: bool = True, since: Delta | None = N
     X = ctx.X
     out: list[Instance] = []
     pr, cr, pc, cc = locked_flags(X)
-    for f, table, pointing, by_row in ((pr, POINT_R, True, True), (pc, POINT_C, True, False),
-                                       (cr, CLAIM_R, False, True), (cc, CLAIM_C, False, False)):
+    for f, table, pointing, by_row in (
+        (pr, POINT_R, True, True),
+        (pc, POINT_C, True, False),
+        (cr, CLAIM_R, False, True),
+        (cc, CLAIM_C, False, False),
+    ):
         while f:
             low = f & -f
             f ^= low
@@ -303,8 +312,10 @@ def _subset_elims(X: int, u: int, digits: int, inside: int) -> int:
 
 
 def _naked_why(name: str, u: int, cells: list[int], digits: int) -> Callable[[], str]:
-    return lambda: (f"{_fmt_cells(cells)} hold only {_fmt_digits(digits)} between them "
-                    f"({name} in {unit_name(u)}), so no other cell of {unit_name(u)} can.")
+    return lambda: (
+        f"{_fmt_cells(cells)} hold only {_fmt_digits(digits)} between them "
+        f"({name} in {unit_name(u)}), so no other cell of {unit_name(u)} can."
+    )
 
 
 def scan_naked_pair(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
@@ -386,8 +397,10 @@ def _hidden_elims(ctx: Ctx, u: int, places: int, digits: int) -> tuple[int, list
 
 
 def _hidden_why(name: str, u: int, cells: list[int], digits: int) -> Callable[[], str]:
-    return lambda: (f"In {unit_name(u)}, {_fmt_digits(digits)} fit only in {_fmt_cells(cells)} "
-                    f"({name}), so those cells can hold nothing else.")
+    return lambda: (
+        f"In {unit_name(u)}, {_fmt_digits(digits)} fit only in {_fmt_cells(cells)} "
+        f"({name}), so those cells can hold nothing else."
+    )
 
 
 def scan_hidden_pair(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
@@ -450,8 +463,11 @@ def _fish_why(name: str, d: int, base: int, lines: list[int], union: int) -> Cal
         a = " and ".join(str(i + 1) for i in lines)
         b = " and ".join(str(j + 1) for j in range(9) if union >> j & 1)
         title = "X-Wing" if name == X_WING else "Swordfish"
-        return (f"{title} on {d + 1}: in {kind} {a}, {d + 1} fits only in {other} {b}; those "
-                f"{kind} use up every {d + 1} of {other} {b}.")
+        return (
+            f"{title} on {d + 1}: in {kind} {a}, {d + 1} fits only in {other} {b}; those "
+            f"{kind} use up every {d + 1} of {other} {b}."
+        )
+
     return why
 
 
@@ -474,8 +490,7 @@ def _scan_fish(ctx: Ctx, size: int, name: str, first: bool, since: Delta | None)
                     cand.append((i, f))
             if len(cand) < size:
                 continue
-            combos = combinations(cand, 2) if size == 2 else \
-                ((cand[i], cand[j], cand[k]) for i, j, k in _triples(cand))
+            combos = combinations(cand, 2) if size == 2 else ((cand[i], cand[j], cand[k]) for i, j, k in _triples(cand))
             for combo in combos:
                 union = 0
                 inside = 0
@@ -484,8 +499,7 @@ def _scan_fish(ctx: Ctx, size: int, name: str, first: bool, since: Delta | None)
                     inside |= 1 << i
                 if union.bit_count() != size:
                     continue
-                if since is not None and not any(
-                        dirty >> (SLOT * d + FW * (base + i) + 9) & 1 for i, _ in combo):
+                if since is not None and not any(dirty >> (SLOT * d + FW * (base + i) + 9) & 1 for i, _ in combo):
                     continue
                 mask = 0
                 for j in range(9):
@@ -549,10 +563,12 @@ def scan_xy_wing(ctx: Ctx, first: bool = True, since: Delta | None = None) -> li
                 mask |= ELIM[d * 81 + POS2CELL[low.bit_length() - 1]]
 
             def why(pivot=pivot, pm=pm, a=a, am=am, b=b, bm=bm, d=d) -> str:
-                return (f"XY-Wing: pivot {cell_name(pivot)} is {_fmt_digits(pm, 'or')}, wings "
-                        f"{cell_name(a)} ({_fmt_digits(am, 'or')}) and {cell_name(b)} ({_fmt_digits(bm, 'or')}); "
-                        f"whichever the pivot is, one wing is {d + 1}, so no cell that sees both wings "
-                        f"can be {d + 1}.")
+                return (
+                    f"XY-Wing: pivot {cell_name(pivot)} is {_fmt_digits(pm, 'or')}, wings "
+                    f"{cell_name(a)} ({_fmt_digits(am, 'or')}) and {cell_name(b)} ({_fmt_digits(bm, 'or')}); "
+                    f"whichever the pivot is, one wing is {d + 1}, so no cell that sees both wings "
+                    f"can be {d + 1}."
+                )
 
             out.append((mask, why))
             if first:
@@ -580,6 +596,7 @@ def _first(name: str, scan: Callable[..., list[Instance]]) -> Callable[[Ctx], Fo
             return None
         mask, why = hits[0]
         return Found(name, mask, eliminations_of(mask), f"{why()} So remove {describe_eliminations(mask)}.")
+
     find.__name__ = "find_" + name.replace(" ", "_").replace("-", "_")
     return find
 
