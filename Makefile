@@ -29,10 +29,11 @@ run: $(STAMP)
 	$(PY) manage.py run_jobs & JOBS=$$!; trap "kill $$JOBS" EXIT INT TERM; \
 	  $(PY) manage.py runserver 127.0.0.1:8000
 
-# Unit, view and socket tests first; browser tests in their own run (Playwright's sync
-# API breaks async tests that run after it in the same process).
+# Lint and types first (a failure there is quick), then unit, view and socket tests, then
+# browser tests in their own run (Playwright's sync API breaks async tests that run after
+# it in the same process).
 # PUZZLE_BANK_INLINE: no Celery worker runs in tests, so an empty bank generates inline.
-test: $(DEV_STAMP)
+test: lint
 	scripts/install-chromium.sh
 	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m "not browser"
 	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m browser -p no:randomly
@@ -41,7 +42,7 @@ test-fast: $(DEV_STAMP)
 	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m "not browser"
 
 # ruff (lint, then the format check) and mypy with django-stubs over the whole tree
-# (settings in pyproject.toml).
+# (settings in pyproject.toml). `ruff format .` and `ruff check --fix .` fix most of it.
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
