@@ -190,8 +190,12 @@ def test_option_changed_under_a_preset_applies_and_shows_custom(browser, daphne_
     host = Profile.objects.create(display_name="Ada")
     room = create_room(host, "showdown", "easy", "standard")
     page = new_page(browser, daphne_server, host)
+    # The socket's first push is the full state: wait for it, or it can swap the form back
+    # over an edit made before it arrived (under load it comes late).
+    page.add_init_script("document.addEventListener('htmx:wsAfterMessage', () => { window.__pushed = true; });")
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=lobby]")
+    page.wait_for_function("window.__pushed === true")
     page.get_by_label("Hints").select_option("1")
     expect(page.locator('input[name=preset][value=custom]')).to_be_checked()
     page.get_by_role("button", name="Apply rules").click()
