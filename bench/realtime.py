@@ -35,6 +35,7 @@ os.environ["DJANGO_DEBUG"] = "false"
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0123456789-abcdefghijklmnop")
 os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
 os.environ["LOG_LEVEL"] = "WARNING"
+os.environ.setdefault("ROOM_SOCKETS_PER_IP", "100000")  # every simulated player connects from 127.0.0.1
 
 import websockets  # noqa: E402
 

@@ -195,6 +195,9 @@ except ValueError:
     raise ImproperlyConfigured(f"TRUSTED_PROXIES must be IP addresses or networks, got {TRUSTED_PROXIES!r}") from None
 ROOM_MISS_LIMIT = env_int("ROOM_MISS_LIMIT", 10)  # unknown-code joins, room 404s, refused sockets per IP
 ROOM_MISS_WINDOW = env_int("ROOM_MISS_WINDOW", 600)  # seconds
+# Open room sockets per client IP in one process: a school or office behind one NAT address,
+# or a load test from one machine, may need more.
+ROOM_SOCKETS_PER_IP = env_int("ROOM_SOCKETS_PER_IP", 60)
 CREATION_WINDOW = env_int("CREATION_WINDOW", 600)  # seconds
 CREATION_LIMITS = {  # (per profile, per client IP) in each window
     "room": (env_int("ROOM_CREATE_LIMIT", 10), env_int("ROOM_CREATE_LIMIT_IP", 60)),

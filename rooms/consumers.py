@@ -38,9 +38,9 @@ PROFILE_RATE_PER_SECOND = 20  # and per player, over all their sockets in a proc
 PROFILE_BURST = 40
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
 MAX_QUEUED = 16  # messages waiting for their turn; past this the socket is cut off
-# Open sockets per process (a room's sockets normally share its owner's process).
+# Open sockets per process (a room's sockets normally share its owner's process);
+# per client IP: settings.ROOM_SOCKETS_PER_IP.
 MAX_SOCKETS_PER_PROFILE = 12
-MAX_SOCKETS_PER_IP = 60
 MAX_WATCHERS_PER_ROOM = 50
 CLOSE_TOO_MANY = 4429
 CLOSE_TRY_AGAIN = 4503  # the database was away twice in a row during the handshake

@@ -36,6 +36,7 @@ from datetime import timedelta
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 
@@ -320,12 +321,12 @@ class Hub:
 
     def admit(self, consumer, ip: str) -> bool:
         """Room for one more socket of this player, network and room (per process)?"""
-        from .consumers import MAX_SOCKETS_PER_IP, MAX_SOCKETS_PER_PROFILE, MAX_WATCHERS_PER_ROOM
+        from .consumers import MAX_SOCKETS_PER_PROFILE, MAX_WATCHERS_PER_ROOM
 
         mine = sum(1 for sockets in self.sockets.values() for s in sockets if s.player.pk == consumer.player.pk)
         network = sum(1 for sockets in self.sockets.values() for s in sockets if s.ip == ip)
         room = len(self.sockets.get(consumer.code, ()))
-        if mine >= MAX_SOCKETS_PER_PROFILE or network >= MAX_SOCKETS_PER_IP:
+        if mine >= MAX_SOCKETS_PER_PROFILE or network >= settings.ROOM_SOCKETS_PER_IP:
             return False
         consumer.ip = ip
         return room < MAX_WATCHERS_PER_ROOM + 5  # five seats at most, the rest watch

@@ -60,6 +60,23 @@ async def test_a_player_can_hold_only_so_many_sockets(monkeypatch):
         await s.disconnect()
 
 
+async def test_a_network_can_hold_only_so_many_sockets(settings):
+    """Players behind one address share ROOM_SOCKETS_PER_IP (a setting: a NAT or a load
+    test from one machine may need more)."""
+    settings.ROOM_SOCKETS_PER_IP = 2
+    room, ada, grace, watcher = await setup_room(started=False)
+    a, connected, _ = await connect(room.code, ada)
+    g, connected_too, _ = await connect(room.code, grace)
+    assert connected and connected_too
+    _, connected, close_code = await connect(room.code, watcher)  # another player, same address
+    assert not connected and close_code == consumers.CLOSE_TOO_MANY
+    settings.ROOM_SOCKETS_PER_IP = 3
+    w, connected, _ = await connect(room.code, watcher)
+    assert connected
+    for c in (a, g, w):
+        await c.disconnect()
+
+
 async def test_a_burst_of_refreshes_renders_once_per_distinct_view(monkeypatch):
     room, _ada, grace, watcher = await setup_room(started=False)
     renders = []
