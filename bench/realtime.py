@@ -134,15 +134,18 @@ class RoomStats:
         return out
 
 
-async def run_load(ports, rooms, rate, duration, batch=25, servers=()):
+async def run_load(ports, rooms, rate, duration, batch=25, servers=(), split="players"):
     """Connect every player first (`batch` at a time, as a ramp: a daphne process drops
-    handshakes it cannot accept within 5 s), then all play from one common start."""
+    handshakes it cannot accept within 5 s), then all play from one common start. With
+    several processes, `split="players"` alternates each room's players between them (the
+    forwarding path), `split="rooms"` puts each room on one of them (the proxy's hash routing)."""
     stats, players = [], []
-    for code, cookies in rooms:
+    for n, (code, cookies) in enumerate(rooms):
         rs = RoomStats()
         stats.append(rs)
         for i, cookie in enumerate(cookies):
-            p = Player(f"ws://127.0.0.1:{ports[i % len(ports)]}/ws/r/{code}/", cookie, rs)
+            port = ports[(n if split == "rooms" else i) % len(ports)]
+            p = Player(f"ws://127.0.0.1:{port}/ws/r/{code}/", cookie, rs)
             rs.players.append(p)
             players.append(p)
     for i in range(0, len(players), batch):
@@ -215,6 +218,11 @@ def main():
     parser.add_argument("--find-max", action="store_true")
     parser.add_argument("--repeats", type=int, default=1, help="run the baselines and the load this many times")
     parser.add_argument("--hostile", action="store_true", help="also run the hostile-lobby repro")
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="also step the rate up on --servers processes with each room on one of them (hash routing)",
+    )
     args = parser.parse_args()
 
     ensure_database()
@@ -253,24 +261,36 @@ def main():
         )
     if args.hostile:
         hostile_lobby(args)
-    if args.find_max:
-        best = None
-        players = args.rooms * args.players
-        for total in (25, 50, 100, 150, 200, 250, 300, 400, 500, 700, 1000):
-            with daphnes(1) as (ports, _):
-                rooms = setup_rooms(args.rooms, args.players)
-                rate, lat, trouble = asyncio.run(run_load(ports, rooms, total / players, 20))
-            ok = pct(lat, 99) <= 100 and not trouble["missed"] and not trouble["failed_connects"]
-            report(f"  one process, {total:g} entries/s offered", rate, lat, trouble)
-            if not ok:
-                break
-            best = rate
-        print(
-            f"highest entry rate one process holds with p99 <= 100 ms: {best:.0f} entries/s"
-            if best is not None
-            else "no step held p99 <= 100 ms on one process",
-            flush=True,
-        )
+    one = find_max(args, 1, (25, 50, 100, 150, 200, 250, 300, 400, 500, 700, 1000)) if args.find_max else None
+    if args.scale and args.servers > 1:
+        many = find_max(args, args.servers, (250, 400, 500, 600, 700, 800, 900, 1000, 1200))
+        if one and many:
+            print(f"{args.servers} processes hold {many / one:.2f}x what one process holds", flush=True)
+
+
+def find_max(args, servers: int, steps) -> float | None:
+    """Step the offered total rate up on `servers` processes (each room on one of them):
+    the highest applied rate whose p99 stays within 100 ms, with no update missed."""
+    best = None
+    players = args.rooms * args.players
+    label = "one process" if servers == 1 else f"{servers} processes, rooms split"
+    for total in steps:
+        with daphnes(servers) as (ports, procs):
+            rooms = setup_rooms(args.rooms, args.players)
+            rate, lat, trouble = asyncio.run(run_load(ports, rooms, total / players, 20, servers=procs, split="rooms"))
+        ok = pct(lat, 99) <= 100 and not trouble["missed"] and not trouble["failed_connects"]
+        report(f"  {label}, {total:g} entries/s offered", rate, lat, trouble)
+        print(f"    server CPU per move: {1000 * trouble['cpu'] / max(rate * 20, 1):.2f} ms; load {load()}", flush=True)
+        if not ok:
+            break
+        best = rate
+    print(
+        f"highest entry rate {label} hold(s) with p99 <= 100 ms: {best:.0f} entries/s"
+        if best is not None
+        else f"no step held p99 <= 100 ms on {label}",
+        flush=True,
+    )
+    return best
 
 
 def hostile_lobby(args):
