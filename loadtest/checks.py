@@ -84,6 +84,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             if event.message_id:
                 by_mid[event.message_id].append(event)
     counts: Counter[str] = Counter()
+    refusals: Counter[str] = Counter()
     for player in run.players:
         for mid, action in player.sent.items():
             logged = by_mid.get(mid, [])
@@ -115,11 +116,14 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                     report.problem("move logged for another seat", f"{mid} {player.name}")
             else:
                 counts[f"refused ({answer[0]})"] += 1
+                refusals[answer[1] or "(no message)"] += 1
                 if logged:
                     report.problem("refused moves found in the log", f"{player.name} {mid} {answer}")
                 if not answer[1] or len(answer[1]) < 8:
                     report.problem("refusals without a clear message", f"{player.name} {mid} {answer}")
     report.counts["moves"] = dict(counts)
+    if refusals:  # which messages: a run answered "try again" throughout says why here
+        report.counts["refusals by message"] = dict(refusals.most_common(5))
 
     # --- replay every room's log through the engine -----------------------------------------
     max_drift = 0.0

@@ -5,6 +5,10 @@ connection of daphne is terminated, or while Redis is unreachable for one of two
 processes. The soak's checks must all pass; closes and failed connects inside the fault's
 window are expected for the first two only."""
 
+import collections
+import pathlib
+import re
+
 import pytest
 
 from loadtest.faults import run_fault
@@ -12,6 +16,16 @@ from loadtest.faults import run_fault
 from .conftest import short_config, stock
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def server_log_digest(log_dir, limit=15) -> str:
+    """The daphne logs' lines, counted (addresses and numbers folded): what a failed run's
+    servers said, since the logs go with the test's temporary directory."""
+    lines: collections.Counter[str] = collections.Counter()
+    for path in pathlib.Path(log_dir).glob("*.log"):
+        for line in path.read_text(errors="replace").splitlines():
+            lines[re.sub(r"0x[0-9a-f]+|\d+", "#", line)[:200]] += 1
+    return "\nserver logs:\n" + "\n".join(f"  {n} x {line}" for line, n in lines.most_common(limit))
 
 
 def run(kind, services, log_dir, **config):
@@ -32,7 +46,7 @@ def run(kind, services, log_dir, **config):
 
 def test_kill_9_daphne_mid_race_loses_nothing_acknowledged(services, log_dir):
     report = run("kill-daphne", services, log_dir)
-    assert report.ok, report.text()
+    assert report.ok, report.text() + server_log_digest(log_dir)
     assert "daphne killed" in report.figures["fault"]
     closes = report.counts["socket closes by code"]
     assert closes.get(1006, 0) >= 5  # every open socket died with the process...
@@ -41,7 +55,7 @@ def test_kill_9_daphne_mid_race_loses_nothing_acknowledged(services, log_dir):
 
 def test_redis_restart_mid_race_loses_nothing(services, log_dir):
     report = run("restart-redis", services, log_dir)
-    assert report.ok, report.text()
+    assert report.ok, report.text() + server_log_digest(log_dir)
     assert "redis killed" in report.figures["fault"]
     # The HTTP side kept answering while Redis was down (a forfeit, a join, page loads).
     probes = report.figures["HTTP during the outage"]
@@ -50,7 +64,7 @@ def test_redis_restart_mid_race_loses_nothing(services, log_dir):
 
 def test_two_daphne_processes_share_every_update(services, log_dir):
     report = run("two-daphne", services, log_dir)
-    assert report.ok, report.text()
+    assert report.ok, report.text() + server_log_digest(log_dir)
     # The check ran over the whole race (5 players x 11 cells, minus re-sent and refused moves).
     assert report.counts["update deliveries checked"] >= 30
 
@@ -77,7 +91,7 @@ def test_database_connections_dropped_mid_race_close_no_socket(services, log_dir
         log_dir=log_dir,
     )
     print(report.text())
-    assert report.ok, report.text()
+    assert report.ok, report.text() + server_log_digest(log_dir)
     fault = report.figures["fault"]
     assert "connections terminated" in fault and not fault.split("terminated ")[1].startswith("0+"), fault
     assert int(fault.rsplit(": ", 1)[1]) > 0, fault  # moves were applied through the drops
@@ -102,7 +116,7 @@ def test_redis_away_from_one_daphne_closes_no_socket(services, log_dir):
         log_dir=log_dir,
     )
     print(report.text())
-    assert report.ok, report.text()
+    assert report.ok, report.text() + server_log_digest(log_dir)
     fault = report.figures["fault"]
     on_cut = int(fault.rsplit("(", 1)[1].split()[0])
     assert on_cut > 0, fault  # the cut-off process went on applying and answering moves
