@@ -388,7 +388,11 @@ class Hub:
             return None
         if not await self.leases.acquire(code, self.channel):
             return None
-        loaded = await run_db(_load, code)
+        try:
+            loaded = await run_db(_load, code)
+        except BaseException:  # the database dropped us twice: nobody owns it, the next message tries again
+            await self.leases.release(code, self.channel)
+            raise
         if loaded is None:
             await self.leases.release(code, self.channel)
             return None

@@ -50,3 +50,28 @@ def test_a_request_whose_database_connection_dropped_gets_503_try_again(player_c
     assert answer["HX-Retarget"] == "#flash" and answer["Retry-After"]
     page = player_client.post(f"/solo/{run.pk}/act/", {"cell": "2", "digit": "4"})
     assert page.status_code == 503 and TRY_AGAIN in page.content.decode()
+
+
+async def test_an_owner_that_could_not_load_its_room_leaves_no_lease_behind(monkeypatch):
+    """A load that lost the database twice: the lease it took is given back, so other
+    processes do not forward the room's messages to a process that owns nothing."""
+    room, ada, *_ = await setup_room()
+    hub = live.hub()
+    real_load, failures = live._load, []
+
+    def dropped(code):
+        if len(failures) < 2:  # the call and its one retry on a fresh connection
+            failures.append(code)
+            raise OperationalError("terminating connection due to administrator command")
+        return real_load(code)
+
+    monkeypatch.setattr(live, "_load", dropped)
+    a, connected, _ = await connect(room.code, ada)
+    assert connected
+    assert TRY_AGAIN in await receive_until(a, "try again")  # the socket stays, told to try again
+    assert failures and room.code not in hub.rooms
+    assert await hub.leases.holder(room.code) is None
+    await a.send_to(text_data=json.dumps({"cell": "2", "digit": "4", "mode": "enter", "mid": "m1"}))
+    await receive_until(a, 'id="room-version"')  # the next message loads the owner and is applied
+    assert await hub.leases.holder(room.code) == hub.channel
+    await a.disconnect()
