@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -180,13 +181,15 @@ def chips(unit: dict) -> str:
     )
 
 
-def score_panel(score: dict, *, oob: bool = False) -> SafeString:
-    """The running score: total, units, discards, penalty and each completed unit."""
+def score_panel(score: dict, *, final: bool = False, note: str | None = None, oob: bool = False) -> SafeString:
+    """The running score: total, units, discards, penalty and each completed unit. `final`:
+    the deck is done (a duel keeps the panel, titled so); `note`: a hint line under the
+    units (escaped unless marked safe)."""
     empty = _e(_("Fill all nine squares of a row, column or box to score it."))
     words = {
         key: _e(text)
         for key, text in (
-            ("score", _("Score")),
+            ("score", _("Final score") if final else _("Score")),
             ("pts", _("pts")),
             ("units", _("Units")),
             ("discards", _("Discards")),
@@ -204,6 +207,7 @@ def score_panel(score: dict, *, oob: bool = False) -> SafeString:
         )
         or f'<li class="empty">{empty}</li>'
     )
+    hint = f'<p class="hint-text">{conditional_escape(note)}</p>' if note else ""
     return _done(
         '<section id="ck-score" class="ck-score panel" aria-labelledby="ck-score-h" data-score-panel>'
         f'<div class="ck-score-head"><h2 id="ck-score-h">{words["score"]}</h2>'
@@ -213,7 +217,7 @@ def score_panel(score: dict, *, oob: bool = False) -> SafeString:
         f'<div><dt>{words["units"]}</dt><dd data-units>{len(score["units"])}</dd></div>'
         f'<div><dt>{words["discards"]}</dt><dd data-discards>{_e(score["discards"])}</dd></div>'
         f'<div><dt>{words["penalty"]}</dt><dd data-penalty>{_e(score["discard_penalty"])}</dd></div></dl>'
-        f'<ul class="ck-units" aria-label="{words["completed"]}">{units}</ul></section>',
+        f'<ul class="ck-units" aria-label="{words["completed"]}">{units}</ul>{hint}</section>',
         oob,
     )
 

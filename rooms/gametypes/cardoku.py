@@ -35,7 +35,8 @@ DECK_SIZE = len(ck.DEAL_CARDS)
 
 
 class SeatGame:
-    """What games/cardoku/presenters.game_context reads from a solo game, for a seat."""
+    """What games/cardoku/presenters.game_context and the play area (templates/cardoku/play.html)
+    read from a solo game, for a seat."""
 
     def __init__(self, data: dict):
         helpers = data.get("helpers", {})
@@ -173,14 +174,13 @@ class CardokuDuel(DuelGame):
         engine_outcome = duel.engine if duel is not None and duel.engine is not None else None
         view = ck_view.game_context(SeatGame(seat.state), state, engine_outcome)
         locked = not playing or seat.status != Seat.Status.PLAYING
-        view.pop("game")
+        # The room's own outcome and error (its message line) keep their names.
         view.pop("error")
         view.pop("outcome")
-        view["ck_playing"] = view.pop("playing") and not locked
+        view["playing"] = view["playing"] and not locked
         view.update(
             locked=locked,
             board_class="is-cardoku",
-            helpers=SeatGame(seat.state),
             deal_code=state.deal_code if room.state == "finished" else None,
             deal_layout=self.layout(room),
         )

@@ -206,3 +206,34 @@ def test_a_duel_deal_code_replays_in_solo_cardoku(players):
     replay = ck.from_dict(game.state)
     assert game.deal_code == ck.deal_code(seed) and len(game.deal_code) == 26
     assert replay.deck == ck.deal(seed) and replay.layout == ck.random_layout(seed)
+
+
+def test_the_duel_board_is_solo_cardokus_play_area_sent_over_the_socket(room, players, rf):
+    """One play area (templates/cardoku/play.html) for both: the same elements, by the same
+    ids a solo answer swaps; the duel's forms go over the room socket, solo's are posts."""
+    import re
+
+    from django.template.loader import render_to_string as render
+
+    from games.cardoku import solo
+    from games.cardoku.presenters import game_context
+
+    start(room, players[:2])
+    room = Room.objects.get(pk=room.pk)
+    duel = render_to_string("rooms/room.html#mygame", room_context(room, players[0], now=PLAY))
+    request = rf.get("/")
+    request.player = players[0]
+    game = solo.start_game(players[0], {"layout": "default"})
+    alone = render("cardoku/game.html#game", game_context(game), request=request)
+
+    def ids(html):
+        return set(re.findall(r'\sid="(ck-[^"]*)"', html))
+
+    # Solo alone has a title, a message line with an id (its answers swap it) and Undo.
+    assert ids(duel) == ids(alone) - {"ck-title", "ck-message", "ck-undo"}
+    assert {"ck-sq-5-5", "ck-current", "ck-deck", "ck-score", "ck-place"} <= ids(duel)
+    forms = re.findall(r"<form[^>]*>", duel)
+    assert len(forms) == 4 and all(" ws-send" in form for form in forms)
+    assert "hx-post" not in duel and "csrfmiddlewaretoken" not in duel and 'value="undo"' not in duel
+    assert alone.count('hx-post="/cardoku/') == 4 and alone.count("csrfmiddlewaretoken") == 4
+    assert 'value="undo"' in alone
