@@ -1,0 +1,357 @@
+"""Screenshots of the site as players see it, to look at after a change of layout or style:
+a showdown lobby, a race in progress, a finished room, Solo Run, Cardoku and Sudoku Domino
+(solo and a duel each), at 1280x800 and 375x812, in the light and the dark colour scheme.
+
+    .venv/bin/python scripts/screenshots.py OUT_DIR [--only NAME,...]
+
+Starts daphne (HTTP and sockets) on a scratch SQLite database, lets three first-time
+players (Ada, Grace, Linus) pick their names and play through the site in headless
+Chromium, and saves OUT_DIR/<state>-<width>-<scheme>.png (whole pages: on a phone the fold
+is at y=812). The script reads the scratch database only to know the right moves.
+"""
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+SIZES = [(1280, 800), (375, 812)]
+SCHEMES = ["light", "dark"]
+STATES = [
+    "lobby",
+    "race",
+    "finished",
+    "solo",
+    "cardoku-solo",
+    "cardoku-duel",
+    "domino-solo",
+    "domino-duel",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(env: dict) -> tuple[subprocess.Popen, str]:
+    """daphne on a free port, once it accepts connections."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process, f"http://127.0.0.1:{port}"
+        except OSError:
+            if process.poll() is not None:
+                raise SystemExit("daphne did not start") from None
+            time.sleep(0.1)
+    process.terminate()
+    raise SystemExit("daphne did not answer within 30 s")
+
+
+class Shooter:
+    def __init__(self, browser, base: str, out: Path, only: set[str]):
+        self.browser, self.base, self.out, self.only = browser, base, out, only
+        self.players: dict[str, object] = {}
+
+    def player(self, name: str):
+        """The player's own page (a 1280x800 context with their cookie)."""
+        if name not in self.players:
+            context = self.browser.new_context(base_url=self.base, viewport={"width": 1280, "height": 800})
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            self.players[name] = page
+        return self.players[name]
+
+    def into_lobby(self, page, name: str) -> None:
+        """Into the lobby, picking a name on the way when asked (a first-time player)."""
+        lobby = page.locator("#room-body[data-state=lobby] .row-actions")
+        asked = page.get_by_label("Your name")
+        lobby.or_(asked).wait_for()
+        if asked.count():
+            asked.fill(name)
+            page.get_by_role("button", name="Continue").click()
+            lobby.wait_for()
+
+    def shoot(self, state: str, name: str, path: str, ready: str = "main", settle: int = 600, prepare=None) -> None:
+        """The page at `path` as player `name` sees it, in every size and scheme; `prepare`
+        gets each fresh page first."""
+        if self.only and state not in self.only:
+            return
+        cookies = self.player(name).context.cookies()
+        for width, height in SIZES:
+            for scheme in SCHEMES:
+                context = self.browser.new_context(
+                    base_url=self.base, viewport={"width": width, "height": height}, color_scheme=scheme
+                )
+                context.add_cookies(cookies)
+                page = context.new_page()
+                page.goto(path)
+                if prepare:
+                    prepare(page)
+                page.wait_for_selector(ready)
+                page.wait_for_timeout(settle)  # the socket's first push, fonts, transitions
+                target = self.out / f"{state}-{width}-{scheme}.png"
+                page.screenshot(path=str(target), full_page=True)
+                print(target)
+                context.close()
+
+
+def sudoku_moves(page, puzzle, count: int | None = None, wrong: int = 0) -> None:
+    """Enter `count` right digits (all, when None) on the board, then `wrong` wrong ones."""
+    empty = [i for i, g in enumerate(puzzle.givens) if g == "0"]
+    right = empty if count is None else empty[:count]
+    for index in right:
+        page.locator(f'[data-board] [data-cell="{index}"]').click()
+        page.keyboard.press(puzzle.solution[index])
+        page.locator(f'[data-board] [data-cell="{index}"][data-value="{puzzle.solution[index]}"]').wait_for()
+    for index in empty[len(right) : len(right) + wrong]:
+        page.locator(f'[data-board] [data-cell="{index}"]').click()
+        page.keyboard.press(str(int(puzzle.solution[index]) % 9 + 1))
+        page.wait_for_timeout(400)
+
+
+def wait_until(done, seconds: float = 5) -> None:
+    """Until the move shows in the database (the page's answer follows)."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > deadline:
+            raise SystemExit("a move did not land")
+        time.sleep(0.05)
+
+
+def room_code(page) -> str:
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def open_room(shots: Shooter, game: str, host: str, guests: list[str]) -> str:
+    """A lobby of `game` made through the home page, with every guest joined by the link."""
+    page = shots.player(host)
+    page.goto("/")
+    page.locator("select[name=game]").select_option(game)
+    page.locator("select[name=level]").select_option("easy")
+    page.get_by_role("button", name="Create room").click()
+    shots.into_lobby(page, host)
+    code = room_code(page)
+    for guest in guests:
+        other = shots.player(guest)
+        other.goto(f"/r/{code}/")
+        other.locator("#room-body").get_by_role("button", name="Join as").click()
+        shots.into_lobby(other, guest)
+    return code
+
+
+def start_room(shots: Shooter, code: str, players: list[str]) -> None:
+    for name in players:
+        page = shots.player(name)
+        page.locator("#room-body").get_by_role("button", name="I'm ready").click()
+        page.locator("#room-body").get_by_role("button", name="Not ready").wait_for()
+    host = shots.player(players[0])
+    host.locator("form:has(input[value=start]) button").click()
+    for name in players:
+        shots.player(name).wait_for_selector("#room-body[data-state=playing] #game", timeout=20_000)
+
+
+def showdown(shots: Shooter) -> None:
+    from rooms.models import Room
+
+    players = ["Ada", "Grace", "Linus"]
+    code = open_room(shots, "showdown", "Ada", players[1:])
+    ada, grace, linus = (shots.player(n) for n in players)
+    grace.locator("#room-body").get_by_role("button", name="I'm ready").click()
+    shots.shoot("lobby", "Ada", f"/r/{code}/", "#room-body[data-state=lobby]")
+    grace.locator("#room-body").get_by_role("button", name="Not ready").click()
+    start_room(shots, code, players)
+    puzzle = Room.objects.get(code=code).puzzle
+    sudoku_moves(ada, puzzle, 14, wrong=1)
+    sudoku_moves(grace, puzzle, 8)
+    sudoku_moves(linus, puzzle, 3, wrong=2)
+    ada.locator("[data-board] [data-cell]").nth(40).click()
+    shots.shoot("race", "Ada", f"/r/{code}/", "#room-body[data-state=playing] #game", settle=1500)
+    sudoku_moves(ada, puzzle)
+    sudoku_moves(grace, puzzle)
+    linus.get_by_role("button", name="Forfeit and leave").click()
+    linus.wait_for_url("**/")
+    ada.wait_for_selector("#room-body[data-state=finished]")
+    shots.shoot("finished", "Grace", f"/r/{code}/", "#room-body[data-state=finished]", settle=2500)
+
+
+def solo(shots: Shooter) -> None:
+    from games.models import SoloRun
+
+    page = shots.player("Ada")
+    page.goto("/")
+    page.locator("form.level-picker").first.get_by_role("button", name="Easy").click()
+    page.wait_for_selector("[data-board]")
+    run = SoloRun.objects.filter(player__display_name="Ada").latest("pk")
+    sudoku_moves(page, run.puzzle, 20, wrong=1)
+    page.locator("[data-board] [data-cell]").nth(30).click()
+    shots.shoot("solo", "Ada", page.url.removeprefix(shots.base), "[data-board]", prepare=resume)
+
+
+def resume(page) -> None:
+    """A Solo Run pauses when its last page closes (the previous screenshot's): resume it."""
+    button = page.get_by_role("button", name="Resume")
+    page.locator("[data-board]").or_(button).wait_for()
+    if button.count():
+        button.click()
+
+
+def cardoku_taps(page, load_state, count: int) -> None:
+    """`count` cards laid on squares the engine allows, one tap each."""
+    from games.engines import cardoku as ck
+
+    for _ in range(count):
+        state = load_state()
+        squares = sorted(ck.legal_squares(state))
+        if not squares:
+            return
+        row, col = squares[len(squares) // 2]
+        before = len(state.cards_on_board())
+        page.locator(f'#ck-board [data-row="{row}"][data-col="{col}"]').click()
+        wait_until(lambda before=before: len(load_state().cards_on_board()) > before)
+        page.wait_for_timeout(300)
+
+
+def cardoku_solo(shots: Shooter) -> None:
+    from games.cardoku.models import CardokuGame
+    from games.cardoku.play import load
+
+    page = shots.player("Grace")
+    page.goto("/cardoku/")
+    page.get_by_role("button", name="Shuffle & Deal").click()
+    page.wait_for_selector("#ck-board")
+    game = CardokuGame.objects.filter(player__display_name="Grace").latest("pk")
+    cardoku_taps(page, lambda: load(CardokuGame.objects.get(pk=game.pk).state), 6)
+    shots.shoot("cardoku-solo", "Grace", page.url.removeprefix(shots.base), "#ck-board")
+
+
+def seat_state(name: str) -> dict:
+    from rooms.models import Seat
+    from rooms.services import running_view
+
+    seat = Seat.objects.filter(player__display_name=name).latest("pk")
+    _, seats = running_view(seat.room.code)
+    return next(s for s in seats if s.pk == seat.pk).state
+
+
+def cardoku_duel(shots: Shooter) -> None:
+    from games.engines import cardoku as ck
+
+    code = open_room(shots, "cardoku", "Ada", ["Grace"])
+    start_room(shots, code, ["Ada", "Grace"])
+    cardoku_taps(shots.player("Ada"), lambda: ck.from_dict(seat_state("Ada")), 5)
+    cardoku_taps(shots.player("Grace"), lambda: ck.from_dict(seat_state("Grace")), 3)
+    shots.shoot("cardoku-duel", "Ada", f"/r/{code}/", "#room-body[data-state=playing] #ck-board", settle=1200)
+
+
+def domino_pushes(page, load_state, count: int) -> None:
+    """`count` stones pushed in from an entry point where they land on their own cell."""
+    from games.engines import domino as d
+
+    for _ in range(count):
+        state = load_state()
+        where = next(
+            (
+                (edge, line)
+                for (edge, line), (row, col) in sorted(d.entry_points(state).items())
+                if state.solution[(row - 1) * 9 + col - 1] == state.current_stone
+            ),
+            None,
+        )
+        if where is None:
+            return
+        page.locator(f'[data-marker][data-edge="{where[0]}"][data-line="{where[1]}"]').click()
+        wait_until(lambda done=state.move_count: load_state().move_count > done)
+        page.wait_for_timeout(300)
+
+
+def domino_solo(shots: Shooter) -> None:
+    from games.domino.models import DominoGame
+
+    page = shots.player("Linus")
+    page.goto("/domino/")
+    page.locator("button[name=level][value=easy]").first.click()
+    page.wait_for_selector("[data-domino-board]")
+    game = DominoGame.objects.filter(player__display_name="Linus").latest("pk")
+    domino_pushes(page, lambda: DominoGame.objects.get(pk=game.pk).engine_state(), 6)
+    shots.shoot("domino-solo", "Linus", page.url.removeprefix(shots.base), "[data-domino-board]")
+
+
+def domino_duel(shots: Shooter) -> None:
+    from games.engines import domino as d
+
+    code = open_room(shots, "domino", "Grace", ["Linus"])
+    start_room(shots, code, ["Grace", "Linus"])
+    domino_pushes(shots.player("Grace"), lambda: d.from_dict(seat_state("Grace")), 5)
+    domino_pushes(shots.player("Linus"), lambda: d.from_dict(seat_state("Linus")), 3)
+    shots.shoot("domino-duel", "Grace", f"/r/{code}/", "#room-body[data-state=playing] [data-domino-board]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path, help="folder for the PNGs (made if missing)")
+    parser.add_argument("--only", default="", help=f"comma-separated states among {', '.join(STATES)}")
+    args = parser.parse_args()
+    only = {s for s in args.only.split(",") if s}
+    if unknown := only - set(STATES):
+        parser.error(f"unknown states: {', '.join(sorted(unknown))}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+        env.update(
+            DATABASE_URL=f"sqlite:///{tmp}/screenshots.sqlite3",
+            DJANGO_DEBUG="true",
+            PUZZLE_BANK_INLINE="1",
+            COUNTDOWN_SECONDS="1",
+            DJANGO_SETTINGS_MODULE="config.settings",
+        )
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0", "--noinput"], env=env, cwd=ROOT, check=True)
+        os.environ.update(env)
+        sys.path.insert(0, str(ROOT))
+        import django
+
+        django.setup()
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the ORM beside Playwright's loop
+        process, base = serve(env)
+        try:
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
+                shots = Shooter(browser, base, args.out, only)
+                # Names are picked on the first room; the order keeps every player's first
+                # visit a first-time one.
+                for step, states in (
+                    (showdown, {"lobby", "race", "finished"}),
+                    (solo, {"solo"}),
+                    (cardoku_solo, {"cardoku-solo"}),
+                    (cardoku_duel, {"cardoku-duel"}),
+                    (domino_solo, {"domino-solo"}),
+                    (domino_duel, {"domino-duel"}),
+                ):
+                    if not only or only & states or step is showdown:
+                        step(shots)
+                browser.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
