@@ -70,6 +70,29 @@ def test_phone_shows_the_whole_solo_board_and_pad(page, bank_puzzle):
     assert SoloRun.objects.exists()
 
 
+def test_phone_shows_the_podium_and_play_again_when_the_room_finishes(browser, daphne_server):
+    from rooms import actions as A
+    from rooms.services import perform
+    from tests.conftest import EMPTY, SOLUTION
+
+    room, (ada, grace) = running_room("showdown")
+    perform(room.code, ada, A.Forfeit())
+    for index in EMPTY:
+        perform(room.code, grace, A.Enter(index, int(SOLUTION[index])))
+    page = new_page(browser, daphne_server, grace, width=375, height=812)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=finished] .podium")
+    count, outside = page.evaluate(OUTSIDE, ".podium .step, #rematch .button")
+    assert count == 4 and not outside, outside  # two steps, Play again and Your history
+    expect(page.locator("#rematch").get_by_role("button", name="Play again")).to_be_visible()
+    # The player's own step says "(you)" without cutting the name off.
+    name, cut = page.evaluate("""() => { const el = document.querySelector(".step.is-me .name");
+        return [el.textContent, el.scrollWidth > el.clientWidth]; }""")
+    assert name == "Grace" and not cut
+    expect(page.locator(".step.is-me")).to_contain_text("(you)")
+    page.context.close()
+
+
 LONG_LINES = """() => Array.from(document.querySelectorAll(".standing .line")).map((el) => {
   const style = getComputedStyle(el);
   return [el.textContent, el.getClientRects().length, el.getBoundingClientRect().height,
