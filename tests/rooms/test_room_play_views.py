@@ -225,3 +225,40 @@ def test_first_time_player_picks_a_name_before_joining(player, bank_puzzle):
     # The name can be changed later on the profile page.
     client.post(reverse("profile"), {"display_name": "Mia K"})
     assert Seat.objects.filter(room=room, player__display_name="Mia K").exists()
+
+
+# Each rule decision of issue 13 as How to Play states it, in English and in Dutch.
+DECISIONS = {
+    "en": [
+        "<strong>The race clock</strong> counts from the end of the countdown",
+        "<strong>Play again.</strong>",
+        "The Start button stays greyed out, with the reason beside it, until at least two players are in and all are "
+        "ready",
+        "In a scheduled room \"I'm ready\" appears when the ready room opens",
+        "the room shows the preset the options now match, or <em>Custom</em>",
+        "<strong>Your name.</strong> The first time you create or join a room you pick the name",
+        "<strong>Closing the page pauses the run</strong>",
+        "<strong>no jokers are left and your stone can be placed nowhere</strong>",
+        "A square tapped while your last move is still on its way is not lost",
+    ],
+    "nl": [
+        "<strong>De raceklok</strong> telt vanaf het einde van het aftellen",
+        "<strong>Nog een keer.</strong>",
+        "De startknop blijft grijs, met de reden ernaast, tot er minstens twee spelers zijn en iedereen klaar is",
+        "In een geplande kamer verschijnt \"Ik ben klaar\" als de wachtruimte opengaat",
+        "de kamer toont bij welke regelset de opties nu passen, of <em>Eigen</em>",
+        "<strong>Je naam.</strong> De eerste keer dat je een kamer maakt of meedoet",
+        "<strong>De pagina sluiten pauzeert de puzzel</strong>",
+        "<strong>er geen jokers meer zijn en je steen nergens kan</strong>",
+        "Een vakje waarop je tikt terwijl je vorige zet nog onderweg is, gaat niet verloren",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_how_to_play_states_every_rule_decision(client, db, language):
+    import html as htmllib
+
+    page_html = htmllib.unescape(client.get(reverse("how_to_play"), HTTP_ACCEPT_LANGUAGE=language).content.decode())
+    missing = [text for text in DECISIONS[language] if text not in page_html]
+    assert not missing, missing
