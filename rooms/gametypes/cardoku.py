@@ -51,7 +51,7 @@ class CardokuDuel(DuelGame):
     totals_label = gettext_noop("Cardoku duels")
     template = "rooms/cardoku.html"
     styles = ("css/cardoku.css", "css/duels.css")
-    scripts = ("js/cardoku.js", "js/duels.js")
+    scripts = ("js/board-events.js", "js/cardoku.js")
     progress_unit = gettext_noop("cards played")
 
     def rules(self, room) -> DuelSettings:

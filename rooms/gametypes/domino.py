@@ -43,7 +43,7 @@ class DominoDuel(DuelGame):
     totals_label = gettext_noop("Sudoku Domino duels")
     template = "rooms/domino.html"
     styles = ("css/domino.css", "css/duels.css")
-    scripts = ("js/domino.js", "js/duels.js")
+    scripts = ("js/board-events.js", "js/domino.js", "js/duels.js")
     has_level = True
     time_limit = timedelta(seconds=dm.TIME_LIMIT)
     progress_unit = gettext_noop("stones placed")

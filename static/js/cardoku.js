@@ -131,10 +131,11 @@
   }
 
   // A move's answer swaps only the squares that changed, with this move's marks: the
-  // last move's marks go when the next one is sent.
+  // last move's marks go when the next one is sent. The board:* events come from
+  // board-events.js, for an htmx post (solo) and a message over the room socket (duel) alike.
   const MARKS = ["is-fresh", "is-flash", "is-tried", "is-hit"];
   let tabStop = null;  // the board's tab stop when a move was sent
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  document.addEventListener("board:sending", function (event) {
     if (event.target.closest && event.target.closest("#ck-game")) {
       busy = true;
       if (!restore) rememberFocus(document.activeElement);
@@ -144,7 +145,7 @@
       tabStop = stop ? { row: stop.dataset.row, col: stop.dataset.col } : null;
     }
   });
-  document.addEventListener("htmx:afterRequest", function () {
+  document.addEventListener("board:answered", function () {
     busy = false;
     if (!queued) return;
     const next = queued;
@@ -152,7 +153,7 @@
     // After this input task: the answer's swap settles first, then the tap goes out.
     setTimeout(function () { place(square(next.row, next.col), true); }, 0);
   });
-  document.addEventListener("htmx:afterSettle", function (event) {
+  document.addEventListener("board:swapped", function (event) {
     if (!event.target || event.target.id !== "ck-game") return;
     const message = document.getElementById("ck-message"), live = document.getElementById("ck-announce");
     if (message && live) live.textContent = message.textContent;

@@ -257,7 +257,8 @@
   }
 
   // Remember where focus was, so a swap does not throw keyboard players back to the top.
-  document.addEventListener("htmx:beforeRequest", function () {
+  // (The board:* events come from board-events.js, for an htmx request and a socket message alike.)
+  document.addEventListener("board:sending", function () {
     const el = document.activeElement;
     if (el && el.closest) {
       if (el.closest("#game [data-pick]")) restore = restore || "pick";
@@ -267,7 +268,7 @@
   });
   // One answer settles several elements: set the game up once for all of them.
   let settling = false;
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("board:swapped", function () {
     if (settling || !game()) return;
     settling = true;
     queueMicrotask(function () {

@@ -1,0 +1,43 @@
+// The game scripts' own events (cardoku.js, domino.js), raised by both ways a move travels:
+// an htmx request on a solo page and a message over the room socket in a duel. The scripts
+// listen to these, never to either transport:
+//   board:sending   on the form (or element) a move leaves from, as it leaves
+//   board:answered  when an answer to this player's request has arrived
+//   board:swapped   on the element swapped in (the game), once it has settled
+// detail.socket says which way it came.
+(function () {
+  "use strict";
+  function raise(el, name, socket) {
+    if (el) el.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: { socket: socket } }));
+  }
+  function inGame(el) { return !!(el && el.closest && el.closest("#game, #ck-game")); }
+
+  // ---------------------------------------------------------------- htmx (solo pages)
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (inGame(event.target)) raise(event.target, "board:sending", false);
+  });
+  // (A form swapped away by its own answer is no longer in the page: htmx tells its nearest
+  // ancestor still there, which is where this hears it.)
+  document.addEventListener("htmx:afterRequest", function (event) { raise(event.target, "board:answered", false); });
+  document.addEventListener("htmx:afterSettle", function (event) { raise(event.target, "board:swapped", false); });
+
+  // ---------------------------------------------------------------- the room socket (duels)
+  // Every message received swaps the board's elements; there are no requests, so a message
+  // sent from the player's board is the "request" (not the duel clock's own sync).
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    const from = event.target;
+    if (from && from.closest && from.closest("#game") && !from.hasAttribute("data-deadline-sync")) {
+      raise(from, "board:sending", true);
+    }
+  });
+  // Another player's move reaches this socket as the standings alone (their one id): that
+  // is not the answer to this player's move, which may still be on its way.
+  function othersOnly(message) {
+    const ids = String(message || "").match(/\sid="[^"]*"/g) || [];
+    return ids.length === 1 && ids[0] === ' id="standings"';
+  }
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (!othersOnly(event.detail && event.detail.message)) raise(document.body, "board:answered", true);
+    raise(document.getElementById("ck-game") || document.getElementById("game"), "board:swapped", true);
+  });
+})();
