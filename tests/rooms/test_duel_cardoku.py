@@ -170,12 +170,15 @@ def test_nobody_sees_the_deck_and_the_deal_code_only_after_the_end(room, players
     assert f'data-card="{upcoming.code}"' not in own and state.deal_code not in own
     watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
     assert "data-card" not in watcher and "ck-board" not in watcher
+    assert "which squares each player filled shows when the duel is over" in watcher
     assert 'class="g" d="M' in watcher  # the silhouettes show the spades' squares, never the cards
     for p in players[:2]:
         discard_all(room, p)
     room = Room.objects.get(pk=room.pk)
     after = render_to_string("rooms/room.html#body", room_context(room, players[1], now=PLAY))
     assert room.state == "finished" and state.deal_code in after
+    watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
+    assert "Boards show which squares are filled, never the cards." in watcher
 
 
 def test_duel_decks_come_from_128_random_bits_kept_on_the_server(players):
@@ -195,6 +198,8 @@ def test_duel_decks_come_from_128_random_bits_kept_on_the_server(players):
     room.refresh_from_db()
     after = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
     assert room.state == "finished" and state.deal_code in after
+    watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
+    assert "Boards show which squares are filled, never the cards." in watcher
 
 
 def test_a_duel_deal_code_replays_in_solo_cardoku(players):
