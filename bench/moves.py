@@ -248,7 +248,7 @@ def time_floor(timer: Timer, player, n: int = 200) -> None:
     from django.urls import clear_url_caches, path
 
     import config.urls
-    from stats.models import Profile
+    from players.models import Profile
 
     def nothing(request):
         return HttpResponse("")
@@ -290,7 +290,7 @@ def run_backend(moves: int, seed: int, label: str | None, out: str, floor: int) 
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from stats.models import Profile
+    from players.models import Profile
     from tests.conftest import cookie_for
 
     setup_test_environment()

@@ -15,8 +15,8 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 
+from players.middleware import PlayerSocketMiddleware  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
-from stats.middleware import PlayerSocketMiddleware  # noqa: E402
 
 
 class ConcurrencyLimit:

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "players",
     "games",
     "games.cardoku",
     "games.domino",
@@ -56,9 +57,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "stats.middleware.PlayerMiddleware",
+    "players.middleware.PlayerMiddleware",
     "config.database.DatabaseAwayMiddleware",  # a dropped connection mid-request: 503 "try again"
-    "stats.middleware.NoStoreBoardsMiddleware",
+    "players.middleware.NoStoreBoardsMiddleware",
     "config.notfound.StyledNotFoundMiddleware",  # the styled 404 page with DEBUG on too
 ]
 
@@ -79,7 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "stats.context_processors.player",
+                "players.context_processors.player",
             ],
             "builtins": ["django_htmx.templatetags.django_htmx"],
         },
@@ -206,7 +207,7 @@ CREATION_LIMITS = {  # (per profile, per client IP) in each window
 
 # --- Player cookie (anonymous Local stats profile) ---
 PLAYER_COOKIE_NAME = "showdown_player"
-PLAYER_COOKIE_AGE = 365 * 24 * 3600  # a year, renewed on use (stats.middleware)
+PLAYER_COOKIE_AGE = 365 * 24 * 3600  # a year, renewed on use (players.middleware)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

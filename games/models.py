@@ -61,7 +61,7 @@ class SoloRun(Revised):
         PAUSED = "paused", _("Paused")
         FINISHED = "finished", _("Finished")
 
-    player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="solo_runs")
+    player = models.ForeignKey("players.Profile", on_delete=models.CASCADE, related_name="solo_runs")
     puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="solo_runs")
     level = models.CharField(max_length=8, choices=Level.choices)
     state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING, db_index=True)

@@ -27,7 +27,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from games.models import Revised
-from stats.models import Profile
+from players.models import Profile
 
 KEEP = 1000  # game rows kept per process (a few KB each), the least recently played dropped first
 _kept: OrderedDict[tuple[type[Revised], int], tuple[str, Revised]] = OrderedDict()

@@ -6,8 +6,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games.engines import race
 from games.responses import busy, flash
+from players.middleware import player_token
 from rooms.limits import creation_limit
-from stats.middleware import player_token
 
 from . import fragments, i18n, solo
 from .bank import BankEmpty

@@ -337,9 +337,9 @@ def setup_rooms(count, players_per_room):
     from django.utils import timezone
 
     from games.models import Puzzle
+    from players.models import Profile
     from rooms import actions as A
     from rooms.services import create_room, perform
-    from stats.models import Profile
     from tests.conftest import cookie_for
 
     Puzzle.objects.bulk_create(
@@ -365,8 +365,8 @@ def setup_lobby():
     import django
 
     django.setup()
+    from players.models import Profile
     from rooms.services import create_room
-    from stats.models import Profile
     from tests.conftest import cookie_for
 
     host = Profile.objects.create(display_name="toggler")

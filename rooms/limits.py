@@ -155,7 +155,7 @@ def creation_limited(request, kind: str) -> bool:
     """Count one creation of `kind` for this profile and IP; True when either is past its limit."""
     per_profile, per_ip = settings.CREATION_LIMITS[kind]
     window = settings.CREATION_WINDOW
-    from stats.middleware import known_player
+    from players.middleware import known_player
 
     profile = known_player(request)
     keys = [(f"{prefix}:create:{kind}:ip:{client_ip(request)}", per_ip)]

@@ -634,7 +634,7 @@ class Hub:
             await self.hello(code, message["channel"])
 
     async def _forwarded(self, message: dict) -> None:
-        from stats.models import Profile
+        from players.models import Profile
 
         code = message["code"]
         player = await run_db(Profile.objects.filter(pk=message["player"]).first)
@@ -666,7 +666,7 @@ class Hub:
 
     async def _called(self, message: dict) -> None:
         """An action from the locked path of another process (an HTTP view, a Celery task)."""
-        from stats.models import Profile
+        from players.models import Profile
 
         code = message["code"]
         player = None

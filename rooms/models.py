@@ -37,7 +37,7 @@ class Room(models.Model):
     game = models.CharField(max_length=12, choices=game_choices, default="showdown", db_index=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.LOBBY, db_index=True)
     host = models.ForeignKey(
-        "stats.Profile", null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_rooms"
+        "players.Profile", null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_rooms"
     )
     level = models.CharField(max_length=8, default="medium")
     rules = models.JSONField(default=dict, blank=True)
@@ -72,7 +72,7 @@ class Seat(models.Model):
         LEFT = "left", _("Left")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey("players.Profile", on_delete=models.CASCADE, related_name="seats")
     joined_at = models.DateTimeField(auto_now_add=True)
     ready = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)

@@ -14,8 +14,8 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from icalendar import Calendar, Event
 
 from games.engines import race
-from stats.middleware import ensure_player, known_player
-from stats.views import name_gate, remember_name_choice
+from players.middleware import ensure_player, known_player
+from players.views import name_gate, remember_name_choice
 
 from . import actions as A
 from . import limits

@@ -4,5 +4,4 @@ from . import views
 
 urlpatterns = [
     path("leaderboards/", views.leaderboards, name="leaderboards"),
-    path("profile/", views.profile, name="profile"),
 ]

@@ -22,14 +22,14 @@ def client_for(profile):
 
 @pytest.fixture
 def player(db):
-    from stats.models import Profile
+    from players.models import Profile
 
     return Profile.objects.create(display_name="Ada")
 
 
 @pytest.fixture
 def other_player(db):
-    from stats.models import Profile
+    from players.models import Profile
 
     return Profile.objects.create(display_name="Grace")
 

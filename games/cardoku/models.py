@@ -22,7 +22,7 @@ class CardokuGame(Revised):
         RANDOM = "random", _("Random")
         CUSTOM = "custom", _("Custom")
 
-    player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="cardoku_games")
+    player = models.ForeignKey("players.Profile", on_delete=models.CASCADE, related_name="cardoku_games")
     layout_kind = models.CharField(max_length=8, choices=LayoutKind.choices, default=LayoutKind.DEFAULT)
     deal_code = models.CharField(
         max_length=26, db_index=True, help_text="Shareable code of the shuffle (26 characters for a duel's deal)"

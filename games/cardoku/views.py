@@ -14,8 +14,8 @@ from games.engines import cardoku as ck
 from games.fragments import answer
 from games.i18n import say
 from games.responses import flash
+from players.middleware import player_token
 from rooms.limits import creation_limit
-from stats.middleware import player_token
 
 from . import fragments, play, records, solo
 from .models import CardokuGame

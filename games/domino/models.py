@@ -27,7 +27,7 @@ class DominoGame(Revised):
         STUCK = engine.END_STUCK, _("Stuck")
         TIME = engine.END_TIME, _("Time up")
 
-    player = models.ForeignKey("stats.Profile", on_delete=models.CASCADE, related_name="domino_games")
+    player = models.ForeignKey("players.Profile", on_delete=models.CASCADE, related_name="domino_games")
     puzzle = models.ForeignKey("games.Puzzle", on_delete=models.PROTECT, related_name="domino_games")
     level = models.CharField(max_length=8, choices=Level.choices)
     seed = models.BigIntegerField(help_text="Stone order seed (a duel shares it)")

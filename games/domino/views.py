@@ -15,8 +15,8 @@ from games.engines import domino as engine
 from games.fragments import answer
 from games.models import Level
 from games.responses import busy, flash
+from players.middleware import player_token
 from rooms.limits import creation_limit
-from stats.middleware import player_token
 
 from . import fragments, play, solo
 from .models import DominoGame

@@ -6,10 +6,10 @@ import datetime as dt
 from django.utils import timezone
 
 from games.models import Puzzle
+from players.models import Profile
 from rooms import actions as A
 from rooms.models import Room
 from rooms.services import create_room, perform
-from stats.models import Profile
 from tests.conftest import PUZZLE, SOLUTION
 
 

@@ -270,9 +270,9 @@ def test_pages_have_no_axe_violations(browser, live_server, player, scheme, widt
 def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width, language):
     from django.utils import timezone
 
+    from players.models import Profile
     from rooms import actions as A
     from rooms import services
-    from stats.models import Profile
 
     def perform(*args, **kwargs):
         return off_thread(services.perform, *args, **kwargs)

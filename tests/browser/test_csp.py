@@ -108,9 +108,9 @@ def test_pages_and_their_scripts_raise_no_csp_violation(browser, live_server, pl
 def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_server):
     from django.utils import timezone
 
+    from players.models import Profile
     from rooms import actions as A
     from rooms import services
-    from stats.models import Profile
 
     def perform(*args, **kwargs):
         return off_thread(services.perform, *args, **kwargs)

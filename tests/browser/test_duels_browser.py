@@ -3,9 +3,10 @@ for both, moves by pointer and by keyboard, live standings, results in the histo
 
 from games.engines import domino as d
 from games.models import Puzzle
+from players.models import Profile
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
-from stats.models import Profile, ShowdownResult
+from stats.models import ShowdownResult
 from tests.browser.conftest import new_page
 from tests.conftest import PUZZLE, SOLUTION
 

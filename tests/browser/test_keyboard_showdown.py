@@ -7,8 +7,8 @@ database, never from the page."""
 from playwright.sync_api import expect
 
 from games.models import Puzzle
+from players.models import Profile
 from rooms.models import Room, Seat
-from stats.models import Profile
 from tests.browser.conftest import new_page
 from tests.conftest import PUZZLE, SOLUTION
 

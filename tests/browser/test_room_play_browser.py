@@ -10,9 +10,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import SoloRun
+from players.models import Profile
 from rooms.models import Room
 from rooms.services import create_room
-from stats.models import Profile
 from tests.browser.conftest import new_page
 from tests.browser.race_setup import running_room
 

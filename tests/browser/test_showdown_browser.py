@@ -1,8 +1,9 @@
 """Two real browsers race through a whole showdown over WebSockets on daphne."""
 
 from games.models import Puzzle
+from players.models import Profile
 from rooms.models import Room, Seat
-from stats.models import Profile, ShowdownResult
+from stats.models import ShowdownResult
 from tests.browser.conftest import new_page
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 

@@ -13,9 +13,9 @@ from django.urls import reverse
 from games import bank
 from games.models import Puzzle, SoloRun
 from games.tasks import fill_puzzle_bank
+from players.models import Profile
 from rooms import actions as A
 from rooms.services import create_room, perform
-from stats.models import Profile
 from tests.conftest import PUZZLE, SOLUTION
 
 

@@ -112,7 +112,7 @@ def test_a_kept_move_over_http_is_one_statement(player_client, run):
 def test_two_tabs_playing_at_once_lose_no_move_and_double_none(bank_puzzle):
     """Two threads (two tabs, each its own connection) enter every empty cell of one run at
     the same time, interleaved: each entry is played once, whichever copy or row it met."""
-    from stats.models import Profile
+    from players.models import Profile
 
     player = Profile.objects.create(display_name="Two tabs")
     run = solo.start_run(player, "easy")

@@ -108,7 +108,7 @@ def pages(player, player_client, bank_puzzle):
     domino = player_client.post(reverse("domino_new"), {"level": "easy"})["Location"]
     lobby = create_room(player, level="easy", preset="standard")
     running = create_room(player, level="easy", preset="standard")
-    from stats.models import Profile
+    from players.models import Profile
 
     guest = Profile.objects.create(display_name="Grace")
     perform(running.code, guest, A.Join())

@@ -28,13 +28,14 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from games.models import Puzzle
+from players.models import Profile
 from rooms import actions as A
 from rooms.consumers import RoomConsumer
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, Seat
 from rooms.push import group_name
 from rooms.services import create_room, perform
-from stats.models import Profile, ShowdownResult
+from stats.models import ShowdownResult
 from tests.conftest import PUZZLE, SOLUTION, client_for
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))

@@ -16,8 +16,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from players.models import Profile
 from rooms.services import create_room
-from stats.models import Profile
 from tests.conftest import EMPTY, SOLUTION
 from tests.rooms.test_consumer import connect, headers_for, setup_room
 

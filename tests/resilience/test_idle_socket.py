@@ -12,9 +12,9 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from config.asgi import application
+from players.models import Profile
 from rooms import actions as A
 from rooms.services import create_room, perform
-from stats.models import Profile
 from tests.conftest import cookie_for, require_service
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -26,8 +26,8 @@ from django.test import Client
 
 from config.asgi import application
 from games.models import Puzzle
+from players.models import Profile
 from rooms.models import Room
-from stats.models import Profile
 from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,9 +15,9 @@ from django.db import connection
 from django.utils import timezone
 
 from config.asgi import application
+from players.models import Profile
 from rooms.models import Room
 from rooms.services import create_room
-from stats.models import Profile
 from tests.conftest import cookie_for, database_url, require_service
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 
 from games.cardoku.play import Action
 from games.engines import cardoku as ck
+from players.models import Profile
 from rooms import actions as A
 from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.cardoku import Helper
@@ -18,7 +19,7 @@ from rooms.gametypes.duel import MoveRefused
 from rooms.models import Room, RoomEvent, Seat
 from rooms.presenters import room_context
 from rooms.services import create_room, perform
-from stats.models import Profile, ShowdownResult
+from stats.models import ShowdownResult
 
 GAME = GAME_TYPES["cardoku"]
 SEED = 12345  # its first card fits on the board (a fixed deal keeps the tests deterministic)

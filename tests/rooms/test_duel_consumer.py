@@ -11,11 +11,11 @@ from django.utils import timezone
 from config.asgi import application
 from games.engines import cardoku as ck
 from games.engines import domino as d
+from players.models import Profile
 from rooms import actions as A
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
 from rooms.services import create_room, perform
-from stats.models import Profile
 from tests.rooms.test_consumer import headers_for, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

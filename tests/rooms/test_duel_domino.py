@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.domino.play import Joker, Push
 from games.engines import domino as d
+from players.models import Profile
 from rooms import actions as A
 from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.domino import JokerMode
@@ -20,7 +21,7 @@ from rooms.models import Room, RoomEvent, Seat
 from rooms.presenters import room_context
 from rooms.services import RoomError, create_room, perform
 from rooms.tasks import due_rooms, sweep_rooms
-from stats.models import Profile, ShowdownResult
+from stats.models import ShowdownResult
 from tests.conftest import PUZZLE, SOLUTION
 
 GAME = GAME_TYPES["domino"]

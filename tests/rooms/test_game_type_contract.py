@@ -16,12 +16,13 @@ from games.domino.play import Joker, Push
 from games.engines import cardoku as ck
 from games.engines import domino as dm
 from games.engines.errors import Illegal
+from players.models import Profile
 from rooms import actions as A
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, Seat
 from rooms.presenters import room_context
 from rooms.services import NotAllowed, RoomError, create_room, perform
-from stats.models import Profile, ShowdownResult
+from stats.models import ShowdownResult
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 
 T0 = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)

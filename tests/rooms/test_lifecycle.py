@@ -9,11 +9,11 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
+from players.models import Profile
 from rooms import actions as A
 from rooms.models import Room, RoomEvent
 from rooms.services import RoomError, create_room, perform
 from rooms.tasks import sweep_rooms
-from stats.models import Profile
 from tests.conftest import EMPTY, SOLUTION, client_for, require_service
 
 T0 = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from players.models import Profile
 from rooms import actions as A
 from rooms.services import create_room, perform
-from stats.models import Profile
 from tests.conftest import EMPTY, SOLUTION, client_for
 
 

@@ -10,10 +10,10 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
+from players.models import Profile
 from rooms import actions as A
 from rooms.models import Room, Seat
 from rooms.services import create_room, perform
-from stats.models import Profile
 from tests.conftest import client_for
 
 

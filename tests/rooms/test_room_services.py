@@ -8,10 +8,11 @@ from django.db import connection
 from django.utils import timezone
 
 from games.engines import race
+from players.models import Profile
 from rooms import actions as A
 from rooms.models import CODE_ALPHABET, Room, RoomEvent, Seat
 from rooms.services import NotAllowed, RoomError, RoomNotFound, create_room, perform
-from stats.models import Profile, ShowdownResult
+from stats.models import ShowdownResult
 from tests.conftest import EMPTY, SOLUTION, require_service
 
 

@@ -5,11 +5,11 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.urls import reverse
 
+from players.models import Profile
 from rooms import actions as A
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
 from rooms.services import create_room, perform
-from stats.models import Profile
 from tests.conftest import client_for
 
 
@@ -125,7 +125,7 @@ def test_admin_lists_rooms_and_expires_them(room, client):
 def test_admin_pages_for_games_and_profiles(client, bank_puzzle, player):
     admin = User.objects.create_superuser("staff", "staff@example.com", "pw-for-tests-only")
     client.force_login(admin)
-    for name in ("admin:games_puzzle_changelist", "admin:games_solorun_changelist", "admin:stats_profile_changelist"):
+    for name in ("admin:games_puzzle_changelist", "admin:games_solorun_changelist", "admin:players_profile_changelist"):
         assert client.get(reverse(name)).status_code == 200
     assert client.get(reverse("admin:games_puzzle_changelist") + "?level=easy&q=530070").status_code == 200
 

@@ -4,10 +4,10 @@ IP however many cookies are thrown away, and rooms / games are created at a boun
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from players.models import Profile
 from rooms import limits
 from rooms.models import Room
 from rooms.services import create_room
-from stats.models import Profile
 from tests.conftest import client_for
 
 
@@ -106,7 +106,7 @@ def test_room_creation_is_limited_per_ip_across_cookies(db, bank_puzzle):
 
 @override_settings(CREATION_LIMITS={"room": (2, 100), "game": (2, 100)})
 def test_creation_limit_decorator_refuses_with_429_and_calls_nothing(rf, player):
-    from stats.middleware import PlayerMiddleware
+    from players.middleware import PlayerMiddleware
 
     calls = []
 

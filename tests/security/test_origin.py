@@ -51,8 +51,8 @@ async def test_a_page_on_another_port_cannot_open_a_room_socket():
     from django.conf import settings
 
     from games.models import Puzzle
+    from players.models import Profile
     from rooms.services import create_room
-    from stats.models import Profile
     from tests.conftest import PUZZLE, SOLUTION, cookie_for
 
     @sync_to_async

@@ -30,7 +30,7 @@ class DisplayNameForm(forms.Form):
         return name
 
 
-# stats.models.default_name: a profile nobody has named yet.
+# models.default_name: a profile nobody has named yet.
 DEFAULT_NAME = re.compile(r"Player \d{4}")
 ADJECTIVES = (
     "Swift",

@@ -19,7 +19,7 @@ from django.utils.functional import SimpleLazyObject
 
 from .models import GUEST_PK, Profile
 
-_SALT = "stats.player"
+_SALT = "stats.player"  # the name the cookies were signed with: changing it logs everyone out
 RENEW_AFTER = 24 * 3600  # re-issue the cookie at most once a day, not on every response
 
 

@@ -8,9 +8,9 @@ import time_machine
 from django.conf import settings
 from django.urls import reverse
 
+from players.middleware import guest
+from players.models import Profile
 from rooms.services import create_room
-from stats.middleware import guest
-from stats.models import Profile
 from tests.conftest import client_for
 
 YEAR = 365 * 86400

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from stats.forms import DisplayNameForm
+from players.forms import DisplayNameForm
 
 
 def clean(name):

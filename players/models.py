@@ -1,0 +1,35 @@
+import secrets
+
+from django.db import models
+
+NAME_MAX_LENGTH = 24
+GUEST_PK = 0  # players.middleware.guest(): ids start at 1, so this matches no row
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def default_name() -> str:
+    return f"Player {secrets.randbelow(9000) + 1000}"
+
+
+class Profile(models.Model):
+    """An anonymous player, bound to one browser by a long-lived cookie (Local stats)."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    display_name = models.CharField(max_length=NAME_MAX_LENGTH, default=default_name)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        db_table = "stats_profile"  # created by the stats app, before players had its own app
+
+    def __str__(self):
+        return self.display_name
+
+    def save(self, *args, **kwargs):
+        if self.pk == GUEST_PK:  # a guest only reads; a write must create a real profile first
+            raise ValueError("A guest profile cannot be saved; use players.middleware.ensure_player().")
+        super().save(*args, **kwargs)
