@@ -54,8 +54,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
     from django.conf import settings
 
     from games.engines import race
-    from rooms.models import Room, RoomEvent, Seat
-    from stats.models import ShowdownResult
+    from rooms.models import Room, RoomEvent, RoomResult, Seat
 
     report = Report()
     stats = run.stats
@@ -217,7 +216,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             )
         if room.state == "finished":
             places = {s.key: place for place, s in race.rank(rows, settings.NEAR_TIE_SECONDS)}
-            results = {r.player_id: r for r in ShowdownResult.objects.filter(room_code=code)}
+            results = {r.player_id: r for r in RoomResult.objects.filter(room_code=code)}
             for seat in room_seats:
                 if seat.pk not in places:
                     continue
@@ -227,7 +226,12 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                         f"{code} {seat.player.display_name}: {seat.place} vs {places[seat.pk]}",
                     )
                 result = results.get(seat.player_id)
-                if result is None or (result.placement, result.score, result.mistakes, result.hints) != (
+                if result is None or (
+                    result.placement,
+                    result.score,
+                    result.summary.get("mistakes"),
+                    result.summary.get("hints"),
+                ) != (
                     places[seat.pk],
                     seat.score,
                     seat.mistakes,

@@ -119,3 +119,30 @@ class RoomEvent(models.Model):
 
     def __str__(self):
         return f"{self.room.code} v{self.version} {self.kind}"
+
+
+class RoomResult(models.Model):
+    """One player's result of one finished room, whatever its game (RULES.md "After the
+    showdown"): what every game has in columns, and what the game type records of its own in
+    `summary` (GameType.result_summary), which its template's `result` partial shows."""
+
+    player = models.ForeignKey("players.Profile", on_delete=models.CASCADE, related_name="room_results")
+    room_code = models.CharField(max_length=CODE_LENGTH)
+    game = models.CharField(max_length=12)
+    placement = models.PositiveSmallIntegerField()
+    player_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10)
+    seconds = models.FloatField(null=True, blank=True)
+    score = models.IntegerField()
+    finished_at = models.DateTimeField()
+    in_totals = models.BooleanField(
+        default=True, help_text="False for a custom-rule room: kept in the history, left out of the totals"
+    )
+    summary = models.JSONField(default=dict, blank=True, help_text="The game type's own record (difficulty, ...)")
+
+    class Meta:
+        ordering = ["-finished_at"]
+        constraints = [models.UniqueConstraint(fields=["player", "room_code"], name="one_result_per_room")]
+
+    def __str__(self):
+        return f"{self.player} in {self.room_code}: {self.placement} of {self.player_count}"

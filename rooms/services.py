@@ -13,12 +13,11 @@ from django.utils import timezone
 from games.engines import race
 from games.engines.errors import Refusal
 from games.engines.text import Sentences, _
-from stats.models import ShowdownResult
 
 from . import actions as A
 from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for, standings
 from .lifecycle import SCHEDULE_AHEAD, overdue_state, ready_room_opens
-from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
+from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, RoomResult, Seat
 
 
 class RoomError(Refusal):
@@ -298,21 +297,19 @@ def record_results(room, seats, now):
     """Everyone's result of a finished room (idempotent: one row per player and room)."""
     game = game_for(room)
     for seat in seats:
-        ShowdownResult.objects.get_or_create(
+        RoomResult.objects.get_or_create(
             player_id=seat.player_id,
             room_code=room.code,
             defaults=dict(
                 game=room.game,
                 placement=seat.place,
                 player_count=len(seats),
-                difficulty=room.level if game.has_level else "",
-                preset=game.preset(room),
                 status=seat.status,
                 seconds=seat.finish_seconds,
                 score=seat.score,
-                mistakes=seat.mistakes,
-                hints=seat.hints,
                 finished_at=room.finished_at or now,
+                in_totals=game.in_totals(room),
+                summary=game.result_summary(room, seat),
             ),
         )
 

@@ -13,21 +13,21 @@ from games.panels import Panel
 from games.presenters import format_seconds
 from games.sudoku.panels import SoloRunPanel
 from rooms.gametypes import GAME_TYPES
+from rooms.models import RoomResult
 
-from .models import ShowdownResult
-from .showdowns import showdown_summary
+from .history import room_history
 
 RECENT_RESULTS = 4
 
 
 class RoomsPanel(Panel):
-    """Showdowns and duels: the room games the player finished (stats.ShowdownResult)."""
+    """Showdowns and duels: the room games the player finished (rooms.models.RoomResult)."""
 
     key = "rooms"
     label = _("Showdowns & duels")
 
     def finished(self, player):
-        return ShowdownResult.objects.filter(player=player)
+        return RoomResult.objects.filter(player=player)
 
     def recent_results(self, player, limit: int) -> list[dict]:
         return [
@@ -43,7 +43,7 @@ class RoomsPanel(Panel):
         ]
 
     def stats_panel(self, player, params, problems: list[str]) -> dict:
-        return {"showdowns": showdown_summary(player)}
+        return {"rooms": room_history(player)}
 
 
 PANELS: dict[str, Panel] = {panel.key: panel for panel in (SoloRunPanel(), RoomsPanel(), CardokuPanel(), DominoPanel())}

@@ -4,7 +4,8 @@ call these and never probe a game type with hasattr/getattr.
 
 The room owns lobby, ready flags, countdown, spectating and history; a game type owns
 the players' boards: how they start, how a move is parsed and judged, how seats rank,
-and how a seat is shown to others (a standings line and a silhouette, never its pieces).
+how a seat is shown to others (a standings line and a silhouette, never its pieces) and
+what a player's result records of the game (rooms.models.RoomResult.summary).
 """
 
 from __future__ import annotations
@@ -135,6 +136,16 @@ class GameType(ABC):
         """Only what a board move changed on the mover's own board, as out-of-band
         fragments; None: the own board is re-rendered whole (the default)."""
         return None
+
+    # --- results --------------------------------------------------------------------
+    def result_summary(self, room, seat) -> dict:
+        """What a finished seat's RoomResult records of this game beyond what every game has
+        (place, status, time, score); the game template's `result` partial shows it."""
+        return {"difficulty": room.level} if self.has_level else {}
+
+    def in_totals(self, room) -> bool:
+        """Whether the room's results count in the leaderboards' totals (the history keeps all)."""
+        return True
 
     @abstractmethod
     def board_context(self, room, seat, outcome=None, selected=None, mode="enter", now=None, playing=True) -> dict:

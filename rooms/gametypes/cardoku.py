@@ -61,8 +61,8 @@ class CardokuDuel(DuelGame):
         layout = (room.rules or {}).get("layout")
         return layout if layout in CARDOKU_LAYOUTS else "default"
 
-    def preset(self, room) -> str:
-        return self.layout(room)
+    def result_summary(self, room, seat) -> dict:
+        return {"layout": self.layout(room)}
 
     def summary(self, room) -> list[str]:
         layout = self.layout(room)

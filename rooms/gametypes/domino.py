@@ -147,6 +147,9 @@ class DominoDuel(DuelGame):
                 if seat.status == Seat.Status.FINISHED and seat.finish_seconds is None:
                     seat.finish_seconds = min((now - room.starts_at).total_seconds(), dm.TIME_LIMIT)
 
+    def result_summary(self, room, seat) -> dict:
+        return {**super().result_summary(room, seat), "mistakes": seat.mistakes}  # each one cost a life
+
     def standing_line(self, seat) -> str:
         lives = dm.LIVES - seat.mistakes
         return " · ".join(

@@ -77,6 +77,17 @@ class ShowdownGame(GameType):
         preset = self.preset(room)
         return super().badges(room) + [("", str(i18n.PRESETS.get(preset, preset)))]
 
+    def result_summary(self, room, seat) -> dict:
+        return {
+            **super().result_summary(room, seat),
+            "preset": self.preset(room),
+            "mistakes": seat.mistakes,
+            "hints": seat.hints,
+        }
+
+    def in_totals(self, room) -> bool:
+        return self.preset(room) != "custom"  # custom rules make results incomparable across rooms
+
     def settings_context(self, room) -> dict:
         return {
             "presets": race.PRESETS,

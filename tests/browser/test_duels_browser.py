@@ -5,8 +5,7 @@ from games.engines import domino as d
 from games.models import Puzzle
 from players.models import Profile
 from rooms.gametypes import GAME_TYPES
-from rooms.models import Room, Seat
-from stats.models import ShowdownResult
+from rooms.models import Room, RoomResult, Seat
 from tests.browser.conftest import new_page
 from tests.conftest import PUZZLE, SOLUTION
 
@@ -114,7 +113,7 @@ def test_two_players_duel_with_the_same_stones(browser, daphne_server):
             push(page, player, right=False) or push(page, player, right=True) or joker(page, player)
     for page in (host, guest):
         page.wait_for_selector("#room-body[data-state=finished]", timeout=15_000)
-    results = {r.player_id: r for r in ShowdownResult.objects.filter(game="domino")}
+    results = {r.player_id: r for r in RoomResult.objects.filter(game="domino")}
     seats = {s.player_id: s for s in Seat.objects.all()}
     assert {r.score for r in results.values()} == {seats[ada.pk].score, seats[grace.pk].score}
     winner = ada if seats[ada.pk].score >= seats[grace.pk].score else grace

@@ -2,8 +2,7 @@
 
 from games.models import Puzzle
 from players.models import Profile
-from rooms.models import Room, Seat
-from stats.models import ShowdownResult
+from rooms.models import Room, RoomResult, Seat
 from tests.browser.conftest import new_page
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 
@@ -60,7 +59,7 @@ def test_two_players_race_one_finishes_one_is_eliminated(browser, daphne_server)
     # The solution never reached the eliminated player's page.
     assert SOLUTION not in guest.content()
     assert Seat.objects.get(player=ada).place == 1
-    assert ShowdownResult.objects.get(player=grace).status == "eliminated"
+    assert RoomResult.objects.get(player=grace).status == "eliminated"
     host.goto("/leaderboards/")
     totals = host.locator('[data-game-totals="showdown"]').inner_text().replace("\n", " ")
     assert "Showdowns 1" in totals and "Wins 1" in totals

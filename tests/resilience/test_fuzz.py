@@ -32,10 +32,9 @@ from players.models import Profile
 from rooms import actions as A
 from rooms.consumers import RoomConsumer
 from rooms.gametypes import GAME_TYPES
-from rooms.models import Room, RoomEvent, Seat
+from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.push import group_name
 from rooms.services import create_room, perform
-from stats.models import ShowdownResult
 from tests.conftest import PUZZLE, SOLUTION, client_for
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
@@ -180,7 +179,7 @@ def snapshot(rooms_only=False):
     from games.domino.models import DominoGame
     from games.models import SoloRun
 
-    models = (Room, Seat, RoomEvent, ShowdownResult)
+    models = (Room, Seat, RoomEvent, RoomResult)
     if not rooms_only:
         models += (SoloRun, CardokuGame, DominoGame, Profile, Puzzle)
     return {m.__name__: list(m.objects.order_by("pk").values()) for m in models}

@@ -16,10 +16,9 @@ from rooms import actions as A
 from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.cardoku import Helper
 from rooms.gametypes.duel import MoveRefused
-from rooms.models import Room, RoomEvent, Seat
+from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.presenters import room_context
 from rooms.services import create_room, perform
-from stats.models import ShowdownResult
 
 GAME = GAME_TYPES["cardoku"]
 SEED = 12345  # its first card fits on the board (a fixed deal keeps the tests deterministic)
@@ -120,10 +119,14 @@ def test_a_finished_deck_ranks_by_score_and_ties_share_the_place(room, players):
     discard_all(room, players[2])
     room.refresh_from_db()
     assert room.state == "finished"  # every deck is done
-    results = {r.player.display_name: r for r in ShowdownResult.objects.select_related("player")}
+    results = {r.player.display_name: r for r in RoomResult.objects.select_related("player")}
     assert results["Ada"].score == -44 * ck.DISCARD_PENALTY and results["Grace"].score == -45 * ck.DISCARD_PENALTY
     assert {n: r.placement for n, r in results.items()} == {"Ada": 1, "Grace": 2, "Linus": 2}
-    assert (results["Ada"].game, results["Ada"].preset, results["Ada"].difficulty) == ("cardoku", "default", "")
+    assert (results["Ada"].game, results["Ada"].summary, results["Ada"].in_totals) == (
+        "cardoku",
+        {"layout": "default"},
+        True,
+    )
 
 
 def test_there_is_no_undo_in_a_duel(room, players):

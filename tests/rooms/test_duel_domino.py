@@ -17,11 +17,10 @@ from rooms import actions as A
 from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.domino import JokerMode
 from rooms.gametypes.duel import MoveRefused
-from rooms.models import Room, RoomEvent, Seat
+from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.presenters import room_context
 from rooms.services import RoomError, create_room, perform
 from rooms.tasks import due_rooms, sweep_rooms
-from stats.models import ShowdownResult
 from tests.conftest import PUZZLE, SOLUTION
 
 GAME = GAME_TYPES["domino"]
@@ -131,9 +130,9 @@ def test_room_finishes_when_every_player_is_done(room, players):
             move(room, p, push_for(engine(room, p), False))
     room.refresh_from_db()
     assert room.state == "finished"
-    ada, grace = ShowdownResult.objects.get(player=players[0]), ShowdownResult.objects.get(player=players[1])
-    assert (ada.game, ada.placement, ada.score, ada.difficulty, ada.preset) == ("domino", 1, 5, "easy", "duel")
-    assert (grace.placement, grace.score, grace.mistakes) == (2, 0, 3)
+    ada, grace = RoomResult.objects.get(player=players[0]), RoomResult.objects.get(player=players[1])
+    assert (ada.game, ada.placement, ada.score, ada.summary) == ("domino", 1, 5, {"difficulty": "easy", "mistakes": 3})
+    assert (grace.placement, grace.score, grace.summary["mistakes"]) == (2, 0, 3)
 
 
 def test_ten_minutes_end_the_duel_through_the_sweep_with_nobody_connected(room, players):
@@ -157,7 +156,7 @@ def test_ten_minutes_end_the_duel_through_the_sweep_with_nobody_connected(room, 
     assert all(s.status == "finished" and s.state["end_reason"] == "time" for s in seats.values())
     assert all(s.finish_seconds == pytest.approx(600, abs=1.5) for s in seats.values())
     # Highest score wins; equal scores share the place.
-    places = {p.display_name: ShowdownResult.objects.get(player=p).placement for p in players[:3]}
+    places = {p.display_name: RoomResult.objects.get(player=p).placement for p in players[:3]}
     assert places == {"Ada": 1, "Grace": 1, "Linus": 3}
     assert seats[players[2].pk].place == 3
 

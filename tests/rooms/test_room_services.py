@@ -10,9 +10,8 @@ from django.utils import timezone
 from games.engines import race
 from players.models import Profile
 from rooms import actions as A
-from rooms.models import CODE_ALPHABET, Room, RoomEvent, Seat
+from rooms.models import CODE_ALPHABET, Room, RoomEvent, RoomResult, Seat
 from rooms.services import NotAllowed, RoomError, RoomNotFound, create_room, perform
-from stats.models import ShowdownResult
 from tests.conftest import EMPTY, SOLUTION, require_service
 
 
@@ -136,11 +135,12 @@ def test_full_showdown_one_finishes_one_eliminated_history_saved(players, bank_p
     play_all(room, players[0], after + dt.timedelta(seconds=60))
     room.refresh_from_db()
     assert room.state == "finished"
-    winner = ShowdownResult.objects.get(player=players[0])
-    loser = ShowdownResult.objects.get(player=players[1])
-    assert (winner.placement, winner.player_count, winner.preset, winner.difficulty) == (1, 2, "hardcore", "easy")
+    winner = RoomResult.objects.get(player=players[0])
+    loser = RoomResult.objects.get(player=players[1])
+    assert (winner.placement, winner.player_count, winner.in_totals) == (1, 2, True)
+    assert winner.summary == {"difficulty": "easy", "preset": "hardcore", "mistakes": 0, "hints": 0}
     assert winner.score == 10 * len(EMPTY) + 100 and winner.seconds == pytest.approx(60.5, abs=0.6)
-    assert (loser.placement, loser.status, loser.mistakes) == (2, "eliminated", 3)
+    assert (loser.placement, loser.status, loser.summary["mistakes"]) == (2, "eliminated", 3)
 
 
 def test_duplicate_message_id_is_applied_once(room, players):

@@ -10,25 +10,22 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.cardoku.models import CardokuGame
+from rooms.models import RoomResult
 from stats.charts import line_chart
-from stats.models import ShowdownResult
 from tests.stats.test_profile_and_leaderboards import finished
 
 
 def room_result(player, placement=1, days_ago=0, game="showdown"):
-    return ShowdownResult.objects.create(
+    return RoomResult.objects.create(
         player=player,
         room_code=f"R{placement}{days_ago}{game[0]}".upper()[:6],
         game=game,
         placement=placement,
         player_count=3,
-        difficulty="easy",
-        preset="standard",
         status="finished",
         seconds=321,
         score=400,
-        mistakes=0,
-        hints=0,
+        summary={"difficulty": "easy", "preset": "standard", "mistakes": 0, "hints": 0},
         finished_at=timezone.now() - dt.timedelta(days=days_ago),
     )
 
@@ -161,3 +158,17 @@ def test_rooms_tab_without_rooms_invites_instead_of_zero_totals(player_client, p
     html = player_client.get(reverse("leaderboards"), {"game": "rooms"}).content.decode()
     assert "No showdowns or duels yet." in html and "Create a room" in html
     assert "data-game-totals" not in html
+
+
+def test_a_custom_rule_showdown_stays_in_the_history_marked_but_not_in_the_totals(player_client, player):
+    room_result(player, placement=1, days_ago=2)
+    custom = room_result(player, placement=1, days_ago=1)
+    custom.summary["preset"], custom.in_totals = "custom", False
+    custom.save()
+    room_result(player, placement=2, days_ago=0, game="domino")
+    html = player_client.get(reverse("leaderboards"), {"game": "rooms"}).content.decode()
+    showdown = html.split('data-game-totals="showdown"')[1].split("</div>")[0]
+    assert "Showdowns <strong>1</strong>" in showdown and "Wins <strong>1</strong>" in showdown
+    domino = html.split('data-game-totals="domino"')[1].split("</div>")[0]
+    assert "Sudoku Domino duels <strong>1</strong>" in domino and "Wins <strong>0</strong>" in domino
+    assert html.count('<tr data-game="showdown">') == 2 and html.count('class="custom-mark"') == 1

@@ -1,12 +1,12 @@
-"""Room history and totals. Custom-rule rooms stay in the history, marked, and are left
-out of the totals that compare results across rooms. Each game type keeps its own totals:
-Showdown races and the Sudoku Domino and Cardoku duels are never mixed into one count."""
+"""Room history and totals, for every room game type alike (rooms.models.RoomResult).
+Results a game type leaves out of its totals (custom-rule showdowns) stay in the history,
+marked. Each game type keeps its own totals: Showdown races and the Sudoku Domino and
+Cardoku duels are never mixed into one count."""
 
 from django.utils.translation import gettext
 
 from rooms.gametypes import GAME_TYPES
-
-from .models import ShowdownResult
+from rooms.models import RoomResult
 
 
 def _totals(results) -> dict:
@@ -16,11 +16,11 @@ def _totals(results) -> dict:
     return {"total": total, "wins": wins, "podiums": podiums, "win_rate": round(100 * wins / total) if total else None}
 
 
-def showdown_summary(player) -> dict:
+def room_history(player) -> dict:
     """The history as (result, its game type) pairs, newest first, and each game type's totals."""
-    mine = ShowdownResult.objects.filter(player=player)
+    mine = RoomResult.objects.filter(player=player)
     history = [(r, GAME_TYPES[r.game]) for r in mine.order_by("-finished_at")[:50]]
-    counted = mine.exclude(preset="custom")
+    counted = mine.filter(in_totals=True)
     totals = [
         {"game": key, "label": gettext(game.totals_label), **_totals(counted.filter(game=key))}
         for key, game in GAME_TYPES.items()
