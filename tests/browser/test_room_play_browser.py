@@ -118,6 +118,21 @@ def test_desktop_standings_keep_one_line_per_player(browser, daphne_server):
     page.context.close()
 
 
+@pytest.mark.parametrize(
+    ("game", "board", "at_least"), [("cardoku", "#ck-board", 400), ("domino", "[data-domino-board]", 340)]
+)
+def test_desktop_duel_board_gets_the_room_and_standings_stay_whole(browser, daphne_server, game, board, at_least):
+    room, (ada, _grace) = running_room(game)
+    page = new_page(browser, daphne_server, ada, width=1280, height=800)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector(f"#room-body[data-state=playing] {board}")
+    width = page.evaluate(f"document.querySelector('{board}').getBoundingClientRect().width")
+    assert width >= at_least, width  # in a Showdown's 27rem standings column: 300 and 280 px
+    lines = page.evaluate(LONG_LINES)
+    assert len(lines) == 2 and all(overflow <= 1 for *_, overflow in lines), lines
+    page.context.close()
+
+
 def seconds(text: str) -> int:
     m, s = text.strip().split(":")[-2:]
     return int(m) * 60 + int(s)
