@@ -179,7 +179,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             stored = (
                 seat.score,
                 seat.mistakes,
-                seat.hints,
+                seat.state.get("hints"),
                 seat.progress,
                 seat.status,
                 seat.state.get("cells"),
@@ -235,7 +235,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                     places[seat.pk],
                     seat.score,
                     seat.mistakes,
-                    seat.hints,
+                    seat.state.get("hints"),
                 ):
                     report.problem("showdown history differs from the replay", f"{code} {seat.player.display_name}")
     report.figures["finish time vs log clock, max drift"] = f"{max_drift * 1000:.0f} ms"
@@ -266,7 +266,7 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                 report.problem("client has no seat", f"{player.name} {code}")
                 continue
             mine = (view.cells, view.score, view.mistakes, view.hints, view.status)
-            db = (own.state.get("cells"), own.score, own.mistakes, own.hints, own.status)
+            db = (own.state.get("cells"), own.score, own.mistakes, own.state.get("hints"), own.status)
             if mine != db:
                 report.problem("client state differs from the database", f"{player.name} {code}: shows {mine}, db {db}")
             if not seen["left"] and rooms[code].state == "finished":

@@ -19,7 +19,6 @@ class SeatInline(admin.TabularInline):
         "status",
         "score",
         "mistakes",
-        "hints",
         "progress",
         "finish_seconds",
         "place",

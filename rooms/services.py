@@ -91,7 +91,7 @@ def create_room(
     raise RoomError(_("Could not create a room, please try again."))
 
 
-SEAT_FIELDS = ("state", "status", "score", "mistakes", "hints", "progress", "finish_seconds", "place")
+SEAT_FIELDS = ("state", "status", "score", "mistakes", "progress", "finish_seconds", "place")
 ROOM_FIELDS = ("state", "starts_at", "finished_at", "expired_at", "expiry_reason")
 
 

@@ -13,6 +13,11 @@ from .. import actions as A
 from .base import GameType
 
 
+def hints(seat) -> int:
+    """Hints are the race's own count: kept in the seat's board (race.Board), not on Seat."""
+    return seat.state.get("hints", 0) if seat.state else 0
+
+
 class ShowdownGame(GameType):
     key = "showdown"
     label = "Sudoku Showdown"
@@ -37,7 +42,7 @@ class ShowdownGame(GameType):
                 race.Status(seat.status),
                 seat.progress,
                 seat.mistakes,
-                seat.hints,
+                hints(seat),
                 seat.score,
                 seat.finish_seconds,
             )
@@ -60,7 +65,7 @@ class ShowdownGame(GameType):
         parts = [
             gettext("%(n)s pts") % {"n": seat.score},
             ngettext("%(n)s mistake", "%(n)s mistakes", seat.mistakes) % {"n": seat.mistakes},
-            ngettext("%(n)s hint", "%(n)s hints", seat.hints) % {"n": seat.hints},
+            ngettext("%(n)s hint", "%(n)s hints", hints(seat)) % {"n": hints(seat)},
         ]
         return " · ".join(parts)
 
@@ -82,7 +87,7 @@ class ShowdownGame(GameType):
             **super().result_summary(room, seat),
             "preset": self.preset(room),
             "mistakes": seat.mistakes,
-            "hints": seat.hints,
+            "hints": hints(seat),
         }
 
     def in_totals(self, room) -> bool:
@@ -114,7 +119,7 @@ class ShowdownGame(GameType):
 
     def store(self, seat, board: race.Board) -> None:
         seat.state = board.to_dict()
-        seat.score, seat.mistakes, seat.hints, seat.progress = board.score, board.mistakes, board.hints, board.progress
+        seat.score, seat.mistakes, seat.progress = board.score, board.mistakes, board.progress
         seat.status = str(board.status)
 
     def board_context(self, room, seat, outcome=None, selected=None, mode="enter", now=None, playing=True) -> dict:
