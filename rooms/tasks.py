@@ -35,7 +35,7 @@ def due_rooms(now):
 
 @shared_task
 def sweep_rooms() -> int:
-    """Expire idle lobbies and stale results, end showdowns past the safety limit and
+    """Expire idle lobbies and stale results, end rooms past the safety limit and
     timed duels at their time limit."""
     now = timezone.now()
     changed = 0
