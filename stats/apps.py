@@ -3,4 +3,4 @@ from django.apps import AppConfig
 
 class StatsConfig(AppConfig):
     name = "stats"
-    verbose_name = "Players and stats"
+    verbose_name = "Leaderboards and history"
