@@ -253,6 +253,10 @@ def test_the_room_finishes_when_every_game_has_ended_and_records_the_ranking(gam
     assert {pk: (r.game, r.placement, r.player_count) for pk, r in results.items()} == {
         s.player_id: (game.key, s.place, 3) for s in seats
     }
+    # What the game type records of its own, for its result partial.
+    assert {pk: (r.summary, r.in_totals) for pk, r in results.items()} == {
+        s.player_id: (game.result_summary(room, s), game.in_totals(room)) for s in seats
+    }
 
 
 def test_the_result_line_fills_the_history_rows_cells(game, players):
