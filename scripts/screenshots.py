@@ -2,12 +2,13 @@
 a showdown lobby, a race in progress, a finished room, Solo Run, Cardoku and Sudoku Domino
 (solo and a duel each), at 1280x800 and 375x812, in the light and the dark colour scheme.
 
-    .venv/bin/python scripts/screenshots.py OUT_DIR [--only NAME,...]
+    .venv/bin/python scripts/screenshots.py OUT_DIR [--only NAME,...] [--lang nl]
 
 Starts daphne (HTTP and sockets) on a scratch SQLite database, lets three first-time
 players (Ada, Grace, Linus) pick their names and play through the site in headless
 Chromium, and saves OUT_DIR/<state>-<width>-<scheme>.png (whole pages: on a phone the fold
-is at y=812). The script reads the scratch database only to know the right moves.
+is at y=812). With --lang the screenshots are taken in that language (the players play in
+English; the name gets a -<lang> suffix). The script reads the scratch database only to know the right moves.
 """
 
 import argparse
@@ -65,14 +66,14 @@ def serve(env: dict) -> tuple[subprocess.Popen, str]:
 
 
 class Shooter:
-    def __init__(self, browser, base: str, out: Path, only: set[str]):
-        self.browser, self.base, self.out, self.only = browser, base, out, only
+    def __init__(self, browser, base: str, out: Path, only: set[str], lang: str = "en"):
+        self.browser, self.base, self.out, self.only, self.lang = browser, base, out, only, lang
         self.players: dict[str, object] = {}
 
     def player(self, name: str):
         """The player's own page (a 1280x800 context with their cookie)."""
         if name not in self.players:
-            context = self.browser.new_context(base_url=self.base, viewport={"width": 1280, "height": 800})
+            context = self.browser.new_context(base_url=self.base, viewport={"width": 1280, "height": 800}, locale="en")
             page = context.new_page()
             page.set_default_timeout(15_000)
             self.players[name] = page
@@ -97,7 +98,10 @@ class Shooter:
         for width, height in SIZES:
             for scheme in SCHEMES:
                 context = self.browser.new_context(
-                    base_url=self.base, viewport={"width": width, "height": height}, color_scheme=scheme
+                    base_url=self.base,
+                    viewport={"width": width, "height": height},
+                    color_scheme=scheme,
+                    locale=self.lang,
                 )
                 context.add_cookies(cookies)
                 page = context.new_page()
@@ -106,7 +110,8 @@ class Shooter:
                     prepare(page)
                 page.wait_for_selector(ready)
                 page.wait_for_timeout(settle)  # the socket's first push, fonts, transitions
-                target = self.out / f"{state}-{width}-{scheme}.png"
+                suffix = "" if self.lang == "en" else f"-{self.lang}"
+                target = self.out / f"{state}-{width}-{scheme}{suffix}.png"
                 page.screenshot(path=str(target), full_page=True)
                 print(target)
                 context.close()
@@ -126,7 +131,7 @@ def sudoku_moves(page, puzzle, count: int | None = None, wrong: int = 0) -> None
         page.wait_for_timeout(400)
 
 
-def wait_until(done, seconds: float = 5) -> None:
+def wait_until(done, seconds: float = 10) -> None:
     """Until the move shows in the database (the page's answer follows)."""
     deadline = time.monotonic() + seconds
     while not done():
@@ -206,7 +211,7 @@ def solo(shots: Shooter) -> None:
 
 def resume(page) -> None:
     """A Solo Run pauses when its last page closes (the previous screenshot's): resume it."""
-    button = page.get_by_role("button", name="Resume")
+    button = page.locator("button[name=command][value=resume]")
     page.locator("[data-board]").or_(button).wait_for()
     if button.count():
         button.click()
@@ -307,6 +312,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="folder for the PNGs (made if missing)")
     parser.add_argument("--only", default="", help=f"comma-separated states among {', '.join(STATES)}")
+    parser.add_argument("--lang", default="en", help="the screenshots' language (en, nl)")
     args = parser.parse_args()
     only = {s for s in args.only.split(",") if s}
     if unknown := only - set(STATES):
@@ -334,7 +340,7 @@ def main() -> None:
 
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
-                shots = Shooter(browser, base, args.out, only)
+                shots = Shooter(browser, base, args.out, only, args.lang)
                 # Names are picked on the first room; the order keeps every player's first
                 # visit a first-time one.
                 for step, states in (
