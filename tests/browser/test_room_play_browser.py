@@ -70,26 +70,38 @@ def test_phone_shows_the_whole_solo_board_and_pad(page, bank_puzzle):
     assert SoloRun.objects.exists()
 
 
-def test_phone_shows_the_podium_and_play_again_when_the_room_finishes(browser, daphne_server):
+# Every podium step's texts inside the step (a word wider than a phone's step spills over).
+SPILLS = """() => Array.from(document.querySelectorAll(".podium .step > *")).filter((el) => {
+  const s = el.parentElement.getBoundingClientRect(), r = el.getBoundingClientRect();
+  return r.left < s.left - 1 || r.right > s.right + 1 || el.scrollWidth > el.clientWidth + 1;
+}).map((el) => el.textContent)"""
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_phone_shows_the_podium_and_play_again_when_the_room_finishes(browser, daphne_server, language):
     from rooms import actions as A
     from rooms.services import perform
     from tests.conftest import EMPTY, SOLUTION
 
-    room, (ada, grace) = running_room("showdown")
+    room, (ada, grace, linus) = running_room("showdown", names=("Ada", "Grace", "Linus"))
     perform(room.code, ada, A.Forfeit())
+    perform(room.code, linus, A.Forfeit())
     for index in EMPTY:
         perform(room.code, grace, A.Enter(index, int(SOLUTION[index])))
     page = new_page(browser, daphne_server, grace, width=375, height=812)
+    page.set_extra_http_headers({"Accept-Language": language})
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=finished] .podium")
     count, outside = page.evaluate(OUTSIDE, ".podium .step, #rematch .button")
-    assert count == 4 and not outside, outside  # two steps, Play again and Your history
-    expect(page.locator("#rematch").get_by_role("button", name="Play again")).to_be_visible()
-    # The player's own step says "(you)" without cutting the name off.
+    assert count == 5 and not outside, outside  # three steps, Play again and Your history
+    # The player's own step says "(you)" without cutting the name off; a status in place of
+    # a time ("Left", Dutch "Vertrokken") fits its step.
     name, cut = page.evaluate("""() => { const el = document.querySelector(".step.is-me .name");
         return [el.textContent, el.scrollWidth > el.clientWidth]; }""")
     assert name == "Grace" and not cut
-    expect(page.locator(".step.is-me")).to_contain_text("(you)")
+    expect(page.locator(".step.is-me .step-you")).to_have_text("(you)" if language == "en" else "(jij)")
+    expect(page.locator(".step .is-status")).to_have_count(2)
+    assert page.evaluate(SPILLS) == []
     page.context.close()
 
 
