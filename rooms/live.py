@@ -120,7 +120,7 @@ class LiveRoom:
                 return duplicate
             except movelog.Fenced:
                 _restore(self.room, self.seats, backup)
-                await self.hub.drop(self)
+                await self.hub.drop(self, stale=True)
                 raise Moved("The room moved on: try again.") from None
             except BaseException:
                 _restore(self.room, self.seats, backup)
@@ -170,7 +170,7 @@ class LiveRoom:
         """Write the rows behind the log now (compare-and-set on the version: never backwards)."""
         snapshot = self.snapshot()
         if not await run_db(_write_rows, *snapshot):
-            await self.hub.drop(self)
+            await self.hub.drop(self, stale=True)
             return
         self.written_back(snapshot)
         if self.room.state not in RUNNING:
@@ -406,12 +406,20 @@ class Hub:
         await self._group_hello(code)
         return room
 
-    async def drop(self, room: LiveRoom) -> None:
+    async def drop(self, room: LiveRoom, stale: bool = False) -> None:
+        """Stop owning `room`. `stale`: another writer moved it on (a locked path that could
+        not see this owner while Redis was away from it, or a newer owner): what this owner
+        pushed is behind the log, so every socket of the room, here and elsewhere, gets the
+        room as the rows and the log say."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
         room.closed = True
         room.timer.cancel()
         await self.leases.release(room.code, self.channel)
+        if stale:
+            self.spawn(self._refresh_soon(room.code))
+            for channel in list(room.remote):
+                await self._send(channel, {"type": "live.push", "code": room.code, "event": {"type": "room.refresh"}})
 
     # acting ----------------------------------------------------------------------------
     async def act(self, consumer, action, message_id: str):
@@ -477,10 +485,15 @@ class Hub:
                     holder = now_holder  # a new owner elsewhere: ask it instead
                     await self._send(holder, message)
                     continue
-                # Nobody owns it and it is not running (over, or back in a lobby): the locked path.
-                html, _running = await database_sync_to_async(consumer._act)(
-                    action, message_id, consumer.mode_of(message["data"]), None
-                )
+                # Nobody owns it or nobody can be asked (Redis away from this process): the
+                # locked path. A duplicate there was applied by the owner, whose answer was lost
+                # with the layer: the mover still waits, so it gets its game as logged.
+                mode = consumer.mode_of(message["data"])
+                html, _running = await database_sync_to_async(consumer._act)(action, message_id, mode, None)
+                if not html and message_id:
+                    html = await database_sync_to_async(logged_answer)(
+                        consumer.code, consumer.player, message_id, mode, consumer.language
+                    )
                 if html:
                     await consumer.send(text_data=html)
                 return
@@ -732,7 +745,7 @@ class Hub:
                         if ok:
                             room.written_back(snapshot)
                         else:
-                            await self.drop(room)  # a newer owner wrote: this one is stale
+                            await self.drop(room, stale=True)  # a newer owner wrote: this one is stale
                 for room in list(self.rooms.values()):
                     if not self.sockets.get(room.code) and not room.remote:
                         room.idle_since = room.idle_since or now
@@ -801,22 +814,28 @@ async def forwarded_answer(
     process after a takeover. A duplicate is answered too (a socket's own re-send is not):
     the first owner applied it, but its answer was lost with that process's Redis or with
     the process, and the mover is still waiting: it gets its game as of the logged version."""
-    from .consumers import answer_html, render_view
+    from .consumers import answer_html
 
     if not result.duplicate or not message_id or player is None:
         return await answer_html(owner, player, result, mode, cell, language)
-    version = await run_db(
-        lambda: (
-            RoomEvent.objects.filter(room=owner.room, seat__player=player, message_id=message_id)
-            .values_list("version", flat=True)
-            .first()
-        )
+    return await database_sync_to_async(logged_answer)(
+        owner.code, player, message_id, mode, language, owner.room, owner.seats
+    )
+
+
+def logged_answer(code, player, message_id: str, mode: str, language, room=None, seats=None) -> str:
+    """The answer to a message applied already whose answer was lost: the mover's game as
+    of the version the log gave it ("" if the log has no such message)."""
+    from .consumers import render_view
+
+    version = (
+        RoomEvent.objects.filter(room__code=code, seat__player=player, message_id=message_id)
+        .values_list("version", flat=True)
+        .first()
     )
     if version is None:
         return ""
-    return await database_sync_to_async(render_view)(
-        owner.code, player, True, version, {"mode": mode}, owner.room, owner.seats, language
-    )
+    return render_view(code, player, True, version, {"mode": mode}, room, seats, language)
 
 
 # --- the live rooms' own database thread ---------------------------------------------------

@@ -220,3 +220,80 @@ async def test_writing_behind_never_goes_backwards():
     # An older owner's late write is refused (compare-and-set on the version).
     assert not await live.run_db(live._write_rows, room.pk, fresh.version + 4, fields, [], None, None)
     assert (await sync_to_async(Room.objects.get)(pk=room.pk)).version == fresh.version + 5
+
+
+async def test_a_forwarded_move_whose_answer_was_lost_with_redis_is_answered_by_the_locked_path(monkeypatch):
+    """Redis away from this process: a move forwarded to the owner elsewhere was applied
+    there, but its answer cannot come back. Nobody can be asked who owns the room now, so
+    the locked path takes the message; it finds it applied (a duplicate) and answers the
+    mover with its game as logged, instead of leaving it waiting forever."""
+    from rooms import actions as A
+    from rooms.services import perform
+
+    monkeypatch.setattr(live, "FORWARD_CHECK_SECONDS", 0.1)
+    room, ada, *_ = await setup_room()
+    cell = EMPTY[3]
+    # The owner elsewhere applied it (here: the locked path, before anyone owned the room).
+    await sync_to_async(perform)(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), message_id="lost1")
+    hub = live.hub()
+    await hub.start()
+    await hub.leases.acquire(room.code, "live.another-process")
+    a, *_ = await connect(room.code, ada)
+    await a.receive_from(timeout=5)
+    assert room.code not in hub.rooms  # owned elsewhere
+    await a.send_to(text_data=entry(cell, "lost1"))
+    await asyncio.sleep(0.05)  # forwarded; now Redis goes away from this process
+    await hub.leases.release(room.code, "live.another-process")
+
+    async def unavailable(*args):
+        return None if args[1:] == () else False
+
+    monkeypatch.setattr(hub.leases, "holder", lambda code: unavailable(code))
+    monkeypatch.setattr(hub.leases, "acquire", lambda code, channel: unavailable(code, channel))
+    answer = await receive_until(a, 'id="room-version"')
+    logged = await sync_to_async(RoomEvent.objects.get)(room=room, message_id="lost1")
+    assert f'name="version" value="{logged.version}"' in answer  # the version the log gave it
+    assert f'data-cell="{cell}"' in answer
+    assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id="lost1").count)() == 1
+    await a.disconnect()
+
+
+async def test_an_owner_fenced_by_another_writer_refreshes_every_socket_of_the_room():
+    """Another writer moved the room on behind this owner's back (a process that could not
+    see it while Redis was away took the locked path): the owner's next write is fenced,
+    its mover hears "the room moved on", and every socket gets the room as the log says
+    (what this owner had pushed was behind it)."""
+    from rooms import actions as A
+    from rooms.services import apply
+
+    room, _ada, grace, a = await started()
+    g, *_ = await connect(room.code, grace)
+    await g.receive_from(timeout=5)
+    owner = live.hub().rooms[room.code]
+    cell = EMPTY[4]
+
+    def foreign_write():  # the next version, written by someone else than this owner
+        from django.utils import timezone
+
+        copy = Room.objects.get(pk=room.pk)
+        seats = list(copy.seats.select_related("player"))
+        copy.version = owner.room.version
+        result = apply(copy, seats, grace, A.Enter(cell, int(SOLUTION[cell])), timezone.now(), "foreign1")
+        RoomEvent.objects.create(
+            room=copy,
+            seat_id=result.event["seat_id"],
+            kind="enter",
+            data=result.event["data"],
+            message_id="foreign1",
+            version=result.event["version"],
+        )
+        return result.event["version"]
+
+    foreign = await sync_to_async(foreign_write)()
+    await a.send_to(text_data=entry(EMPTY[5], "mine1"))
+    assert "moved on" in await receive_until(a, "moved on")
+    assert room.code not in live.hub().rooms  # dropped: the next message loads it from the log
+    refreshed = await receive_until(g, 'id="room-body"')  # Grace, who sent nothing, is brought up to date
+    assert f'name="version" value="{foreign}"' in refreshed
+    for c in (a, g):
+        await c.disconnect()
