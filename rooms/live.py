@@ -650,8 +650,10 @@ class Hub:
         from players.models import Profile
 
         code = message["code"]
-        player = await run_db(Profile.objects.filter(pk=message["player"]).first)
         room = await self.owner(code, load=True)
+        # A seated mover's profile is the seat's (no database trip per forwarded move).
+        seated = room and next((s.player for s in room.seats if s.player_id == message["player"]), None)
+        player = seated or await run_db(Profile.objects.filter(pk=message["player"]).first)
         if room is None or player is None:
             # Not the owner (any more): no answer, so the sender's watchdog re-routes it.
             return
