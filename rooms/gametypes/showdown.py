@@ -25,7 +25,7 @@ class ShowdownGame(GameType):
     short_label = gettext_noop("Showdown")
     totals_label = gettext_noop("Showdowns")
     template = "rooms/showdown.html"
-    scripts = ("js/board.js",)
+    scripts = ("js/board-events.js", "js/board.js")
     start_label = gettext_noop("Start showdown")
     has_level = True
 

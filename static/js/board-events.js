@@ -1,14 +1,17 @@
-// The game scripts' own events (cardoku.js, domino.js), raised by both ways a move travels:
-// an htmx request on a solo page and a message over the room socket in a duel. The scripts
+// The game scripts' own events (board.js, cardoku.js, domino.js), raised by both ways a move
+// travels: an htmx request on a solo page and a message over the room socket. The scripts
 // listen to these, never to either transport:
 //   board:sending   on the form (or element) a move leaves from, as it leaves
 //   board:answered  when an answer to this player's request has arrived
-//   board:swapped   on the element swapped in (the game), once it has settled
-// detail.socket says which way it came.
+//   board:swapped   on the element swapped in (the game; the body when a socket message
+//                   leaves no game), once it has settled
+// detail.socket says which way it came; for a socket message, detail.focusWasInGame says
+// whether focus was on the player's game as it arrived (it also brings other players' news).
 (function () {
   "use strict";
-  function raise(el, name, socket) {
-    if (el) el.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: { socket: socket } }));
+  function raise(el, name, socket, extra) {
+    const detail = Object.assign({ socket: socket }, extra);
+    if (el) el.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: detail }));
   }
   function inGame(el) { return !!(el && el.closest && el.closest("#game, #ck-game")); }
 
@@ -36,8 +39,14 @@
     const ids = String(message || "").match(/\sid="[^"]*"/g) || [];
     return ids.length === 1 && ids[0] === ' id="standings"';
   }
+  let focusWasInGame = false;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    const active = document.activeElement;
+    focusWasInGame = !!(active && active.closest && active.closest("#game"));
+  });
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     if (!othersOnly(event.detail && event.detail.message)) raise(document.body, "board:answered", true);
-    raise(document.getElementById("ck-game") || document.getElementById("game"), "board:swapped", true);
+    const swapped = document.getElementById("ck-game") || document.getElementById("game") || document.body;
+    raise(swapped, "board:swapped", true, { focusWasInGame: focusWasInGame });
   });
 })();

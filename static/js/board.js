@@ -135,8 +135,10 @@
     cell.classList.add("pending");
     pendingTimer = setTimeout(clearPending, 8000);  // no answer (a lost socket): the resync redraws
   });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.target.closest && event.target.closest("#move-form")) clearPending();
+  // The answer to a move (board-events.js): a post from the move form, or this player's
+  // answer over the room socket (not another player's news).
+  document.addEventListener("board:answered", function (event) {
+    if (event.detail.socket || (event.target.closest && event.target.closest("#move-form"))) clearPending();
   });
 
   // The refused digit stays in red for a moment (the stylesheet shakes the cell, or not
@@ -167,17 +169,8 @@
   }
 
   // After a swap (a whole game, or a move's out-of-band cells and counters), keep the
-  // selection and keyboard focus. Room pushes are out-of-band swaps over the socket: they
-  // fire no afterSettle, and they also come from other players, so focus returns only if
-  // it was on this player's game.
-  let focusInGame = false;
-  document.addEventListener("htmx:wsBeforeMessage", function () {
-    const active = document.activeElement;
-    focusInGame = !!(active && active.closest && active.closest("#game"));
-  });
-  document.addEventListener("htmx:wsAfterMessage", function (event) {
-    if (/id="(game|room)-message"/.test(String(event.detail && event.detail.message))) clearPending();
-  });
+  // selection and keyboard focus. Room pushes over the socket also come from other
+  // players, so focus returns only if it was on this player's game.
   let settling = null;  // one answer settles several elements: run once for all of them
   function afterSwap(event) {
     if (settling) return;
@@ -189,15 +182,14 @@
     for (const cell of document.querySelectorAll("[data-board] .fresh.entered:not([data-unit-checked])")) lightUnits(cell);
     const cell = selectedCell();
     const lost = document.activeElement === document.body || !document.activeElement;
-    const refocus = lost && (event.type !== "htmx:wsAfterMessage" || focusInGame);
+    const refocus = lost && (!event.detail.socket || event.detail.focusWasInGame);
     if (cell) { select(cell, refocus); return; }
     ensureTabStop();
     // A board replaced by final results: focus moves to their next step, not to the page top.
     const landing = document.querySelector("[data-focus-landing]");
     if (refocus && landing) landing.focus();
   }
-  document.addEventListener("htmx:afterSettle", afterSwap);
-  document.addEventListener("htmx:wsAfterMessage", afterSwap);
+  document.addEventListener("board:swapped", afterSwap);
 
   // The clock shows the server's play time and ticks locally between updates.
   const loadedAt = performance.now();
