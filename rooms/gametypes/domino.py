@@ -179,9 +179,15 @@ class DominoDuel(DuelGame):
         duel = outcome if isinstance(outcome, DuelOutcome) else None
         locked = not playing or seat.status != Seat.Status.PLAYING
         joker_mode = None if locked or duel is None else duel.view.get("joker_mode")
+        # A finished room's clock stops at its end: the game of a player who left never ended
+        # on its own, and its time left went on falling (and counting down on the page).
+        over = room.state == room.State.FINISHED and room.finished_at is not None
+        at = min(now, room.finished_at) if over else now
         view = dm_view.game_view(
-            state, now.timestamp(), duel.engine if duel else None, duel.move if duel else None, joker_mode
+            state, at.timestamp(), duel.engine if duel else None, duel.move if duel else None, joker_mode
         )
+        if over:
+            view["finished"] = True
         if locked:  # a finished or left seat: no entry points to press
             view["markers"] = {edge: [{"valid": False}] * 9 for edge in dm.EDGES}
         view["dm_version"] = view.pop("version")

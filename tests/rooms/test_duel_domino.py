@@ -237,3 +237,18 @@ def test_silhouettes_show_placed_stones_only_when_the_duel_is_over(room, players
     assert room.state == "finished"
     after = render_to_string("rooms/room.html#body", room_context(room, players[1], now=PLAY))
     assert 'class="f" d="M' in after
+
+
+def test_a_finished_duels_clock_stops_at_its_end_for_a_player_who_left(room, players):
+    start(room, players[:2])
+    left_at = PLAY + dt.timedelta(seconds=20)
+    perform(room.code, players[0], A.Forfeit(), now=PLAY + dt.timedelta(seconds=10))
+    perform(room.code, players[1], A.Forfeit(), now=left_at)
+    room = Room.objects.select_related("puzzle").get(pk=room.pk)
+    assert room.state == "finished"
+    later = left_at + dt.timedelta(minutes=2)
+    for p in players[:2]:
+        html = render_to_string("rooms/room.html#body", room_context(room, p, now=later))
+        # 10:00 from the end of the countdown (T0 + 3 s), stopped when the room ended
+        left = 600 - (room.finished_at - room.starts_at).total_seconds()
+        assert f'data-seconds-left="{left:.1f}" data-running="0"' in html, p
