@@ -31,8 +31,10 @@ STATES = [
     "solo",
     "cardoku-solo",
     "cardoku-duel",
+    "cardoku-duel-over",
     "domino-solo",
     "domino-duel",
+    "domino-duel-over",
 ]
 
 
@@ -191,7 +193,7 @@ def showdown(shots: Shooter) -> None:
     sudoku_moves(ada, puzzle)
     sudoku_moves(grace, puzzle)
     linus.get_by_role("button", name="Forfeit and leave").click()
-    linus.wait_for_url("**/")
+    linus.wait_for_url(shots.base + "/")
     ada.wait_for_selector("#room-body[data-state=finished]")
     shots.shoot("finished", "Grace", f"/r/{code}/", "#room-body[data-state=finished]", settle=2500)
 
@@ -263,6 +265,16 @@ def cardoku_duel(shots: Shooter) -> None:
     cardoku_taps(shots.player("Ada"), lambda: ck.from_dict(seat_state("Ada")), 5)
     cardoku_taps(shots.player("Grace"), lambda: ck.from_dict(seat_state("Grace")), 3)
     shots.shoot("cardoku-duel", "Ada", f"/r/{code}/", "#room-body[data-state=playing] #ck-board", settle=1200)
+    end_duel(shots, code, "Grace", "Ada")
+    shots.shoot("cardoku-duel-over", "Ada", f"/r/{code}/", "#room-body[data-state=finished]", settle=1500)
+
+
+def end_duel(shots: Shooter, code: str, *players: str) -> None:
+    """Every player forfeits in turn: the room is over."""
+    for name in players:
+        page = shots.player(name)
+        page.locator("form.forfeit button").click()
+        page.wait_for_url(shots.base + "/")
 
 
 def domino_pushes(page, load_state, count: int) -> None:
@@ -306,6 +318,8 @@ def domino_duel(shots: Shooter) -> None:
     domino_pushes(shots.player("Grace"), lambda: d.from_dict(seat_state("Grace")), 5)
     domino_pushes(shots.player("Linus"), lambda: d.from_dict(seat_state("Linus")), 3)
     shots.shoot("domino-duel", "Grace", f"/r/{code}/", "#room-body[data-state=playing] [data-domino-board]")
+    end_duel(shots, code, "Linus", "Grace")
+    shots.shoot("domino-duel-over", "Grace", f"/r/{code}/", "#room-body[data-state=finished]", settle=1500)
 
 
 def main() -> None:
@@ -347,9 +361,9 @@ def main() -> None:
                     (showdown, {"lobby", "race", "finished"}),
                     (solo, {"solo"}),
                     (cardoku_solo, {"cardoku-solo"}),
-                    (cardoku_duel, {"cardoku-duel"}),
+                    (cardoku_duel, {"cardoku-duel", "cardoku-duel-over"}),
                     (domino_solo, {"domino-solo"}),
-                    (domino_duel, {"domino-duel"}),
+                    (domino_duel, {"domino-duel", "domino-duel-over"}),
                 ):
                     if not only or only & states or step is showdown:
                         step(shots)
