@@ -147,6 +147,23 @@ def test_desktop_duel_board_gets_the_room_and_standings_stay_whole(browser, daph
     page.context.close()
 
 
+def test_a_finished_cardoku_duels_deal_code_stays_in_its_panel(browser, daphne_server):
+    from rooms import actions as A
+    from rooms.services import perform
+
+    room, players = running_room("cardoku")
+    for player in players:
+        perform(room.code, player, A.Forfeit())
+    for width, height in ((1280, 800), (375, 812)):
+        page = new_page(browser, daphne_server, players[0], width=width, height=height)
+        page.goto(f"/r/{room.code}/")
+        page.wait_for_selector("#room-body[data-state=finished] [data-deal-code]")
+        code, panel = page.evaluate("""() => { const c = document.querySelector("[data-deal-code]");
+            return [c.getBoundingClientRect().right, c.closest(".panel").getBoundingClientRect().right]; }""")
+        assert code <= panel, (width, code, panel)
+        page.context.close()
+
+
 def seconds(text: str) -> int:
     m, s = text.strip().split(":")[-2:]
     return int(m) * 60 + int(s)
