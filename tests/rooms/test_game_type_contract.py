@@ -229,6 +229,16 @@ def test_host_changes_the_settings_and_every_ready_flag_resets(game, room, playe
         perform(room.code, players[1], action, now=T0)
 
 
+def test_only_the_host_gets_the_settings_form_with_every_field_it_sends(game, room, players):
+    def panel(player):
+        return render_to_string(game.settings_template, room_context(Room.objects.get(pk=room.pk), player, now=T0))
+
+    host, guest = panel(players[0]), panel(players[1])
+    assert 'id="rules-h"' in host and 'id="rules-h"' in guest
+    assert "<form ws-send" in host and all(f'name="{name}"' in host for name in DRIVERS[game.key].settings)
+    assert "<form" not in guest
+
+
 def test_a_player_who_left_is_refused(game, room, players):
     start(room, players[:3])
     perform(room.code, players[0], A.Forfeit(), now=PLAY)
