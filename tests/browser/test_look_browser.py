@@ -1,6 +1,8 @@
 """Issue 14 in real Chromium: a completed row lights up, the Solo Run finish celebrates
 (still under reduced motion) with its chart, the sound cues and the mute control."""
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import new_page
 from tests.browser.test_accessibility import Audit
 from tests.conftest import EMPTY, SOLUTION
@@ -64,7 +66,8 @@ def test_the_finish_celebrates_plays_its_cue_and_charts_the_latest_runs(browser,
         enter_right(page, index)
     finish = page.get_by_role("region", name="Finished")
     finish.wait_for()
-    assert page.locator("html").get_attribute("data-last-sound") == "finish"
+    # The cue plays once the answer has settled, a moment after the region is in the page.
+    expect(page.locator("html")).to_have_attribute("data-last-sound", "finish")
     assert page.locator(".confetti i").first.is_visible()
     assert finish.locator(".finish.celebrate, .confetti").count() >= 1
     assert page.locator(".chart svg circle.chart-dot").count() == 2 and page.locator(".chart-dot.last").count() == 1
