@@ -57,7 +57,7 @@ def test_the_finish_celebrates_plays_its_cue_and_charts_the_latest_runs(browser,
     for index in EMPTY:
         enter_right(page, index)
     page.get_by_role("heading", name="Solved!").wait_for()
-    assert page.locator("html").get_attribute("data-last-sound") == "finish"
+    expect(page.locator("html")).to_have_attribute("data-last-sound", "finish")
     start_easy(page)
     enter(page, EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1)
     page.locator(f"#cell-{EMPTY[0]}[data-wrong-shown]").wait_for()
