@@ -240,6 +240,11 @@ DECISIONS = {
         "<strong>Closing the page pauses the run</strong>",
         "<strong>no jokers are left and your stone can be placed nowhere</strong>",
         "A square tapped while your last move is still on its way is not lost",
+        "Scheduled rooms show the start in the host's time zone and in your own",
+        "once the room is over that line goes, and the final podium and \"Play again\" take its place",
+        "with a Copy button beside it",
+        "how many of that digit are still missing from the board (on a phone too)",
+        "A finished board drops the selection and its highlights",
     ],
     "nl": [
         "<strong>De raceklok</strong> telt vanaf het einde van het aftellen",
@@ -251,6 +256,11 @@ DECISIONS = {
         "<strong>De pagina sluiten pauzeert de puzzel</strong>",
         "<strong>er geen jokers meer zijn en je steen nergens kan</strong>",
         "Een vakje waarop je tikt terwijl je vorige zet nog onderweg is, gaat niet verloren",
+        "Geplande kamers tonen de starttijd in de tijdzone van de gastheer en in die van jou",
+        "verdwijnt die regel en komen het eindpodium en \"Nog een keer\" ervoor in de plaats",
+        "met een knop Kopiëren ernaast",
+        "hoeveel van dat cijfer nog op het bord ontbreken (ook op een telefoon)",
+        "Op een afgemaakt bord verdwijnen het gekozen vakje en zijn markeringen",
     ],
 }
 
