@@ -147,7 +147,7 @@ def test_desktop_duel_board_gets_the_room_and_standings_stay_whole(browser, daph
     page.context.close()
 
 
-def test_a_finished_cardoku_duels_deal_code_stays_in_its_panel(browser, daphne_server):
+def test_a_finished_cardoku_duels_score_panel_holds_its_deal_code_and_total(browser, daphne_server):
     from rooms import actions as A
     from rooms.services import perform
 
@@ -161,6 +161,12 @@ def test_a_finished_cardoku_duels_deal_code_stays_in_its_panel(browser, daphne_s
         code, panel = page.evaluate("""() => { const c = document.querySelector("[data-deal-code]");
             return [c.getBoundingClientRect().right, c.closest(".panel").getBoundingClientRect().right]; }""")
         assert code <= panel, (width, code, panel)
+        # The narrow score panel keeps "0 pts" on one line (it wrapped "pts" under the
+        # number at 1280 px), and the keyboard help of a board nobody plays is gone.
+        number, unit = page.evaluate("""() => Array.from(document.querySelectorAll(".ck-total > *"),
+            (el) => el.getBoundingClientRect().bottom)""")
+        assert abs(number - unit) < 8, (width, number, unit)
+        assert page.locator(".ck-keys").count() == 0
         page.context.close()
 
 
