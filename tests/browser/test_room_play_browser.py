@@ -175,29 +175,41 @@ def seconds(text: str) -> int:
     return int(m) * 60 + int(s)
 
 
-def test_race_clock_for_players_and_spectators_survives_a_reconnect(browser, daphne_server):
-    room, (ada, _grace) = running_room("showdown")  # started 27 s ago
+def test_race_clock_for_players_and_spectators_survives_a_swap_and_a_reconnect(browser, daphne_server):
+    room, (ada, _grace, linus) = running_room("showdown", names=("Ada", "Grace", "Linus"))  # started 30 s ago
     player = new_page(browser, daphne_server, ada)
     watcher = new_page(browser, daphne_server, Profile.objects.create(display_name="Watcher"))
-    for page in (player, watcher):
+    leaver = new_page(browser, daphne_server, linus)
+    for page in (player, watcher, leaver):
         page.goto(f"/r/{room.code}/")
         page.wait_for_selector("#room-body[data-state=playing] [data-race-clock]")
     started = room.starts_at
-    for page in (player, watcher):
+
+    def check(page):
         shown = seconds(page.locator("[data-race-clock]").inner_text())
         real = (timezone.now() - started).total_seconds()
-        assert abs(shown - real) <= 1.5
-    # A live re-render (another player's move pushes standings; a room change re-renders the
-    # body) and a reconnect keep the clock on the server's start.
-    player.wait_for_timeout(1200)
+        assert abs(shown - real) <= 1.5, (shown, real)
+
+    for page in (player, watcher):
+        check(page)
+    # A live swap: Linus leaving refreshes every view, a new clock element arrives by push
+    # (a clock counting from the page load instead of its own arrival would jump ahead).
+    for page in (player, watcher):
+        page.evaluate("document.querySelector('[data-race-clock]').dataset.old = '1'")
+    leaver.wait_for_timeout(3000)  # long enough that a clock counting from the page load is seconds ahead
+    leaver.get_by_role("button", name="Forfeit and leave").click()
+    for page in (player, watcher):
+        page.wait_for_selector("#room-body[data-state=playing] [data-race-clock]:not([data-old])")
+        page.wait_for_timeout(600)
+        check(page)
+    # A reconnect (reload) keeps the clock on the server's start too.
     player.reload()
     player.wait_for_selector("[data-race-clock]")
     player.wait_for_timeout(600)
     for page in (player, watcher):
-        shown = seconds(page.locator("[data-race-clock]").inner_text())
-        assert abs(shown - (timezone.now() - started).total_seconds()) <= 1.5
-    player.context.close()
-    watcher.context.close()
+        check(page)
+    for page in (player, watcher, leaver):
+        page.context.close()
 
 
 @pytest.mark.parametrize("zone", ["Asia/Tokyo", "America/New_York"])
