@@ -11,6 +11,11 @@ room's players alternating between them (how the site scales past one process).
 --find-max steps the offered total rate up on ONE process (same rooms and players) and
 reports the highest entry rate whose p99 stays within 100 ms. Entries whose update never reached every opponent (a
 saturated server) are counted, never silently dropped from the percentiles' story.
+
+--cpu-quota F caps every daphne process at F of one core (a Linux cgroup v1 `cpu` quota; needs
+root): on a machine with fewer cores than the servers plus the load generator, PostgreSQL and
+Redis need, this is how "N processes hold N times what one holds" can be measured at all, each
+process getting the same CPU budget whatever else runs.
 """
 
 import argparse
@@ -219,16 +224,25 @@ def main():
     parser.add_argument("--repeats", type=int, default=1, help="run the baselines and the load this many times")
     parser.add_argument("--hostile", action="store_true", help="also run the hostile-lobby repro")
     parser.add_argument(
+        "--cpu-quota",
+        type=float,
+        default=None,
+        help="cap every daphne process at this fraction of one core (cgroup v1 cpu quota; root)",
+    )
+    parser.add_argument(
         "--scale",
         action="store_true",
         help="also step the rate up on --servers processes with each room on one of them (hash routing)",
     )
     args = parser.parse_args()
+    global CPU_QUOTA
+    CPU_QUOTA = args.cpu_quota
 
     ensure_database()
     print(
         f"rooms={args.rooms} players/room={args.players} rate/player={args.rate}/s "
-        f"duration={args.duration}s daphne processes={args.servers}; load average {load()}",
+        f"duration={args.duration}s daphne processes={args.servers}"
+        f"{f', each capped at {CPU_QUOTA:g} of a core' if CPU_QUOTA else ''}; load average {load()}",
         flush=True,
     )
     # Every phase gets fresh daphne processes: a saturated run leaves a backlog behind.
@@ -261,9 +275,16 @@ def main():
         )
     if args.hostile:
         hostile_lobby(args)
-    one = find_max(args, 1, (25, 50, 100, 150, 200, 250, 300, 400, 500, 700, 1000)) if args.find_max else None
+    # With a quota a process holds far less: finer steps, so that the ratio means something.
+    if CPU_QUOTA:
+        steps = [round(CPU_QUOTA * 400 * k / 8) for k in range(3, 17)]
+        scaled = [round(CPU_QUOTA * 400 * args.servers * k / 16) for k in range(10, 33)]
+    else:
+        steps = [25, 50, 100, 150, 200, 250, 300, 400, 500, 700, 1000]
+        scaled = [250, 400, 500, 600, 700, 800, 900, 1000, 1200]
+    one = find_max(args, 1, steps) if args.find_max else None
     if args.scale and args.servers > 1:
-        many = find_max(args, args.servers, (250, 400, 500, 600, 700, 800, 900, 1000, 1200))
+        many = find_max(args, args.servers, scaled)
         if one and many:
             print(f"{args.servers} processes hold {many / one:.2f}x what one process holds", flush=True)
 
@@ -355,6 +376,23 @@ def cpu_seconds(servers) -> float:
     return total
 
 
+CPU_QUOTA: float | None = None
+CGROUP = Path("/sys/fs/cgroup/cpu")
+
+
+def cap_cpu(server, quota: float) -> Path:
+    """Put a daphne process in a cgroup of its own limited to `quota` of one core."""
+    group = CGROUP / f"showdown-bench-{server.pid}"
+    group.mkdir()
+    # A 10 ms period (not the default 100 ms): a throttled process waits at most the rest of
+    # one short period, so the cap costs throughput, not a 60 ms stall in the percentiles.
+    period = 10_000
+    (group / "cpu.cfs_period_us").write_text(str(period))
+    (group / "cpu.cfs_quota_us").write_text(str(int(quota * period)))
+    (group / "cgroup.procs").write_text(str(server.pid))  # every thread, now and later
+    return group
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -364,11 +402,14 @@ def daphnes(count):
     ports = [free_port() for _ in range(count)]
     logs = Path(tempfile.gettempdir())
     servers = [start_daphne(port, log_path=str(logs / f"bench-daphne-{port}.log")) for port in ports]
+    groups = [cap_cpu(server, CPU_QUOTA) for server in servers] if CPU_QUOTA else []
     try:
         yield ports, servers
     finally:
         for server in servers:
             stop(server)
+        for group in groups:
+            group.rmdir()  # empty once its process has exited
 
 
 if __name__ == "__main__":
