@@ -53,10 +53,22 @@ def test_phone_shows_the_whole_board_and_pad_during_a_race(browser, daphne_serve
     # (read in one script: the socket's first push may be swapping the body meanwhile)
     assert page.evaluate('document.querySelector(".room-head").getBoundingClientRect().height') < 60
     expect(page.locator(".standing")).to_have_count(2)
+    # A compact strip below the board and pad: both players side by side, each a short box
+    # without its silhouette (a desktop column stacks them, about 65 px each).
+    tops, heights, below = page.evaluate(
+        """(selectors) => {
+          const boxes = Array.from(document.querySelectorAll(".standing"), (el) => el.getBoundingClientRect());
+          const play = Math.max(...Array.from(document.querySelectorAll(selectors),
+                                              (el) => el.getBoundingClientRect().bottom));
+          return [boxes.map((r) => Math.round(r.top)), boxes.map((r) => r.height), boxes.every((r) => r.top >= play)];
+        }""",
+        selectors,
+    )
+    assert tops[0] == tops[1] and max(heights) < 56 and below, (tops, heights, below)
     if game == "showdown":  # the pad keeps its digits-left counts
         left, height = page.evaluate("""() => { const s = document.querySelector(".pad [data-digit] small");
-            return [s.dataset.left, s.getBoundingClientRect().height]; }""")
-        assert left and height > 5
+            return [s.dataset.left, Math.min(s.getBoundingClientRect().width, s.getBoundingClientRect().height)]; }""")
+        assert left and height > 4  # drawn: an emptied or hidden count has no width
     page.context.close()
 
 
@@ -68,6 +80,11 @@ def test_phone_shows_the_whole_solo_board_and_pad(page, bank_puzzle):
     count, outside = page.evaluate(OUTSIDE, "[data-board] [data-cell], .pad [data-digit]")
     assert count == 90 and not outside, outside
     assert SoloRun.objects.exists()
+    # The pad keeps its digits-left counts on a phone: nine of them, drawn and inside their buttons.
+    counts = page.evaluate("""() => Array.from(document.querySelectorAll(".pad [data-digit]"), (b) => {
+        const s = b.querySelector("small"), r = s && s.getBoundingClientRect(), o = b.getBoundingClientRect();
+        return s ? [s.dataset.left || "", Math.min(r.width, r.height), r.bottom <= o.bottom + 0.5] : null; })""")
+    assert all(c and c[0].isdigit() and c[1] > 4 and c[2] for c in counts) and len(counts) == 9, counts
 
 
 # Every podium step's texts inside the step (a word wider than a phone's step spills over).
@@ -267,6 +284,9 @@ def test_ready_appears_live_when_the_ready_room_opens(browser, daphne_server):
     assert page.get_by_role("button", name="I'm ready").count() == 0
     start = page.get_by_role("button", name="Start showdown")
     expect(start).to_be_disabled()
+    # Visibly so: faded, with a not-allowed pointer (a disabled button drawn like an
+    # enabled one would only say so on a click).
+    assert start.evaluate("(b) => [getComputedStyle(b).opacity, getComputedStyle(b).cursor]") == ["0.55", "not-allowed"]
     expect(page.locator("#start-why")).to_contain_text("ready room")
     page.get_by_role("button", name="I'm ready").wait_for(timeout=12_000)
     expect(page.locator("#start-why")).to_contain_text("at least 2 players")
