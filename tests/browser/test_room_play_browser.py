@@ -286,7 +286,8 @@ def test_ready_appears_live_when_the_ready_room_opens(browser, daphne_server):
     expect(start).to_be_disabled()
     # Visibly so: faded, with a not-allowed pointer (a disabled button drawn like an
     # enabled one would only say so on a click).
-    assert start.evaluate("(b) => [getComputedStyle(b).opacity, getComputedStyle(b).cursor]") == ["0.55", "not-allowed"]
+    expect(start).to_have_css("opacity", "0.55")
+    expect(start).to_have_css("cursor", "not-allowed")
     expect(page.locator("#start-why")).to_contain_text("ready room")
     page.get_by_role("button", name="I'm ready").wait_for(timeout=12_000)
     expect(page.locator("#start-why")).to_contain_text("at least 2 players")
