@@ -1,17 +1,20 @@
 """Clocks never show a wrong time: sampled every 20 ms while the board is swapped."""
 
+import datetime as dt
 import itertools
 
+from games.models import SoloRun
 from tests.conftest import EMPTY, SOLUTION
 
-# Every 20 ms: the clock's seconds and how long the page has been open (the run started
-# just before the page loaded, so the clock can never be ahead of that).
+# Every 20 ms: the clock's seconds, how long the page has been open (the run started just
+# before the page loaded, so the clock can never be ahead of that) and the wall time.
 SAMPLER = """() => {
   window.__samples = [];
   const toSeconds = (t) => t.split(":").reduce((a, b) => a * 60 + Number(b), 0);
   setInterval(() => {
     const clock = document.querySelector("[data-clock]");
-    if (clock) window.__samples.push([toSeconds(clock.textContent.trim()), performance.now() / 1000]);
+    const shown = clock && toSeconds(clock.textContent.trim());
+    if (clock) window.__samples.push([shown, performance.now() / 1000, Date.now() / 1000]);
   }, 20);
 }"""
 
@@ -29,7 +32,13 @@ def test_solo_clock_is_never_ahead_of_the_page_after_moves(page, bank_puzzle):
         page.wait_for_timeout(60)
     samples = page.evaluate("window.__samples")
     assert len(samples) > 100
-    wrong = [(shown, round(open_for, 2)) for shown, open_for in samples if shown > open_for + 1]
+    wrong = [(shown, round(open_for, 2)) for shown, open_for, _ in samples if shown > open_for + 1]
     assert not wrong, f"clock ahead of the page's age: {wrong[:5]}"
-    shown = [s for s, _ in samples]
+    # Nor behind or ahead of the server's own play time at that moment (the run never paused).
+    run = SoloRun.objects.get()
+    assert run.state == "playing"
+    truth = [(shown, run.play_seconds(dt.datetime.fromtimestamp(at, dt.UTC))) for shown, _, at in samples]
+    wrong = [(shown, round(real, 2)) for shown, real in truth if not real - 2 <= shown <= real + 1]
+    assert not wrong, f"clock off the server's play time: {wrong[:5]}"
+    shown = [s for s, *_ in samples]
     assert all(b >= a - 1 for a, b in itertools.pairwise(shown)), "the clock went backwards"
