@@ -1,5 +1,7 @@
 """The site's own 404 and 500 pages, with DEBUG on (make run) as in production."""
 
+from pathlib import Path
+
 import pytest
 from django.test import RequestFactory
 from django.views.defaults import server_error
@@ -44,8 +46,24 @@ def test_500_page_renders_without_a_request_context(db):
     assert "Something went wrong on our side" in html and "site.css" in html and 'href="/"' in html
 
 
+@pytest.mark.urls("tests.stats.boom_urls")
+def test_a_failing_view_gets_the_styled_500_in_production(player_client, settings):
+    # With DEBUG on, a real error keeps Django's traceback page: that one is for the
+    # developer (config/notfound.py).
+    settings.DEBUG = False
+    player_client.raise_request_exception = False
+    response = player_client.get("/boom/")
+    html = response.content.decode()
+    assert response.status_code == 500 and "Something went wrong on our side" in html and "site.css" in html
+    assert "RuntimeError" not in html and "a bug" not in html
+
+
 def test_favicon(client, db):
     html = client.get("/").content.decode()
     assert 'rel="icon" href="/static/favicon.svg"' in html
     response = client.get("/favicon.ico")
     assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+    from django.contrib.staticfiles import finders
+
+    icon = finders.find("favicon.svg")  # the file the link and the redirect point at
+    assert icon and Path(icon).read_text().lstrip().startswith("<svg")
