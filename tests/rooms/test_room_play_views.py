@@ -232,6 +232,13 @@ DECISIONS = {
     "en": [
         "<strong>The race clock</strong> counts from the end of the countdown",
         "<strong>Play again.</strong>",
+        '"Play again" opens a new room with the same game, difficulty and rules',
+        "everyone else from the finished room sees an invitation to join it in one click",
+        "During play the room's header shrinks to one line",
+        "the whole board and the digit pad fit on a phone; the standings sit below the pad",
+        "Change it any time from your name at the top of the page",
+        "Reloading the page keeps the run going",
+        "The game then ends at once and says why",
         "The Start button stays greyed out, with the reason beside it, until at least two players are in and all are "
         "ready",
         "In a scheduled room \"I'm ready\" appears when the ready room opens",
@@ -249,6 +256,13 @@ DECISIONS = {
     "nl": [
         "<strong>De raceklok</strong> telt vanaf het einde van het aftellen",
         "<strong>Nog een keer.</strong>",
+        'opent "Nog een keer" een nieuwe kamer met hetzelfde spel, dezelfde moeilijkheid en regels',
+        "alle anderen uit de afgelopen kamer zien een uitnodiging om met één klik mee te doen",
+        "Tijdens het spel krimpt de kop van de kamer tot één regel",
+        "het hele bord en de cijfertoetsen op een telefoon passen; de tussenstand staat onder de cijfertoetsen",
+        "Je kunt hem altijd wijzigen via je naam bovenaan de pagina",
+        "Opnieuw laden laat de puzzel doorlopen",
+        "Het spel stopt dan meteen en zegt waarom",
         "De startknop blijft grijs, met de reden ernaast, tot er minstens twee spelers zijn en iedereen klaar is",
         "In een geplande kamer verschijnt \"Ik ben klaar\" als de wachtruimte opengaat",
         "de kamer toont bij welke regelset de opties nu passen, of <em>Eigen</em>",
