@@ -119,6 +119,10 @@ def test_phone_shows_the_podium_and_play_again_when_the_room_finishes(browser, d
     expect(page.locator(".step.is-me .step-you")).to_have_text("(you)" if language == "en" else "(jij)")
     expect(page.locator(".step .is-status")).to_have_count(2)
     assert page.evaluate(SPILLS) == []
+    # The note under Play again stands clear of the buttons (it touched them).
+    gap = page.evaluate("""() => document.querySelector("#rematch .hint-text").getBoundingClientRect().top
+        - document.querySelector("#rematch form").getBoundingClientRect().bottom""")
+    assert gap >= 6, gap
     page.context.close()
 
 
