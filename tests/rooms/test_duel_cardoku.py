@@ -246,3 +246,20 @@ def test_the_duel_board_is_solo_cardokus_play_area_sent_over_the_socket(room, pl
     assert "hx-post" not in duel and "csrfmiddlewaretoken" not in duel and 'value="undo"' not in duel
     assert alone.count('hx-post="/cardoku/') == 4 and alone.count("csrfmiddlewaretoken") == 4
     assert 'value="undo"' in alone
+
+
+def test_a_done_deck_watches_the_others_only_while_the_duel_runs(room, players):
+    from django.urls import reverse
+
+    from tests.conftest import client_for
+
+    def page(player) -> str:
+        return client_for(player).get(reverse("room", args=[room.code])).content.decode()
+
+    start(room, players[:2])
+    discard_all(room, players[0])
+    html = page(players[0])  # Grace still plays
+    assert "Your deck is done" in html and "Watch the others finish" in html
+    discard_all(room, players[1])
+    html = page(players[0])  # the duel is over: the podium and Play again instead
+    assert "Your deck is done" in html and "Watch the others finish" not in html and ">Play again</button>" in html

@@ -252,3 +252,22 @@ def test_a_finished_duels_clock_stops_at_its_end_for_a_player_who_left(room, pla
         # 10:00 from the end of the countdown (T0 + 3 s), stopped when the room ended
         left = 600 - (room.finished_at - room.starts_at).total_seconds()
         assert f'data-seconds-left="{left:.1f}" data-running="0"' in html, p
+
+
+def test_a_game_over_watches_the_others_only_while_the_duel_runs(room, players):
+    from django.urls import reverse
+
+    from tests.conftest import client_for
+
+    def page(player) -> str:
+        return client_for(player).get(reverse("room", args=[room.code])).content.decode()
+
+    start(room, players[:2])
+    for _ in range(3):
+        move(room, players[1], push_for(engine(room, players[1]), False))
+    html = page(players[1])  # Ada still plays
+    assert "Your game is over" in html and "watch the others finish" in html
+    for _ in range(3):
+        move(room, players[0], push_for(engine(room, players[0]), False))
+    html = page(players[1])  # the duel is over: the podium and Play again instead
+    assert "Your game is over" in html and "watch the others finish" not in html and ">Play again</button>" in html

@@ -117,7 +117,16 @@ def finish(player, other_player, bank_puzzle):
 
 
 def test_finished_room_drops_watch_the_others_and_offers_a_rematch(player, other_player, bank_puzzle):
-    room = finish(player, other_player, bank_puzzle)
+    room = started(player, other_player)
+    puzzle = room.puzzle
+    for index, given in enumerate(puzzle.givens):
+        if given == "0":
+            perform(room.code, player, A.Enter(index, int(puzzle.solution[index])))
+    html = page(player, room)  # finished first: the other still plays
+    assert "You finished" in html and "Watch the others finish" in html and ">Play again</button>" not in html
+    perform(room.code, other_player, A.Forfeit())
+    room.refresh_from_db()
+    assert room.state == "finished"
     html = page(player, room)
     assert "You finished" in html and "Watch the others finish" not in html
     assert reverse("room_rematch", args=[room.code]) in html and ">Play again</button>" in html
