@@ -122,6 +122,12 @@ class LiveRoom:
                 _restore(self.room, self.seats, backup)
                 await self.hub.drop(self, stale=True)
                 raise Moved("The room moved on: try again.") from None
+            except movelog.Uncertain:
+                # The move may be in the log or not: this memory cannot tell, so it goes; the
+                # next message rebuilds the room from the log (a re-sent move applies once).
+                _restore(self.room, self.seats, backup)
+                await self.hub.drop(self, stale=True)
+                raise
             except BaseException:
                 _restore(self.room, self.seats, backup)
                 raise

@@ -31,6 +31,11 @@ class Duplicate(Exception):
     """This message id was applied already."""
 
 
+class Uncertain(OperationalError):
+    """The database went away during a commit and could not be asked whether it landed:
+    the writer's memory may be behind the log, so it must be rebuilt from the log."""
+
+
 class MoveLog:
     def __init__(self):
         self.queue: list = []
@@ -146,29 +151,56 @@ class PostgresLog(MoveLog):
 
     async def write(self, rows: list) -> None:
         import psycopg
-        from psycopg.types.json import Jsonb
 
         for attempt in (1, 2):  # a connection dropped since the last write is reopened once
-            conn = await self._connection()
             try:
-                async with conn.transaction(), conn.cursor() as cursor:
-                    await cursor.executemany(
-                        f"INSERT INTO rooms_roomevent ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                        [(r[0], r[1], r[2], Jsonb(r[3]), r[4], r[5], r[6]) for r in rows],
-                    )
+                conn = await self._connection()
+            except psycopg.OperationalError as error:
+                if attempt == 1:
+                    raise OperationalError(str(error)) from error  # nothing was sent: not written
+                await self._unless_landed(rows, error)  # the first try's commit may have landed
+                return
+            try:
+                await self._insert(conn, rows)
                 return
             except psycopg.errors.UniqueViolation as error:
-                if attempt == 2 and await self._landed(conn, rows):
+                if attempt == 2 and await self._landed_or_uncertain(rows, error):
                     return  # the connection dropped after the first try had committed them
                 raise IntegrityError(f"{error} {error.diag.constraint_name}") from error
             except psycopg.OperationalError as error:
-                if attempt == 2 or not (conn.closed or conn.broken):
-                    raise OperationalError(str(error)) from error  # the mover hears "try again"
-                logger.warning("move log connection lost; reconnecting")
+                if attempt == 1 and (conn.closed or conn.broken):
+                    logger.warning("move log connection lost; reconnecting")
+                    continue
+                await self._unless_landed(rows, error)
+                return
 
     @staticmethod
-    async def _landed(conn, rows: list) -> bool:
+    async def _insert(conn, rows: list) -> None:
+        from psycopg.types.json import Jsonb
+
+        async with conn.transaction(), conn.cursor() as cursor:
+            await cursor.executemany(
+                f"INSERT INTO rooms_roomevent ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                [(r[0], r[1], r[2], Jsonb(r[3]), r[4], r[5], r[6]) for r in rows],
+            )
+
+    async def _unless_landed(self, rows: list, error: Exception) -> None:
+        """A write failed with its commit possibly on the server already. Returns if the rows
+        are in the log (a mover must not hear "try again" for a move that was applied);
+        raises OperationalError if they are certainly not, Uncertain if the log cannot be
+        asked either."""
+        if not await self._landed_or_uncertain(rows, error):
+            raise OperationalError(str(error)) from error
+
+    async def _landed_or_uncertain(self, rows: list, error: Exception) -> bool:
+        try:
+            return await self._landed(rows)
+        except Exception as check_error:  # the database is still away
+            raise Uncertain(str(error)) from check_error
+
+    async def _landed(self, rows: list) -> bool:
         """Are these exact rows (room, version, message id) in the log already?"""
+        conn = await self._connection()
         async with conn.cursor() as cursor:
             await cursor.execute(
                 "SELECT count(*) FROM rooms_roomevent WHERE (room_id, version, message_id) IN "
