@@ -60,7 +60,7 @@ MIDDLEWARE = [
     "players.middleware.PlayerMiddleware",
     "config.database.DatabaseAwayMiddleware",  # a dropped connection mid-request: 503 "try again"
     "players.middleware.NoStoreBoardsMiddleware",
-    "config.notfound.StyledNotFoundMiddleware",  # the styled 404 page with DEBUG on too
+    "config.errorpages.StyledErrorPagesMiddleware",  # the styled 404 and 500 pages with DEBUG on too
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -47,15 +47,18 @@ def test_500_page_renders_without_a_request_context(db):
 
 
 @pytest.mark.urls("tests.stats.boom_urls")
-def test_a_failing_view_gets_the_styled_500_in_production(player_client, settings):
-    # With DEBUG on, a real error keeps Django's traceback page: that one is for the
-    # developer (config/notfound.py).
-    settings.DEBUG = False
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_failing_view_gets_the_styled_500(player_client, settings, caplog, debug):
+    # With DEBUG on (make run) too: the player sees the site's page, the developer the
+    # traceback in the console (config/errorpages.py).
+    settings.DEBUG = debug
     player_client.raise_request_exception = False
     response = player_client.get("/boom/")
     html = response.content.decode()
     assert response.status_code == 500 and "Something went wrong on our side" in html and "site.css" in html
-    assert "RuntimeError" not in html and "a bug" not in html
+    assert "RuntimeError" not in html and "a bug" not in html and "Traceback" not in html
+    logged = [r for r in caplog.records if r.name == "django.request" and r.levelname == "ERROR"]
+    assert len(logged) == 1 and logged[0].exc_info and "a bug" in str(logged[0].exc_info[1])
 
 
 def test_favicon(client, db):
