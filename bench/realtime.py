@@ -155,6 +155,7 @@ async def run_load(ports, rooms, rate, duration, batch=25, servers=(), split="pl
             players.append(p)
     for i in range(0, len(players), batch):
         await asyncio.gather(*(p.connect() for p in players[i : i + batch]))
+    await settle(servers)
     clock = types.SimpleNamespace(stop_at=time.perf_counter() + duration)
     cpu_before = cpu_seconds(servers)  # the play window only: not the connects and resyncs
     await asyncio.gather(*(p.run(rate, clock) for p in players))
@@ -277,8 +278,8 @@ def main():
         hostile_lobby(args)
     # With a quota a process holds far less: finer steps, so that the ratio means something.
     if CPU_QUOTA:
-        steps = [round(CPU_QUOTA * 400 * k / 8) for k in range(3, 17)]
-        scaled = [round(CPU_QUOTA * 400 * args.servers * k / 16) for k in range(10, 33)]
+        steps = [round(CPU_QUOTA * 400 * k / 16) for k in range(6, 33)]
+        scaled = [round(CPU_QUOTA * 400 * args.servers * k / 32) for k in range(12, 65)]
     else:
         steps = [25, 50, 100, 150, 200, 250, 300, 400, 500, 700, 1000]
         scaled = [250, 400, 500, 600, 700, 800, 900, 1000, 1200]
@@ -365,6 +366,22 @@ async def with_attack(port, rooms, lobby_code, cookie, attack, rate):
     if attack:
         print(f"    hostile sockets refused at the handshake: {len(refused)} of 101", flush=True)
     return result
+
+
+async def settle(servers, quiet=0.1, timeout=60.0) -> None:
+    """Wait until the daphne processes are done with what the connects set off (a socket's
+    resync returns before the refreshes it causes for the rest of its room are rendered:
+    about half of 250 connects' CPU comes after the last one): under `quiet` of a core per
+    process over half a second. Otherwise the play window (CPU per move, the first seconds'
+    latencies) would carry the connects' cost."""
+    deadline = time.perf_counter() + timeout
+    before = cpu_seconds(servers)
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(0.5)
+        after = cpu_seconds(servers)
+        if after - before < 0.5 * quiet * len(servers):
+            return
+        before = after
 
 
 def cpu_seconds(servers) -> float:
