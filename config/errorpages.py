@@ -10,10 +10,16 @@ as Django logs every 500 (logger django.request)."""
 import logging
 
 from django.conf import settings
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.views.defaults import page_not_found, server_error
 
 logger = logging.getLogger("django.request")
+
+# Exceptions Django turns into answers of their own (400, 403) and a dropped database's 503
+# (config.database): they must not become a 500 here.
+HANDLED_ELSEWHERE = (PermissionDenied, BadRequest, SuspiciousOperation, OperationalError, InterfaceError)
 
 
 class StyledErrorPagesMiddleware:
@@ -32,18 +38,9 @@ class StyledErrorPagesMiddleware:
             return None  # production's handlers already render the styled pages
         if isinstance(exception, Http404):
             return page_not_found(request, exception)
-        if isinstance(exception, Exception) and not _handled_elsewhere(exception):
+        if not isinstance(exception, HANDLED_ELSEWHERE):
             logger.error("Internal Server Error: %s", request.path, exc_info=exception, extra={"request": request})
             response = server_error(request)
             response._has_been_logged = True  # logged once, above, with its traceback
             return response
         return None
-
-
-def _handled_elsewhere(exception) -> bool:
-    """Exceptions Django turns into answers of their own (400, 403, a dropped database's
-    503 from config.database), which must not become a 500 here."""
-    from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
-    from django.db import InterfaceError, OperationalError
-
-    return isinstance(exception, (PermissionDenied, BadRequest, SuspiciousOperation, OperationalError, InterfaceError))

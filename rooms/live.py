@@ -118,16 +118,15 @@ class LiveRoom:
                 )
                 duplicate.live = self
                 return duplicate
-            except movelog.Fenced:
+            except (movelog.Fenced, movelog.Uncertain) as error:
+                # Another owner wrote this version, or the move may be in the log or not: either
+                # way this memory may be behind the log, so it goes; the next message rebuilds
+                # the room from the log (a re-sent move applies once).
                 _restore(self.room, self.seats, backup)
                 await self.hub.drop(self, stale=True)
+                if isinstance(error, movelog.Uncertain):
+                    raise  # the mover hears "try again"
                 raise Moved("The room moved on: try again.") from None
-            except movelog.Uncertain:
-                # The move may be in the log or not: this memory cannot tell, so it goes; the
-                # next message rebuilds the room from the log (a re-sent move applies once).
-                _restore(self.room, self.seats, backup)
-                await self.hub.drop(self, stale=True)
-                raise
             except BaseException:
                 _restore(self.room, self.seats, backup)
                 raise
