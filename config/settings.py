@@ -272,4 +272,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Django's own console handler (DEBUG only) printed every django.* line a second time
+    # through the root's: its lines go to the root's handler alone.
+    "loggers": {"django": {"handlers": [], "level": env_str("LOG_LEVEL", "INFO")}},
 }

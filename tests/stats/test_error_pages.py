@@ -70,3 +70,19 @@ def test_favicon(client, db):
 
     icon = finders.find("favicon.svg")  # the file the link and the redirect point at
     assert icon and Path(icon).read_text().lstrip().startswith("<svg")
+
+
+def test_a_django_log_line_is_printed_once_with_debug_on_too(settings):
+    """make run (DEBUG on) printed every django.* line twice: Django's own console handler
+    and the root's (config/settings.py LOGGING)."""
+    import logging
+
+    settings.DEBUG = True  # Django's console handler prints only then
+    printed = []
+    record = logging.LogRecord("django.request", logging.ERROR, __file__, 1, "Internal Server Error", None, None)
+    logger: logging.Logger | None = logging.getLogger("django.request")
+    while logger is not None:
+        # (pytest's capture handlers are StreamHandler subclasses: not printed to the console)
+        printed += [h for h in logger.handlers if type(h) is logging.StreamHandler and h.filter(record)]
+        logger = logger.parent if logger.propagate else None
+    assert len(printed) == 1
