@@ -87,12 +87,6 @@ def _int_or_none(value: str | None, name: str) -> int | None:
     return number
 
 
-def selected_cell(data) -> int | None:
-    """The cell the page had selected, for redrawing it: None unless a number 0-80."""
-    number = ascii_int(data.get("cell"))
-    return number if number is not None and 0 <= number < 81 else None
-
-
 def parse_action(data) -> SoloAction:
     """Turn POST data into a typed action (a board move as games/sudoku/play.py reads it,
     or pause or resume), or raise MalformedMove with a clear message."""

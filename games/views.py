@@ -13,6 +13,7 @@ from . import fragments, i18n, solo
 from .bank import BankEmpty
 from .models import Level, SoloRun
 from .presenters import board_rows, digit_pad
+from .sudoku import play
 
 
 def _home_context(player, **extra):
@@ -98,8 +99,8 @@ def solo_act(request, run_id: int):
     of band; the form's own target is left alone). The whole game comes back on pause,
     resume and the finish, after a refusal the rules made, and when the page was behind
     (its version is not the run's: another tab moved, or an answer was lost)."""
-    mode = "note" if request.POST.get("mode") == "note" else "enter"
-    selected = solo.selected_cell(request.POST)
+    mode = play.parse_mode(request.POST)
+    selected = play.parse_cell(request.POST)
     try:
         action = solo.parse_action(request.POST)
         played = solo.act(run_id, player_token(request), action)

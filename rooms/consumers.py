@@ -1,9 +1,9 @@
 """The room socket: identifies the player by the profile cookie, resyncs on every
 (re)connect, parses each message into a typed action and hands it to the room's live
-owner (rooms/live.py) or, for a room not running, to the locked write path."""
+owner (rooms/live.py) or, for a room not running, to the locked write path. Its answers
+are rendered in rooms/answers.py; nothing imports this module but the routing."""
 
 import asyncio
-import functools
 import json
 import logging
 import time
@@ -12,7 +12,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import IntegrityError
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
@@ -22,33 +21,34 @@ from games.engines.text import _
 
 from . import actions as A
 from . import limits, live
-from .fragments import message as message_line
+from .answers import (
+    answer_html,
+    db,
+    locked_answer,
+    parse_cell,
+    parse_mode,
+    refusal_view,
+    render_message,
+    render_view,
+    slow_down,
+)
 from .gametypes import GAME_TYPES
 from .models import Room
-from .presenters import room_context
 from .push import group_name
-from .services import normalize_code, perform, running_view
+from .services import normalize_code
+from .store import CONNECTION_LOST
 
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  # sustained messages per second per socket
 BURST = 20
-PROFILE_RATE_PER_SECOND = 20  # and per player, over all their sockets in a process
-PROFILE_BURST = 40
+# Per player over all their sockets in a process, and open sockets per process: the
+# hub's (rooms/live.py PROFILE_RATE_PER_SECOND, MAX_SOCKETS_PER_PROFILE, ...).
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
 MAX_QUEUED = 16  # messages waiting for their turn; past this the socket is cut off
-# Open sockets per process (a room's sockets normally share its owner's process);
-# per client IP: settings.ROOM_SOCKETS_PER_IP.
-MAX_SOCKETS_PER_PROFILE = 12
-MAX_WATCHERS_PER_ROOM = 50
 CLOSE_TOO_MANY = 4429
 CLOSE_TRY_AGAIN = 4503  # the database was away twice in a row during the handshake
-
-
-def db(fn):
-    """database_sync_to_async, made once more when the server dropped the connection."""
-    return database_sync_to_async(live.once_more_if_dropped(fn))
 
 
 def socket_language(scope) -> str:
@@ -138,16 +138,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         try:
             game_key = await db(lambda: Room.objects.filter(code=self.code).values_list("game", flat=True).first())()
-        except live.CONNECTION_LOST:
+        except CONNECTION_LOST:
             await self.close(code=CLOSE_TRY_AGAIN)
             return
         if game_key is None:
             await limits.acount_miss(ip)
             await self.close(code=4404)
             return
-        if not live.hub().admit(self, ip):
+        if not live.hub().admit(self.player, self.code, ip):
             await self.close(code=CLOSE_TOO_MANY)  # too many sockets of one player or network
             return
+        self.ip = ip  # the hub counts a network's sockets by it
         self.game = GAME_TYPES[game_key]
         self.group = group_name(self.code)
         self.awaiting = {}  # forwarded messages' tokens -> answered (rooms/live.py)
@@ -155,7 +156,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             await live.hub().attach(self)  # a running room gets its owner now, not on the first move
             await self.send_full()  # resync: the first push is always the full current state
-        except live.CONNECTION_LOST:
+        except CONNECTION_LOST:
             await self.send_error(TRY_AGAIN)  # the socket stays; the next message resyncs it
 
     async def disconnect(self, code):
@@ -173,60 +174,35 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message = str(error) if isinstance(error, Malformed) else _("Messages must be JSON.")
             await self.send_error(message)
             return
-        mode = self.mode_of(data)
-        self.last_data = data
         try:
-            await self._receive(action, message_id, mode, data)
-        except live.CONNECTION_LOST:
+            await self._receive(action, message_id, data)
+        except CONNECTION_LOST:
             await self.send_error(TRY_AGAIN)  # only the message in flight: the socket stays open
         except IntegrityError:
             # The locked path lost a race for the log's next version with a live owner it could
             # not see (Redis away): nothing was applied.
             await self.send_error("Another move came first: please try again.")
 
-    async def _receive(self, action, message_id, mode, data):
+    async def _receive(self, action, message_id, data):
+        mode, cell = parse_mode(data), parse_cell(data)
         try:
-            result = await live.hub().act(self, action, message_id)
+            result = await live.hub().act(self, action, message_id, data)
         except Refusal as error:
-            html = await db(self._render)(False, None, {"error": str(error), "mode": mode, "selected": _cell(data)})
+            html = await db(refusal_view)(self.code, self.player, error, data, self.language)
         else:
             if isinstance(result, live.Forwarded):
                 return  # the owner's answer comes to this socket's channel (live_answer)
             if result is None:  # no live owner: the locked path
-                html, running = await db(self._act)(action, message_id, mode, _cell(data))
+                html, running = await db(locked_answer)(
+                    self.code, self.player, self.language, action, message_id, mode, cell
+                )
                 if running:  # a countdown just began (or a process restarted): own it from now on
                     await live.hub().owner(self.code, load=True)
             else:
-                html = await answer_html(result.live, self.player, result, mode, _cell(data), self.language)
+                html = await answer_html(result.live, self.player, result, mode, cell, self.language)
         if html:
             await self.send(text_data=html)
         # Other changes reach this socket through the room's pushes.
-
-    def _act(self, action, message_id, mode, cell) -> tuple[str, bool]:
-        """Apply through the locked write path and render this socket's answer in one
-        trip to the sync thread; also says whether the room is running now."""
-        with translation.override(self.language):
-            return self._act_in_language(action, message_id, mode, cell)
-
-    def _act_in_language(self, action, message_id, mode, cell) -> tuple[str, bool]:
-        try:
-            result = perform(self.code, self.player, action, message_id=message_id)
-        except Refusal as error:
-            return self._render(False, None, {"error": str(error), "mode": mode, "selected": cell}), False
-        running = result.room is not None and result.room.state in live.RUNNING
-        if result.outcome is not None:
-            return self._render(
-                True,
-                result.room.version,
-                {"outcome": result.outcome, "mode": mode},
-                room=result.room,
-                seats=result.seats,
-            ), running
-        if not result.changed and not result.duplicate:
-            # A sync, or nothing to do (leaving after being eliminated, readying twice): the
-            # answer is the state as it stands, so every message gets one.
-            return self._render(False, None, {"mode": mode}), running
-        return "", running
 
     async def send_error(self, message: str):
         html = await database_sync_to_async(render_message)({"error": message}, self.language)
@@ -248,10 +224,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         else:
             await self.send_full()
 
-    @staticmethod
-    def mode_of(data) -> str:
-        return "note" if data.get("mode") == "note" else "enter"
-
     async def live_answer(self, event):
         """The answer to a message this socket forwarded to the room's owner elsewhere."""
         answered = self.awaiting.get(event.get("token"))
@@ -260,94 +232,3 @@ class RoomConsumer(AsyncWebsocketConsumer):
         answered.set()
         if event.get("html"):
             await self.send(text_data=event["html"])
-
-
-def render_views(code, players: dict) -> dict:
-    """A refresh of the room for several viewers ({(player pk, language): player}) from one
-    load: one render per distinct view (a seat's own; spectators' differ only by their name)
-    and language."""
-    room, seats = running_view(code)
-    if room is None:
-        return {}
-    seated = {seat.player_id for seat in seats}
-    rendered, views = {}, {}
-    for (pk, language), player in players.items():
-        key = ("seat", pk, language) if pk in seated else ("watcher", player.display_name, language)
-        if key not in rendered:
-            with translation.override(language):
-                rendered[key] = render_to_string("rooms/room.html#body", room_context(room, player, seats=seats))
-        views[pk, language] = rendered[key]
-    return views
-
-
-def render_message(context: dict, language: str) -> str:
-    with translation.override(language):
-        return render_to_string("rooms/room.html#message", context)
-
-
-def render_view(code, player, only_game, version, kwargs, room=None, seats=None, language=None) -> str:
-    """This player's view of the room, in their language: the whole body, or only their own
-    game plus the message line (an answer). Without `room`, the room as its rows and log say."""
-    with translation.override(language or settings.LANGUAGE_CODE):
-        return _render_view(code, player, only_game, version, kwargs, room, seats)
-
-
-def _render_view(code, player, only_game, version, kwargs, room, seats) -> str:
-    if room is None:
-        room, seats = running_view(code)
-    if room is None:
-        return ""
-    context = room_context(room, player, seats=seats, with_standings=not only_game, **kwargs)
-    if version is not None:
-        context["version"] = version  # the version this reply answers (for resync checks)
-    if only_game:
-        return render_to_string("rooms/room.html#mygame", context) + render_to_string(
-            "rooms/room.html#message", context
-        )
-    return render_to_string("rooms/room.html#body", context)
-
-
-async def answer_html(owner, player, result, mode, cell, language) -> str:
-    """The mover's answer from the live owner, in the mover's language: its own game after
-    a board move, the state as it stands when nothing changed, nothing else (the room's
-    pushes bring the rest)."""
-    if result.duplicate:
-        return ""
-    if result.outcome is not None:
-        seat = result.seat
-        with translation.override(language):
-            answer = (
-                owner.game.move_answer(owner.room, seat, result.before_state, result.outcome, cell)
-                if seat is not None and not result.room_changed
-                else None
-            )
-        if answer is not None:
-            return answer  # only what changed: built here, no template, no thread hop
-        return await db(render_view)(
-            owner.code,
-            player,
-            True,
-            owner.room.version,
-            {"outcome": result.outcome, "mode": mode},
-            owner.room,
-            owner.seats,
-            language,
-        )
-    if not result.changed:
-        return await db(render_view)(owner.code, player, False, None, {"mode": mode}, owner.room, owner.seats, language)
-    return ""
-
-
-@functools.cache
-def slow_down(language: str | None) -> str:
-    """The refusal of a message over the rate, built once per language (no database, no thread)."""
-    with translation.override(language or settings.LANGUAGE_CODE):
-        return str(message_line(error=_("Slow down: too many messages.")))
-
-
-def _cell(data):
-    try:
-        cell = int(data.get("cell"))
-        return cell if 0 <= cell < 81 else None
-    except (TypeError, ValueError, AttributeError):
-        return None

@@ -24,29 +24,41 @@ channel-layer message per socket (2.3 ms + 0.45 ms per frame).
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import time
 import uuid
 import weakref
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 
 from games.engines.errors import Refusal
 from games.engines.text import _
 
 from . import actions as A
-from . import lease, lifecycle, movelog, services
+from . import lease, lifecycle, movelog, services, store, wire
+from .answers import (
+    answer_html,
+    forwarded_answer,
+    locked_answer,
+    logged_answer,
+    parse_cell,
+    parse_mode,
+    refusal_view,
+    render_views,
+)
 from .gametypes import game_for
-from .models import Room, RoomEvent, Seat
+from .models import Room, Seat
+from .push import group_name, room_event
+from .store import CONNECTION_LOST, once_more_if_dropped, run_db
+
+# Old names kept for their callers and tests until they move (rooms/store.py, rooms/wire.py).
+__all__ = ["CONNECTION_LOST", "once_more_if_dropped", "run_db"]
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +68,14 @@ FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered thi
 FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
 REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
 MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups
-RUNNING = (Room.State.COUNTDOWN, Room.State.PLAYING)
+RUNNING = lifecycle.RUNNING
+# Per process: a player's message allowance over all their sockets here, and open sockets
+# (a room's sockets normally share its owner's process); per client IP:
+# settings.ROOM_SOCKETS_PER_IP. A socket's own rate is the consumer's.
+PROFILE_RATE_PER_SECOND = 20
+PROFILE_BURST = 40
+MAX_SOCKETS_PER_PROFILE = 12
+MAX_WATCHERS_PER_ROOM = 50
 
 
 class TokenBucket:
@@ -174,7 +193,7 @@ class LiveRoom:
     async def flush(self) -> None:
         """Write the rows behind the log now (compare-and-set on the version: never backwards)."""
         snapshot = self.snapshot()
-        if not await run_db(_write_rows, *snapshot):
+        if not await run_db(store.write_rows, *snapshot):
             await self.hub.drop(self, stale=True)
             return
         self.written_back(snapshot)
@@ -230,49 +249,6 @@ def _restore(room, seats, backup):
         seat.ready = ready
 
 
-def _write_rows(room_id, version, room_fields, seats, finished_room, finished_seats) -> bool:
-    from django.db import transaction
-
-    with transaction.atomic():
-        updated = Room.objects.filter(pk=room_id, version__lte=version).update(version=version, **room_fields)
-        if not updated:
-            return False
-        for seat_id, summary in seats:
-            Seat.objects.filter(pk=seat_id).update(**summary)
-        if finished_room is not None:
-            services.record_results(finished_room, finished_seats, timezone.now())
-    return True
-
-
-def _write_many(snapshots: list) -> list[bool]:
-    from django.db import transaction
-
-    with transaction.atomic():
-        return [_write_rows(*snapshot) for snapshot in snapshots]
-
-
-def _running(code: str) -> bool:
-    return Room.objects.filter(code=code, state__in=RUNNING).exists()
-
-
-def _load(code: str):
-    """The room as its rows and the newer log entries say (see services.restore)."""
-    room = Room.objects.filter(code=code).select_related("puzzle", "host").first()
-    if room is None or room.state not in RUNNING:
-        return None
-    seats = list(room.seats.select_related("player"))
-    newer = list(RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data"))
-    services.restore(room, seats, newer)
-    seen = {
-        (player_id, mid)
-        for player_id, mid in RoomEvent.objects.filter(room=room)
-        .exclude(message_id="")
-        .values_list("seat__player_id", "message_id")
-        if player_id is not None
-    }
-    return room, seats, seen
-
-
 # --- the process's owners, sockets and channel ---------------------------------------------
 
 
@@ -290,7 +266,7 @@ class Hub:
         self.rooms: dict[str, LiveRoom] = {}
         self.sockets: dict[str, set] = {}
         self.layer = get_channel_layer()
-        self.channel: str | None = None
+        self.channel = ""  # set by start()
         self.log = movelog.for_database()
         self.leases = lease.for_settings()
         self._loading: dict[str, asyncio.Future] = {}
@@ -304,7 +280,7 @@ class Hub:
         self._tasks: set[asyncio.Task] = set()
 
     async def start(self) -> None:
-        if self.channel is None:
+        if not self.channel:
             # A plain channel name, not new_channel()'s process-specific one: channels-redis
             # shares one reader among those, and a second long-lived reader starved the
             # sockets' own (their pushes never arrived).
@@ -315,8 +291,6 @@ class Hub:
     # sockets ---------------------------------------------------------------------------
     def bucket(self, player_id: int) -> TokenBucket:
         """The message allowance a player's sockets in this process share."""
-        from .consumers import PROFILE_BURST, PROFILE_RATE_PER_SECOND
-
         found = self._buckets.get(player_id)
         if found is None:
             if len(self._buckets) > 10_000:
@@ -324,16 +298,13 @@ class Hub:
             found = self._buckets[player_id] = TokenBucket(PROFILE_RATE_PER_SECOND, PROFILE_BURST)
         return found
 
-    def admit(self, consumer, ip: str) -> bool:
+    def admit(self, player, code: str, ip: str) -> bool:
         """Room for one more socket of this player, network and room (per process)?"""
-        from .consumers import MAX_SOCKETS_PER_PROFILE, MAX_WATCHERS_PER_ROOM
-
-        mine = sum(1 for sockets in self.sockets.values() for s in sockets if s.player.pk == consumer.player.pk)
+        mine = sum(1 for sockets in self.sockets.values() for s in sockets if s.player.pk == player.pk)
         network = sum(1 for sockets in self.sockets.values() for s in sockets if s.ip == ip)
-        room = len(self.sockets.get(consumer.code, ()))
+        room = len(self.sockets.get(code, ()))
         if mine >= MAX_SOCKETS_PER_PROFILE or network >= settings.ROOM_SOCKETS_PER_IP:
             return False
-        consumer.ip = ip
         return room < MAX_WATCHERS_PER_ROOM + 5  # five seats at most, the rest watch
 
     async def attach(self, consumer) -> None:
@@ -348,7 +319,7 @@ class Hub:
         if room is None:
             owner = await self.leases.holder(consumer.code)
             if owner and owner != self.channel:
-                await self._send(owner, {"type": "live.watch", "code": consumer.code, "channel": self.channel})
+                await self._send(owner, wire.Watch(consumer.code, self.channel))
         else:
             room.idle_since = None
 
@@ -361,7 +332,7 @@ class Hub:
                 await self._group("discard", consumer.code)
                 owner = await self.leases.holder(consumer.code)
                 if owner and owner != self.channel:
-                    await self._send(owner, {"type": "live.unwatch", "code": consumer.code, "channel": self.channel})
+                    await self._send(owner, wire.Unwatch(consumer.code, self.channel))
 
     # owners ----------------------------------------------------------------------------
     async def owner(self, code: str, load: bool = False) -> LiveRoom | None:
@@ -389,12 +360,12 @@ class Hub:
         await self.start()
         # A room that is not running is not leased at all: a lease taken only to find that
         # out made other processes forward lobby messages to a process that owns nothing.
-        if not await run_db(_running, code):
+        if not await run_db(store.running, code):
             return None
         if not await self.leases.acquire(code, self.channel):
             return None
         try:
-            loaded = await run_db(_load, code)
+            loaded = await run_db(store.load, code)
         except BaseException:  # the database dropped us twice: nobody owns it, the next message tries again
             await self.leases.release(code, self.channel)
             raise
@@ -424,10 +395,10 @@ class Hub:
         if stale:
             self.spawn(self._refresh_soon(room.code))
             for channel in list(room.remote):
-                await self._send(channel, {"type": "live.push", "code": room.code, "event": {"type": "room.refresh"}})
+                await self._send(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     # acting ----------------------------------------------------------------------------
-    async def act(self, consumer, action, message_id: str):
+    async def act(self, consumer, action, message_id: str, data: dict):
         """Apply a socket's action through the room's owner. Returns the Result (owned
         here), a Forwarded marker (the owner is elsewhere: its answer comes to the
         socket's channel), or None (no live owner: the caller takes the locked path, and
@@ -437,26 +408,19 @@ class Hub:
             return await room.act(consumer.player, action, message_id)
         holder = await self.leases.holder(consumer.code)
         if holder and holder != self.channel:
-            self.spawn(self._forward(consumer, action, message_id, holder))
+            self.spawn(self._forward(consumer, action, message_id, data, holder))
             return Forwarded()
         return None
 
-    async def _forward(self, consumer, action, message_id: str, holder: str) -> None:
+    async def _forward(self, consumer, action, message_id: str, data: dict, holder: str) -> None:
         """Send a socket's message to the room's owner elsewhere and see it answered. An
         owner that died answers nothing: once its lease runs out this process becomes the
         owner and applies the message itself (its id makes a second application harmless)."""
         token = uuid.uuid4().hex
         answered = consumer.awaiting[token] = asyncio.Event()
-        message = {
-            "type": "live.act",
-            "code": consumer.code,
-            "player": consumer.player.pk,
-            "token": token,
-            "data": consumer.last_data,
-            "mid": message_id,
-            "reply": consumer.channel_name,
-            "language": consumer.language,
-        }
+        message = wire.Act(
+            consumer.code, consumer.player.pk, token, data, message_id, consumer.channel_name, consumer.language
+        )
         try:
             await self._send(holder, message)
             for _attempt in range(int(lease.TTL_MS / 1000 / FORWARD_CHECK_SECONDS) + 4):
@@ -480,7 +444,8 @@ class Hub:
                         consumer.player,
                         result,
                         message_id,
-                        consumer.mode_of(message["data"]),
+                        parse_mode(data),
+                        parse_cell(data),
                         language=consumer.language,
                     )
                     if html:
@@ -493,8 +458,10 @@ class Hub:
                 # Nobody owns it or nobody can be asked (Redis away from this process): the
                 # locked path. A duplicate there was applied by the owner, whose answer was lost
                 # with the layer: the mover still waits, so it gets its game as logged.
-                mode = consumer.mode_of(message["data"])
-                html, _running = await database_sync_to_async(consumer._act)(action, message_id, mode, None)
+                mode = parse_mode(data)
+                html, _running = await database_sync_to_async(locked_answer)(
+                    consumer.code, consumer.player, consumer.language, action, message_id, mode, None
+                )
                 if not html and message_id:
                     html = await database_sync_to_async(logged_answer)(
                         consumer.code, consumer.player, message_id, mode, consumer.language
@@ -512,14 +479,12 @@ class Hub:
     async def publish(self, room: LiveRoom, result: services.Result) -> None:
         """After a change is durable: everyone else hears of it, once per socket here and
         once per other process."""
-        from .push import group_name, process_message, room_event
-
         event = room_event(room.room, room.seats, result)
         if event is None:
             return
         if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every process, once
             try:
-                await self.layer.group_send(group_name(room.code), process_message(room.code, event))
+                await self.layer.group_send(group_name(room.code), wire.encode(wire.Push(room.code, event)))
             except Exception:  # the layer is away: a resync follows its return
                 self.layer_away = True
                 logger.warning("room refresh push failed", exc_info=True)
@@ -529,7 +494,7 @@ class Hub:
             return
         await self.deliver(room.code, event)
         for channel in list(room.remote):
-            await self._send(channel, {"type": "live.push", "code": room.code, "event": event})
+            await self._send(channel, wire.Push(room.code, event))
 
     async def deliver(self, code: str, event: dict) -> None:
         if event["type"] == "room.refresh":
@@ -554,8 +519,6 @@ class Hub:
         sockets = [s for s in self.sockets.get(code, ()) if s.player is not None]
         if not sockets:
             return
-        from .consumers import render_views
-
         viewers = {(s.player.pk, s.language): s.player for s in sockets}
         try:
             views = await database_sync_to_async(render_views)(code, viewers)
@@ -571,8 +534,6 @@ class Hub:
                     logger.warning("refresh of a socket of %s failed", code, exc_info=True)
 
     async def _group(self, what: str, code: str) -> bool:
-        from .push import group_name
-
         try:
             if what == "add":
                 await self.layer.group_add(group_name(code), self.channel)
@@ -607,12 +568,12 @@ class Hub:
             self.spawn(self._refresh_soon(code))
         for room in list(self.rooms.values()):
             for channel in list(room.remote):
-                await self._send(channel, {"type": "live.push", "code": room.code, "event": {"type": "room.refresh"}})
+                await self._send(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""
         if code in self.sockets and owner_channel != self.channel:
-            await self._send(owner_channel, {"type": "live.watch", "code": code, "channel": self.channel})
+            await self._send(owner_channel, wire.Watch(code, self.channel))
 
     # the process channel ------------------------------------------------------------------
     async def _read(self) -> None:
@@ -632,75 +593,57 @@ class Hub:
                 logger.exception("live message failed: %s", message.get("type"))
 
     async def _handle(self, message: dict) -> None:
-        kind, code = message.get("type"), message.get("code", "")
-        if kind == "live.act":
-            await self._forwarded(message)
-        elif kind == "live.call":
-            await self._called(message)
-        elif kind == "live.watch":
-            room = self.rooms.get(code)
-            if room is not None and message["channel"] != self.channel:
-                room.remote.add(message["channel"])
-                room.idle_since = None
-        elif kind == "live.unwatch":
-            room = self.rooms.get(code)
-            if room is not None:
-                room.remote.discard(message["channel"])
-        elif kind == "live.push":
-            await self.deliver(code, message["event"])
-        elif kind == "live.hello":
-            await self.hello(code, message["channel"])
+        match wire.parse(message):
+            case wire.Act() as act:
+                await self._forwarded(act)
+            case wire.Call() as call:
+                await self._called(call)
+            case wire.Watch(code, channel):
+                room = self.rooms.get(code)
+                if room is not None and channel != self.channel:
+                    room.remote.add(channel)
+                    room.idle_since = None
+            case wire.Unwatch(code, channel):
+                room = self.rooms.get(code)
+                if room is not None:
+                    room.remote.discard(channel)
+            case wire.Push(code, event):
+                await self.deliver(code, event)
+            case wire.Hello(code, channel):
+                await self.hello(code, channel)
 
-    async def _forwarded(self, message: dict) -> None:
-        from players.models import Profile
-
-        code = message["code"]
-        room = await self.owner(code, load=True)
+    async def _forwarded(self, message: wire.Act) -> None:
+        room = await self.owner(message.code, load=True)
         # A seated mover's profile is the seat's (no database trip per forwarded move).
-        seated = room and next((s.player for s in room.seats if s.player_id == message["player"]), None)
-        player = seated or await run_db(Profile.objects.filter(pk=message["player"]).first)
+        seated = room and next((s.player for s in room.seats if s.player_id == message.player), None)
+        player = seated or await run_db(store.profile, message.player)
         if room is None or player is None:
             # Not the owner (any more): no answer, so the sender's watchdog re-routes it.
             return
-        from .consumers import _cell, answer_html, render_view
-
-        data, language = message["data"], message.get("language")
-        mode = "note" if data.get("mode") == "note" else "enter"
+        data, language = message.data, message.language
         try:
             action, message_id = A.parse_message(data, room.game)
             result = await room.act(player, action, message_id)
         except Refusal as error:
-            html = await database_sync_to_async(render_view)(
-                code,
-                player,
-                False,
-                None,
-                {"error": str(error), "mode": mode, "selected": _cell(data)},
-                None,
-                None,
-                language,
-            )
+            html = await database_sync_to_async(refusal_view)(message.code, player, error, data, language)
         else:
-            html = await answer_html(result.live, player, result, mode, _cell(data), language)
-        await self._send(message["reply"], {"type": "live.answer", "html": html, "token": message.get("token")})
+            html = await answer_html(result.live, player, result, parse_mode(data), parse_cell(data), language)
+        await self._send(message.reply, wire.Answer(html, message.token))
 
-    async def _called(self, message: dict) -> None:
+    async def _called(self, message: wire.Call) -> None:
         """An action from the locked path of another process (an HTTP view, a Celery task)."""
-        from players.models import Profile
-
-        code = message["code"]
         player = None
-        if message.get("player") is not None:
-            player = await run_db(Profile.objects.filter(pk=message["player"]).first)
+        if message.player is not None:
+            player = await run_db(store.profile, message.player)
         try:
-            result = await self.call(code, player, _action_from(message["action"]), message.get("mid", ""))
+            result = await self.call(message.code, player, wire.action_from(message.action), message.mid)
         except Refusal as error:
-            await self._send(message["reply"], {"error": str(error), "kind": type(error).__name__})
+            await self._send(message.reply, wire.refused(str(error), type(error).__name__))
             return
         if result is None:
-            await self._send(message["reply"], {"error": "", "kind": "NotOwner"})
+            await self._send(message.reply, wire.refused("", wire.NOT_OWNER))
             return
-        await self._send(message["reply"], {"changed": result.changed, "duplicate": result.duplicate})
+        await self._send(message.reply, wire.replied(result.changed, result.duplicate))
 
     async def call(self, code, player, action, message_id=""):
         room = await self.owner(code, load=True)
@@ -708,18 +651,16 @@ class Hub:
             return None
         return await room.act(player, action, message_id)
 
-    async def _send(self, channel: str, message: dict) -> None:
+    async def _send(self, channel: str, message: wire.Message | dict) -> None:
         try:
-            await self.layer.send(channel, message)
+            await self.layer.send(channel, message if isinstance(message, dict) else wire.encode(message))
         except Exception:  # the layer is away; a resync follows its return
             self.layer_away = True
             logger.warning("live send failed", exc_info=True)
 
     async def _group_hello(self, code: str) -> None:
-        from .push import group_name
-
         try:
-            await self.layer.group_send(group_name(code), {"type": "live.hello", "code": code, "channel": self.channel})
+            await self.layer.group_send(group_name(code), wire.encode(wire.Hello(code, self.channel)))
         except Exception:
             logger.warning("live hello failed", exc_info=True)
 
@@ -743,7 +684,7 @@ class Hub:
                             batch.append((room, room.snapshot()))
                 if batch:
                     try:
-                        written = await run_db(_write_many, [snapshot for _, snapshot in batch])
+                        written = await run_db(store.write_many, [snapshot for _, snapshot in batch])
                     except Exception:
                         for room, _ in batch:
                             room.dirty = True  # try again next period; the log has every move
@@ -795,102 +736,6 @@ class Hub:
                 logger.warning("lease renewal failed", exc_info=True)
 
 
-# Actions the locked path of another process (a view, a task) hands to a room's owner:
-# those made of plain values. The duels' board moves arrive over the sockets only.
-_WIRE = {
-    cls.__name__: cls
-    for cls in (A.Join, A.Leave, A.Forfeit, A.SetReady, A.Kick, A.Start, A.Sync, A.Expire, A.Enter, A.Note, A.Hint)
-}
-
-
-def _action_to(action) -> dict:
-    if type(action).__name__ not in _WIRE:
-        raise TypeError(f"{type(action).__name__} cannot be sent to a live owner")
-    return {"name": type(action).__name__, **asdict(action)}
-
-
-def _action_from(data: dict):
-    fields = dict(data)
-    return _WIRE[fields.pop("name")](**fields)
-
-
-async def forwarded_answer(
-    owner: LiveRoom, player, result, message_id: str, mode: str, cell=None, language: str | None = None
-) -> str:
-    """The answer to a forwarded message its first owner never answered, applied by this
-    process after a takeover. A duplicate is answered too (a socket's own re-send is not):
-    the first owner applied it, but its answer was lost with that process's Redis or with
-    the process, and the mover is still waiting: it gets its game as of the logged version."""
-    from .consumers import answer_html
-
-    if not result.duplicate or not message_id or player is None:
-        return await answer_html(owner, player, result, mode, cell, language)
-    return await database_sync_to_async(logged_answer)(
-        owner.code, player, message_id, mode, language, owner.room, owner.seats
-    )
-
-
-def logged_answer(code, player, message_id: str, mode: str, language, room=None, seats=None) -> str:
-    """The answer to a message applied already whose answer was lost: the mover's game as
-    of the version the log gave it ("" if the log has no such message)."""
-    from .consumers import render_view
-
-    version = (
-        RoomEvent.objects.filter(room__code=code, seat__player=player, message_id=message_id)
-        .values_list("version", flat=True)
-        .first()
-    )
-    if version is None:
-        return ""
-    return render_view(code, player, True, version, {"mode": mode}, room, seats, language)
-
-
-# --- the live rooms' own database thread ---------------------------------------------------
-
-_DB_THREADS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-async def run_db(fn, *args):
-    """Run `fn` on this event loop's live-rooms database thread: not channels' one sync
-    thread, which the locked path may be holding while it waits for an owner (deadlock)."""
-    loop = asyncio.get_running_loop()
-    executor = _DB_THREADS.get(loop)
-    if executor is None:
-        executor = _DB_THREADS[loop] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-db")
-    return await loop.run_in_executor(executor, _with_connection, fn, args)
-
-
-def _with_connection(fn, args):
-    close_old_connections()  # as channels does around each database call
-    try:
-        return once_more_if_dropped(fn)(*args)
-    finally:
-        close_old_connections()
-
-
-CONNECTION_LOST = (OperationalError, InterfaceError)
-
-
-def once_more_if_dropped(fn):
-    """`fn` (a database call of the live path or the socket's) made once more on a fresh
-    connection when the server dropped the one it ran on (pg_terminate_backend, a restart):
-    the pool checks the next one. Safe to repeat: reads, the locked path's moves (their
-    message id is applied once) and the write-behind (compare-and-set on the version)."""
-
-    @functools.wraps(fn)
-    def call(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except CONNECTION_LOST:
-            if connection.in_atomic_block:
-                raise  # the caller's transaction is gone with it: only its caller may repeat
-            logger.warning("database connection lost during %s; once more", getattr(fn, "__name__", fn))
-            connection.close()  # back to the pool, which discards it
-            return fn(*args, **kwargs)
-
-    return call
-
-
 # --- the hubs of this process, and the locked path's way in ----------------------------------
 
 _HUBS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -911,9 +756,7 @@ def close_all() -> None:
     for found in list(_HUBS.values()):
         found.log.close_now()
     _HUBS.clear()
-    for executor in list(_DB_THREADS.values()):
-        executor.shutdown(wait=True)
-    _DB_THREADS.clear()
+    store.close_threads()
 
 
 def layer_failed() -> None:
@@ -941,16 +784,16 @@ def route(code: str, player, action, now, message_id: str):
         future = asyncio.run_coroutine_threadsafe(local.call(code, player, action, message_id), local.loop)
         return future.result(FORWARD_TIMEOUT)
     holder = lease.holder_sync(code)
-    if not holder or not _running(code):
+    if not holder or not store.running(code):
         return None  # nobody owns it, or a lease left on a room no longer running
     try:
-        wire = _action_to(action)
+        sent = wire.action_to(action)
     except TypeError:
         raise services.RoomError("This room is being played live: use the room page.") from None
-    reply = async_to_sync(_call_remote)(holder, code, player, wire, message_id)
+    reply = async_to_sync(_call_remote)(holder, code, player, sent, message_id)
     if reply is None:
         raise services.RoomError(_("The room is busy: please try again."))
-    if reply.get("kind") == "NotOwner":
+    if reply.get("kind") == wire.NOT_OWNER:
         return None
     if "error" in reply:
         raise services.RoomError(reply["error"])
@@ -960,20 +803,10 @@ def route(code: str, player, action, now, message_id: str):
     return services.Result(room, None, changed=reply["changed"], duplicate=reply["duplicate"])
 
 
-async def _call_remote(holder, code, player, wire, message_id):
+async def _call_remote(holder, code, player, action: dict, message_id):
     layer = get_channel_layer()
     reply = f"live-reply.{uuid.uuid4().hex}"  # plain name: see Hub.start
-    await layer.send(
-        holder,
-        {
-            "type": "live.call",
-            "code": code,
-            "player": player.pk if player else None,
-            "action": wire,
-            "mid": message_id,
-            "reply": reply,
-        },
-    )
+    await layer.send(holder, wire.encode(wire.Call(code, player.pk if player else None, action, message_id, reply)))
     try:
         return await asyncio.wait_for(layer.receive(reply), FORWARD_TIMEOUT)
     except TimeoutError:

@@ -8,6 +8,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
+from . import wire
 from .gametypes import game_for
 from .models import Room
 from .presenters import standings_context
@@ -16,10 +17,6 @@ from .presenters import standings_context
 def group_name(code: str) -> str:
     """The room's process group: every process with a socket of the room joins it once."""
     return f"room-{code}"
-
-
-def process_message(code: str, event: dict) -> dict:
-    return {"type": "live.push", "code": code, "event": event}
 
 
 def standings_html(room, seats) -> dict[str, str]:
@@ -52,7 +49,7 @@ def push_room_update(code: str, board_only: bool = False, room=None, seats=None)
     else:
         event = {"type": "room.refresh"}
     try:
-        async_to_sync(layer.group_send)(group_name(code), process_message(code, event))
+        async_to_sync(layer.group_send)(group_name(code), wire.encode(wire.Push(code, event)))
     except Exception:
         from .live import layer_failed
 

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from games.engines import race
 from games.engines.text import _
-from games.numbers import number_field
+from games.numbers import ascii_int, number_field
 
 
 @dataclass(frozen=True)
@@ -81,3 +81,19 @@ def apply(board: race.Board, rules: race.Rules, solution, move: Move) -> tuple[r
     if isinstance(move, Note):
         return race.toggle_note(board, rules, move.cell, move.digit)
     return race.hint(board, rules, solution, move.cell)
+
+
+def parse_mode(data) -> str:
+    """The pad's mode a page or socket message was sent in: "note" or (anything else) "enter"."""
+    return "note" if data.get("mode") == "note" else "enter"
+
+
+def parse_cell(data) -> int | None:
+    """The cell the page had selected, for redrawing it: None unless a number 0-80 (as a
+    move's cell is read: ASCII digits or a JSON number). The one reading for Solo Run's
+    form posts and the rooms' socket messages."""
+    try:
+        number = ascii_int(data.get("cell"))
+    except AttributeError:  # not a dict: a socket message that is a list or a number
+        return None
+    return number if number is not None and 0 <= number < 81 else None

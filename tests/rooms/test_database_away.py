@@ -8,7 +8,7 @@ import pytest
 from django.db import OperationalError
 
 from config.database import TRY_AGAIN
-from rooms import live
+from rooms import live, store
 from tests.rooms.test_consumer import connect, receive_until, setup_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,7 +57,7 @@ async def test_an_owner_that_could_not_load_its_room_leaves_no_lease_behind(monk
     processes do not forward the room's messages to a process that owns nothing."""
     room, ada, *_ = await setup_room()
     hub = live.hub()
-    real_load, failures = live._load, []
+    real_load, failures = store.load, []
 
     def dropped(code):
         if len(failures) < 2:  # the call and its one retry on a fresh connection
@@ -65,7 +65,7 @@ async def test_an_owner_that_could_not_load_its_room_leaves_no_lease_behind(monk
             raise OperationalError("terminating connection due to administrator command")
         return real_load(code)
 
-    monkeypatch.setattr(live, "_load", dropped)
+    monkeypatch.setattr(store, "load", dropped)
     a, connected, _ = await connect(room.code, ada)
     assert connected
     assert TRY_AGAIN in await receive_until(a, "try again")  # the socket stays, told to try again

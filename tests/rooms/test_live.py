@@ -9,7 +9,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from rooms import lease, live, movelog
+from rooms import lease, live, movelog, store, wire
 from rooms.models import Room, RoomEvent, Seat
 from tests.conftest import EMPTY, SOLUTION
 from tests.rooms.test_consumer import connect, receive_until, setup_room
@@ -65,14 +65,14 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
     room, _ada, grace, a = await started()
     cell = EMPTY[2]
     move = A.Enter(cell, int(SOLUTION[cell]))
-    assert live._action_from(live._action_to(move)) == move
+    assert wire.action_from(wire.action_to(move)) == move
     reply = f"live-reply.{room.code.lower()}"
     await live.hub()._handle(
         {
             "type": "live.call",
             "code": room.code,
             "player": grace.pk,
-            "action": live._action_to(move),
+            "action": wire.action_to(move),
             "mid": "far1",
             "reply": reply,
         }
@@ -82,7 +82,7 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
     event = await sync_to_async(RoomEvent.objects.get)(room=room, message_id="far1")
     assert event.data["outcome"] == "correct"
     with pytest.raises(TypeError):  # a duel's engine move only comes over its socket
-        live._action_to(A.GameMove(object()))
+        wire.action_to(A.GameMove(object()))
     await a.disconnect()
 
 
@@ -136,7 +136,7 @@ async def test_an_owner_that_dies_before_writing_behind_is_rebuilt_from_the_log(
     hub = live.hub()
     owner = hub.rooms[room.code]
     await hub.drop(owner)  # as if its process died (no flush)
-    rebuilt_room, seats, seen = await live.run_db(live._load, room.code)
+    rebuilt_room, seats, seen = await live.run_db(store.load, room.code)
     rebuilt = next(s for s in seats if s.player_id == ada.pk)
     assert rebuilt.progress == 2 and rebuilt.score == 20
     assert rebuilt.state["cells"][EMPTY[1]] == SOLUTION[EMPTY[1]]
@@ -216,9 +216,9 @@ async def test_writing_behind_never_goes_backwards():
         "expired_at": None,
         "expiry_reason": "",
     }
-    assert await live.run_db(live._write_rows, room.pk, fresh.version + 5, fields, [], None, None)
+    assert await live.run_db(store.write_rows, room.pk, fresh.version + 5, fields, [], None, None)
     # An older owner's late write is refused (compare-and-set on the version).
-    assert not await live.run_db(live._write_rows, room.pk, fresh.version + 4, fields, [], None, None)
+    assert not await live.run_db(store.write_rows, room.pk, fresh.version + 4, fields, [], None, None)
     assert (await sync_to_async(Room.objects.get)(pk=room.pk)).version == fresh.version + 5
 
 

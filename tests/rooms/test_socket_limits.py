@@ -43,7 +43,7 @@ async def test_messages_are_counted_when_they_arrive_and_a_full_queue_cuts_the_s
 
 
 async def test_a_player_can_hold_only_so_many_sockets(monkeypatch):
-    monkeypatch.setattr(consumers, "MAX_SOCKETS_PER_PROFILE", 3)
+    monkeypatch.setattr(live, "MAX_SOCKETS_PER_PROFILE", 3)
     room, ada, *_ = await setup_room(started=False)
     sockets = []
     for _ in range(3):
@@ -80,13 +80,13 @@ async def test_a_network_can_hold_only_so_many_sockets(settings):
 async def test_a_burst_of_refreshes_renders_once_per_distinct_view(monkeypatch):
     room, _ada, grace, watcher = await setup_room(started=False)
     renders = []
-    real = consumers.render_views
+    real = live.render_views
 
     def counting(code, players):
         renders.append(sorted(players))
         return real(code, players)
 
-    monkeypatch.setattr(consumers, "render_views", counting)
+    monkeypatch.setattr(live, "render_views", counting)
     idle = []
     for _ in range(6):  # one player's many idle tabs
         c, *_ = await connect(room.code, watcher)
