@@ -12,6 +12,11 @@ room's players alternating between them (how the site scales past one process).
 reports the highest entry rate whose p99 stays within 100 ms. Entries whose update never reached every opponent (a
 saturated server) are counted, never silently dropped from the percentiles' story.
 
+--previous REV plays the same load against an older commit too (checked out in a temporary
+worktree, its daphne processes on the same database and Redis, rooms set up by this tree's
+code): the two trees take turns (this one first in odd repeats, the older one first in even
+ones), each row is printed as it comes, and at the end each tree's totals and their ratio.
+
 --cpu-quota F caps every daphne process at F of one core (a Linux cgroup v1 `cpu` quota; needs
 root): on a machine with fewer cores than the servers plus the load generator, PostgreSQL and
 Redis need, this is how "N processes hold N times what one holds" can be measured at all, each
@@ -25,6 +30,7 @@ import json
 import os
 import random
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -231,6 +237,11 @@ def main():
         help="cap every daphne process at this fraction of one core (cgroup v1 cpu quota; root)",
     )
     parser.add_argument(
+        "--previous",
+        metavar="REV",
+        help="also play the load on this older commit (a temporary worktree), the two trees taking turns",
+    )
+    parser.add_argument(
         "--scale",
         action="store_true",
         help="also step the rate up on --servers processes with each room on one of them (hash routing)",
@@ -246,34 +257,49 @@ def main():
         f"{f', each capped at {CPU_QUOTA:g} of a core' if CPU_QUOTA else ''}; load average {load()}",
         flush=True,
     )
-    # Every phase gets fresh daphne processes: a saturated run leaves a backlog behind.
-    for _ in range(args.repeats):
-        with daphnes(1) as (ports, _):
-            local = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10), route="local"))
-        with daphnes(1) as (ports, _):
-            base = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10)))
-        print(
-            f"baseline, a frame written to 5 local sockets ({args.rooms} groups, {args.rate:g}/s each, one "
-            f"process, no layer, no logic): p50 {pct(local, 50):.1f} ms, p99 {pct(local, 99):.1f} ms",
-            flush=True,
-        )
-        print(
-            f"baseline, a bare channels-redis group_send to 5 sockets (same shape): "
-            f"p50 {pct(base, 50):.1f} ms, p99 {pct(base, 99):.1f} ms",
-            flush=True,
-        )
-        with daphnes(args.servers) as (ports, servers):
-            rooms = setup_rooms(args.rooms, args.players)
-            rate, lat, trouble = asyncio.run(run_load(ports, rooms, args.rate, args.duration, servers=servers))
-            spent = trouble["cpu"]
-        report("load", rate, lat, trouble)
-        moves = rate * args.duration
-        print(
-            f"  server CPU per move: {1000 * spent / max(moves, 1):.2f} ms ({spent:.1f} s of CPU over the play "
-            f"window, {moves:.0f} moves, all daphne processes); p50 vs the local baseline: "
-            f"{pct(lat, 50) / max(pct(local, 50), 0.001):.1f}x; load average {load()}",
-            flush=True,
-        )
+    trees: list[tuple[Path | None, str]] = [(None, "this tree")]
+    if args.previous:  # the older code in a temporary worktree, its daphnes started from there
+        old = Path(tempfile.mkdtemp(prefix="bench-previous-"))
+        subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(old), args.previous], cwd=ROOT, check=True)
+        trees.append((old, f"previous {args.previous[:7]}"))
+    totals: dict[str, list] = {label: [] for _, label in trees}
+    try:
+        # Every phase gets fresh daphne processes: a saturated run leaves a backlog behind.
+        for n in range(args.repeats):
+            with daphnes(1) as (ports, _):
+                local = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10), route="local"))
+            with daphnes(1) as (ports, _):
+                base = asyncio.run(baseline(ports[0], args.rooms, args.rate, min(args.duration, 10)))
+            print(
+                f"baseline, a frame written to 5 local sockets ({args.rooms} groups, {args.rate:g}/s each, one "
+                f"process, no layer, no logic): p50 {pct(local, 50):.1f} ms, p99 {pct(local, 99):.1f} ms",
+                flush=True,
+            )
+            print(
+                f"baseline, a bare channels-redis group_send to 5 sockets (same shape): "
+                f"p50 {pct(base, 50):.1f} ms, p99 {pct(base, 99):.1f} ms",
+                flush=True,
+            )
+            order = trees if n % 2 == 0 else trees[::-1]  # turns: ABBA..., so drift hits both alike
+            for tree, label in order:
+                with daphnes(args.servers, tree) as (ports, servers):
+                    rooms = setup_rooms(args.rooms, args.players)
+                    rate, lat, trouble = asyncio.run(run_load(ports, rooms, args.rate, args.duration, servers=servers))
+                    spent = trouble["cpu"]
+                report(f"load, {label}", rate, lat, trouble)
+                moves = rate * args.duration
+                print(
+                    f"  server CPU per move: {1000 * spent / max(moves, 1):.2f} ms ({spent:.1f} s of CPU over the play "
+                    f"window, {moves:.0f} moves, all daphne processes); p50 vs the local baseline: "
+                    f"{pct(lat, 50) / max(pct(local, 50), 0.001):.1f}x; load average {load()}",
+                    flush=True,
+                )
+                totals[label].append((moves, spent, lat, trouble["missed"]))
+        if args.previous:
+            compare(totals)
+    finally:
+        if args.previous:
+            subprocess.run(["git", "worktree", "remove", "--force", str(trees[1][0])], cwd=ROOT, check=False)
     if args.hostile:
         hostile_lobby(args)
     # With a quota a process holds far less: finer steps, so that the ratio means something.
@@ -288,6 +314,28 @@ def main():
         many = find_max(args, args.servers, scaled)
         if one and many:
             print(f"{args.servers} processes hold {many / one:.2f}x what one process holds", flush=True)
+
+
+def compare(totals: dict[str, list]) -> None:
+    """Each tree's rounds together (CPU per move over all its moves, percentiles over all
+    its updates), and this tree's figures over the older one's."""
+    rows = {}
+    for label, runs in totals.items():
+        moves, spent = sum(r[0] for r in runs), sum(r[1] for r in runs)
+        lat = [x for r in runs for x in r[2]]
+        rows[label] = (1000 * spent / max(moves, 1), pct(lat, 50), pct(lat, 99), sum(r[3] for r in runs))
+        cpu, p50, p99, missed = rows[label]
+        print(
+            f"{label}, {len(runs)} round(s): CPU per move {cpu:.2f} ms, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+            f"missed {missed}",
+            flush=True,
+        )
+    now, before = rows["this tree"], next(v for k, v in rows.items() if k != "this tree")
+    print(
+        f"this tree / previous: CPU per move {now[0] / max(before[0], 1e-9):.2f}x, "
+        f"p50 {now[1] / max(before[1], 1e-9):.2f}x, p99 {now[2] / max(before[2], 1e-9):.2f}x",
+        flush=True,
+    )
 
 
 def find_max(args, servers: int, steps) -> float | None:
@@ -415,10 +463,11 @@ def load() -> str:
 
 
 @contextlib.contextmanager
-def daphnes(count):
+def daphnes(count, tree: Path | None = None):
+    """`count` daphne processes of this tree's code, or of `tree` (an older checkout)."""
     ports = [free_port() for _ in range(count)]
     logs = Path(tempfile.gettempdir())
-    servers = [start_daphne(port, log_path=str(logs / f"bench-daphne-{port}.log")) for port in ports]
+    servers = [start_daphne(port, log_path=str(logs / f"bench-daphne-{port}.log"), tree=tree) for port in ports]
     groups = [cap_cpu(server, CPU_QUOTA) for server in servers] if CPU_QUOTA else []
     try:
         yield ports, servers

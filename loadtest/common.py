@@ -110,13 +110,14 @@ def start_daphne(
     env: dict | None = None,
     log_path: str | None = None,
     wait: bool = True,
+    tree: Path | None = None,
 ) -> Daphne:
     """daphne as a subprocess. With `log_path` its stderr goes to that file (appended), so
     a long run never blocks on a full pipe; without it, stderr is a pipe (read on failure)."""
     with open(log_path, "ab") if log_path else contextlib.nullcontext() as log:  # the child keeps its own copy
         process = Daphne(
             [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-            cwd=ROOT,
+            cwd=tree or ROOT,  # `tree`: another checkout's code (bench/realtime.py --previous)
             stdout=subprocess.DEVNULL,
             stderr=log or subprocess.PIPE,
             env=None if env is None else dict(os.environ, **env),
