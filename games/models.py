@@ -66,7 +66,8 @@ class SoloRun(Revised):
     level = models.CharField(max_length=8, choices=Level.choices)
     state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING, db_index=True)
     board = models.JSONField()
-    # Assisted from the first hint on, for good (RULES.md section 2).
+    # Assisted from the first hint on, for good (RULES.md section 2), and from a long pause
+    # or too many mistakes (games/solo.py, How to Play).
     assisted = models.BooleanField(default=False)
     score = models.IntegerField(default=0)
     mistakes = models.PositiveIntegerField(default=0)
@@ -75,6 +76,8 @@ class SoloRun(Revised):
     # Play time is elapsed_before + (now - active_since) while playing; pauses don't count.
     active_since = models.DateTimeField(null=True, blank=True)
     elapsed_before = models.FloatField(default=0.0)
+    # When a pause that stops the clock began: its first PAUSE_GRACE seconds still count.
+    paused_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     elapsed = models.FloatField(null=True, blank=True, help_text="Final play time in seconds")
     moves = models.PositiveIntegerField(default=0)
@@ -93,10 +96,14 @@ class SoloRun(Revised):
     def get_board(self) -> Board:
         return Board.from_dict(self.board)
 
+    PAUSE_GRACE = 10.0  # seconds of a pause that count (games/solo.py)
+
     def play_seconds(self, now=None) -> float:
         if self.elapsed is not None:
             return self.elapsed
         seconds = self.elapsed_before
         if self.active_since is not None:
             seconds += ((now or timezone.now()) - self.active_since).total_seconds()
+        elif self.paused_at is not None:
+            seconds += min(max(0.0, ((now or timezone.now()) - self.paused_at).total_seconds()), self.PAUSE_GRACE)
         return seconds

@@ -127,7 +127,7 @@ def solo_act(request, run_id: int):
     answer = fragments.move_answer(
         played.before, played.board, outcome, selected=selected, hint_limit=run.rules.hint_limit, version=run.moves
     )
-    if outcome.kind == "hint" and played.before.hints == 0:
+    if played.newly_assisted:  # the first hint, or one mistake too many
         answer += fragments.run_badge(True, oob=True)
     return fragments.answer(answer)
 
