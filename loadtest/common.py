@@ -340,7 +340,7 @@ def setup_rooms(count, players_per_room):
     from games.models import Puzzle
     from players.models import Profile
     from rooms import actions as A
-    from rooms.services import create_room, perform
+    from rooms.api import create_room, perform
     from tests.conftest import cookie_for
 
     Puzzle.objects.bulk_create(
@@ -367,7 +367,7 @@ def setup_lobby():
 
     django.setup()
     from players.models import Profile
-    from rooms.services import create_room
+    from rooms.api import create_room
     from tests.conftest import cookie_for
 
     host = Profile.objects.create(display_name="toggler")

@@ -5,8 +5,8 @@ from django.utils.html import format_html, format_html_join
 from games.engines.text import _
 
 from . import actions as A
+from .api import perform
 from .models import Room, RoomEvent, Seat
-from .services import perform
 
 
 class SeatInline(admin.TabularInline):

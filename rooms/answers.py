@@ -1,5 +1,5 @@
 """Every rendering of a socket's answer and of a room's push, in the viewer's language:
-the consumer, the hub (rooms/live.py) and the owner's forwarded answers all render here.
+the consumer, the hub (rooms/hub.py) and the owner's forwarded answers all render here.
 Also the one reading of the pad's mode and selected cell (`parse_mode`, `parse_cell`,
 shared with Solo Run's form posts)."""
 
@@ -20,8 +20,7 @@ from .fragments import message as message_line
 from .lifecycle import RUNNING
 from .models import RoomEvent
 from .presenters import room_context
-from .services import perform, running_view
-from .store import once_more_if_dropped
+from .store import once_more_if_dropped, running_view
 
 __all__ = [
     "answer_html",
@@ -132,9 +131,10 @@ def refusal_view(code, player, error: Refusal, data, language) -> str:
     )
 
 
-def locked_answer(code, player, language, action, message_id, mode, cell) -> tuple[str, bool]:
-    """Apply through the locked write path and render the socket's answer in one trip to
-    the sync thread; also says whether the room is running now."""
+def locked_answer(perform, code, player, language, action, message_id, mode, cell) -> tuple[str, bool]:
+    """Apply through `perform` (the socket's: api.act; the hub's fallback: the locked path
+    itself) and render the socket's answer in one trip to the sync thread; also says
+    whether the room is running now."""
 
     def view(only_game, version, kwargs, room=None, seats=None):
         return render_view(code, player, only_game, version, kwargs, room, seats, language)

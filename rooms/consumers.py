@@ -1,6 +1,6 @@
 """The room socket: identifies the player by the profile cookie, resyncs on every
 (re)connect, parses each message into a typed action and hands it to the room's live
-owner (rooms/live.py) or, for a room not running, to the locked write path. Its answers
+owner (rooms/hub.py) or, for a room not running, to the locked write path. Its answers
 are rendered in rooms/answers.py; nothing imports this module but the routing."""
 
 import asyncio
@@ -20,7 +20,7 @@ from games.engines.errors import Malformed, Refusal
 from games.engines.text import _
 
 from . import actions as A
-from . import limits, live
+from . import api, hub, limits
 from .answers import (
     answer_html,
     db,
@@ -35,7 +35,7 @@ from .answers import (
 from .gametypes import GAME_TYPES
 from .models import Room
 from .push import group_name
-from .services import normalize_code
+from .rules import normalize_code
 from .store import CONNECTION_LOST
 
 logger = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  # sustained messages per second per socket
 BURST = 20
 # Per player over all their sockets in a process, and open sockets per process: the
-# hub's (rooms/live.py PROFILE_RATE_PER_SECOND, MAX_SOCKETS_PER_PROFILE, ...).
+# hub's (rooms/hub.py PROFILE_RATE_PER_SECOND, MAX_SOCKETS_PER_PROFILE, ...).
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
 MAX_QUEUED = 16  # messages waiting for their turn; past this the socket is cut off
 CLOSE_TOO_MANY = 4429
@@ -79,7 +79,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         finally:
             pump.cancel()
             if hasattr(self, "group"):  # a consumer that died (Redis away) never got disconnect()
-                await live.hub().detach(self)
+                await hub.current().detach(self)
 
     @property
     def channel_receive(self):
@@ -109,7 +109,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 now = time.monotonic()
                 tokens, last = min(BURST, tokens + (now - last) * RATE_PER_SECOND), now
                 player = getattr(self, "player", None)
-                shared = live.hub().bucket(player.pk) if player is not None else None
+                shared = hub.current().bucket(player.pk) if player is not None else None
                 if tokens < 1 or inbox.qsize() >= MAX_QUEUED or (shared is not None and not shared.take(now)):
                     strikes += 1
                     if strikes >= FLOOD_STRIKES or inbox.qsize() >= MAX_QUEUED:
@@ -145,23 +145,23 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await limits.acount_miss(ip)
             await self.close(code=4404)
             return
-        if not live.hub().admit(self.player, self.code, ip):
+        if not hub.current().admit(self.player, self.code, ip):
             await self.close(code=CLOSE_TOO_MANY)  # too many sockets of one player or network
             return
         self.ip = ip  # the hub counts a network's sockets by it
         self.game = GAME_TYPES[game_key]
         self.group = group_name(self.code)
-        self.awaiting = {}  # forwarded messages' tokens -> answered (rooms/live.py)
+        self.awaiting = {}  # forwarded messages' tokens -> answered (rooms/hub.py)
         await self.accept()
         try:
-            await live.hub().attach(self)  # a running room gets its owner now, not on the first move
+            await hub.current().attach(self)  # a running room gets its owner now, not on the first move
             await self.send_full()  # resync: the first push is always the full current state
         except CONNECTION_LOST:
             await self.send_error(TRY_AGAIN)  # the socket stays; the next message resyncs it
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
-            await live.hub().detach(self)
+            await hub.current().detach(self)
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
@@ -186,18 +186,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _receive(self, action, message_id, data):
         mode, cell = parse_mode(data), parse_cell(data)
         try:
-            result = await live.hub().act(self, action, message_id, data)
+            result = await hub.current().act(self, action, message_id, data)
         except Refusal as error:
             html = await db(refusal_view)(self.code, self.player, error, data, self.language)
         else:
-            if isinstance(result, live.Forwarded):
+            if isinstance(result, hub.Forwarded):
                 return  # the owner's answer comes to this socket's channel (live_answer)
             if result is None:  # no live owner: the locked path
                 html, running = await db(locked_answer)(
-                    self.code, self.player, self.language, action, message_id, mode, cell
+                    api.act, self.code, self.player, self.language, action, message_id, mode, cell
                 )
                 if running:  # a countdown just began (or a process restarted): own it from now on
-                    await live.hub().owner(self.code, load=True)
+                    await hub.current().owner(self.code, load=True)
             else:
                 html = await answer_html(result.live, self.player, result, mode, cell, self.language)
         if html:

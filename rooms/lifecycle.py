@@ -4,7 +4,7 @@ limit or at a game type's time limit, and start play when the countdown ends.
 
 Pure (no ORM, no Django): the write path asks `overdue_state` of one room in memory, the
 periodic sweep (rooms/tasks.py `due_rooms`) builds its one query from the same `RULES`,
-and a live owner's clock (rooms/live.py) wakes at their `moments`, so the three cannot
+and a live owner's clock (rooms/owner.py) wakes at their `moments`, so the three cannot
 disagree about when a room is due.
 """
 

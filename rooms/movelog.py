@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from django.db import IntegrityError, OperationalError, connection, transaction
+
+from .models import RoomEvent
 
 logger = logging.getLogger(__name__)
 
@@ -98,15 +101,17 @@ def _classify(error: Exception) -> Exception:
 
 
 class OrmLog(MoveLog):
-    async def write(self, rows: list) -> None:
-        from .live import run_db
+    """`run(fn, *args)` runs a database call off the event loop (the hub's: store.run_db)."""
 
-        await run_db(_bulk_insert, rows)
+    def __init__(self, run: Callable[..., Awaitable]):
+        super().__init__()
+        self.run = run
+
+    async def write(self, rows: list) -> None:
+        await self.run(_bulk_insert, rows)
 
 
 def _bulk_insert(rows: list) -> None:
-    from .models import RoomEvent
-
     with transaction.atomic():
         RoomEvent.objects.bulk_create(
             [
@@ -212,5 +217,6 @@ class PostgresLog(MoveLog):
         return found == len(rows)
 
 
-def for_database() -> MoveLog:
-    return PostgresLog() if connection.vendor == "postgresql" else OrmLog()
+def for_database(run: Callable[..., Awaitable]) -> MoveLog:
+    """The log for the configured database; `run` is what OrmLog runs its writes with."""
+    return PostgresLog() if connection.vendor == "postgresql" else OrmLog(run)

@@ -1,6 +1,8 @@
-"""Pushes to a room's sockets. A push is one channel-layer message per process that has
-sockets of the room (the process group), not one per socket: each process fans it out to
-its own sockets (rooms/live.py Hub.deliver). Standings are built once and shared by every
+"""Who hears what: `room_event` is the one decision of what a change means for the room's
+other sockets, for the live owner (rooms/hub.py Hub.publish) and the locked path
+(`result_pushed`, after commit) alike. A push is one channel-layer message per process
+that has sockets of the room (the process group), not one per socket: each process fans
+it out to its own sockets (Hub.deliver). Standings are built once and shared by every
 socket; a refresh makes each process render once per distinct viewer, coalescing bursts."""
 
 from asgiref.sync import async_to_sync
@@ -28,6 +30,11 @@ def standings_html(room, seats) -> dict[str, str]:
     return rendered
 
 
+# Pushes of the locked path lost so far (Redis away): a hub that sees the count move
+# resyncs its sockets once the layer answers again (Hub._memberships).
+layer_failures = 0
+
+
 def room_event(room, seats, result) -> dict | None:
     """What a change means for the room's other sockets: nothing (a private pencil mark),
     the shared standings (a board move in a running race), or a refresh of each view."""
@@ -38,20 +45,22 @@ def room_event(room, seats, result) -> dict | None:
     return {"type": "room.refresh"}
 
 
-def push_room_update(code: str, board_only: bool = False, room=None, seats=None) -> None:
-    """`room` and `seats` may be passed as just committed by the write path (saves queries)."""
-    layer = get_channel_layer()
-    if board_only:
-        if room is None:
-            room = Room.objects.get(code=code)
-            seats = list(room.seats.select_related("player"))
-        event = {"type": "room.standings", "html": standings_html(room, seats)}
-    else:
-        event = {"type": "room.refresh"}
-    try:
-        async_to_sync(layer.group_send)(group_name(code), wire.encode(wire.Push(code, event)))
-    except Exception:
-        from .live import layer_failed
+def result_pushed(room, seats, result) -> None:
+    """The locked path's change, after commit, to everyone it concerns (room_event)."""
+    event = room_event(room, seats, result)
+    if event is not None:
+        _send(room.code, event)
 
-        layer_failed()  # this process's sockets get the full state once the layer answers
+
+def push_room_update(code: str) -> None:
+    """Every view of the room again (a view changed something outside the room's rules)."""
+    _send(code, {"type": "room.refresh"})
+
+
+def _send(code: str, event: dict) -> None:
+    global layer_failures
+    try:
+        async_to_sync(get_channel_layer().group_send)(group_name(code), wire.encode(wire.Push(code, event)))
+    except Exception:
+        layer_failures += 1  # this process's sockets get the full state once the layer answers
         raise

@@ -1,8 +1,8 @@
-"""The live rooms' database edge: their own database thread (`run_db`) with the reconnect
-retry, and the rows a live owner reads and writes (its load, the write-behind).
-
-The owner and the hub never touch the ORM themselves: they call these through `run_db`.
-"""
+"""The rooms' database edge: the locked write path's transaction (`locked`), room
+creation, the running view of a room for rendering, and for the live rooms their own
+database thread (`run_db`) with the reconnect retry and the rows a live owner reads and
+writes (its load, the write-behind). The owner and the hub never touch the ORM
+themselves: they call these through `run_db`."""
 
 from __future__ import annotations
 
@@ -11,14 +11,19 @@ import functools
 import logging
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
-from django.db import InterfaceError, OperationalError, close_old_connections, connection, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, close_old_connections, connection, transaction
 from django.utils import timezone
 
+from games.engines.text import _
 from players.models import Profile
 
-from . import lifecycle, services
-from .models import Room, RoomEvent, Seat
+from . import push
+from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for
+from .lifecycle import RUNNING, SCHEDULE_AHEAD
+from .models import Room, RoomEvent, RoomResult, Seat
+from .rules import Result, RoomError, RoomNotFound, apply, normalize_code, restore
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +81,31 @@ def once_more_if_dropped(fn):
 # --- what a live owner reads and writes ------------------------------------------------------
 
 
+@dataclass
+class Snapshot:
+    """What a live owner's rows must say (LiveRoom.snapshot): the room's fields at
+    `version`, the seats whose rows differ, and when it just finished, the room and every
+    seat for the results."""
+
+    room_id: int
+    version: int
+    room_fields: dict
+    seats: list[tuple[int, dict]]
+    finished_room: Room | None = None
+    finished_seats: list[Seat] | None = None
+
+
+def write_snapshot(snapshot: Snapshot) -> bool:
+    return write_rows(
+        snapshot.room_id,
+        snapshot.version,
+        snapshot.room_fields,
+        snapshot.seats,
+        snapshot.finished_room,
+        snapshot.finished_seats,
+    )
+
+
 def write_rows(room_id, version, room_fields, seats, finished_room, finished_seats) -> bool:
     """The write-behind of one room: compare-and-set on the version (never backwards)."""
     with transaction.atomic():
@@ -85,27 +115,27 @@ def write_rows(room_id, version, room_fields, seats, finished_room, finished_sea
         for seat_id, summary in seats:
             Seat.objects.filter(pk=seat_id).update(**summary)
         if finished_room is not None:
-            services.record_results(finished_room, finished_seats, timezone.now())
+            record_results(finished_room, finished_seats, timezone.now())
     return True
 
 
-def write_many(snapshots: list) -> list[bool]:
+def write_many(snapshots: list[Snapshot]) -> list[bool]:
     with transaction.atomic():
-        return [write_rows(*snapshot) for snapshot in snapshots]
+        return [write_snapshot(snapshot) for snapshot in snapshots]
 
 
 def running(code: str) -> bool:
-    return Room.objects.filter(code=code, state__in=lifecycle.RUNNING).exists()
+    return Room.objects.filter(code=code, state__in=RUNNING).exists()
 
 
 def load(code: str):
-    """The room as its rows and the newer log entries say (see services.restore)."""
+    """The room as its rows and the newer log entries say (see rules.restore)."""
     room = Room.objects.filter(code=code).select_related("puzzle", "host").first()
-    if room is None or room.state not in lifecycle.RUNNING:
+    if room is None or room.state not in RUNNING:
         return None
     seats = list(room.seats.select_related("player"))
     newer = list(RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data"))
-    services.restore(room, seats, newer)
+    restore(room, seats, newer)
     seen = {
         (player_id, mid)
         for player_id, mid in RoomEvent.objects.filter(room=room)
@@ -118,3 +148,134 @@ def load(code: str):
 
 def profile(player_id):
     return Profile.objects.filter(pk=player_id).first()
+
+
+# --- the locked write path, creation, and the running view --------------------------------
+
+
+def create_room(
+    player,
+    game: str = DEFAULT_GAME,
+    level: str = "medium",
+    preset: str = "standard",
+    scheduled_for=None,
+    host_timezone: str = "",
+    now=None,
+) -> Room:
+    if game not in GAME_TYPES:
+        raise RoomError(_("Unknown game."))
+    rules = GAME_TYPES[game].initial_rules(preset)
+    now = now or timezone.now()
+    if scheduled_for is not None:
+        if scheduled_for <= now:
+            raise RoomError(_("That time is in the past: pick a start time in the future."))
+        if scheduled_for > now + SCHEDULE_AHEAD:
+            raise RoomError(_("Showdowns can be scheduled at most 30 days ahead."))
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    game=game,
+                    host=player,
+                    level=level,
+                    rules=rules,
+                    scheduled_for=scheduled_for,
+                    host_timezone=host_timezone,
+                )
+                Seat.objects.create(room=room, player=player)
+                RoomEvent.objects.create(room=room, kind="create", version=0)
+                return room
+        except IntegrityError:  # a code collision: draw again
+            continue
+    raise RoomError(_("Could not create a room, please try again."))
+
+
+def locked(code: str, player, action, now=None, message_id: str = "") -> Result:
+    """The locked write path: lobby actions, and running rooms that no live owner holds
+    (rooms/api.py `act` routes the others to their owner first). Locks the room row,
+    applies what time has made due and the action, saves; pushes go out after commit."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = (
+            Room.objects.select_for_update(of=("self",))
+            .select_related("puzzle")
+            .filter(code=normalize_code(code))
+            .first()
+        )
+        if room is None:
+            raise RoomNotFound(_("No room has that code. Check the code and try again."))
+        if message_id and RoomEvent.objects.filter(room=room, message_id=message_id, seat__player=player).exists():
+            return Result(room, _seat(room, player), changed=False, duplicate=True)
+        seats = list(room.seats.select_related("player"))
+        if room.state in RUNNING:
+            restore(
+                room,
+                seats,
+                RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data"),
+            )
+        result = apply(room, seats, player, action, now, message_id)
+        if result.changed:
+            save(room, seats, result, now)
+            # robust: the move is committed whatever happens to the push. If Redis is down,
+            # the player still gets an answer (not a 500) and others resync on reconnect.
+            transaction.on_commit(lambda: push.result_pushed(room, seats, result), robust=True)
+        elif result.private_change and result.seat is not None:
+            result.seat.save(update_fields=["state"])
+        return result
+
+
+def running_view(code: str):
+    """(room, seats) as its rows and any newer log entries say, for rendering a view (a
+    live owner writes rows behind its log); (None, None) if there is no such room."""
+    room = Room.objects.filter(code=code).select_related("puzzle", "host").first()
+    if room is None:
+        return None, None
+    seats = list(room.seats.select_related("player"))
+    if room.state in RUNNING:
+        restore(
+            room, seats, RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data")
+        )
+    return room, seats
+
+
+def save(room, seats, result, now) -> None:
+    """Write a changed room on the locked path: the room, its seats, the log entry and,
+    when it just finished, everyone's result."""
+    room.save()
+    for seat in seats:
+        seat.save()
+    RoomEvent.objects.create(
+        room=room,
+        seat_id=result.event["seat_id"],
+        kind=result.event["kind"],
+        data=result.event["data"],
+        message_id=result.event["message_id"],
+        version=result.event["version"],
+    )
+    if result.room_changed and room.state == Room.State.FINISHED:
+        record_results(room, seats, now)
+
+
+def _seat(room, player):
+    return room.seats.filter(player=player).first() if player is not None else None
+
+
+def record_results(room, seats, now):
+    """Everyone's result of a finished room (idempotent: one row per player and room)."""
+    game = game_for(room)
+    for seat in seats:
+        RoomResult.objects.get_or_create(
+            player_id=seat.player_id,
+            room_code=room.code,
+            defaults=dict(
+                game=room.game,
+                placement=seat.place,
+                player_count=len(seats),
+                status=seat.status,
+                seconds=seat.finish_seconds,
+                score=seat.score,
+                finished_at=room.finished_at or now,
+                in_totals=game.in_totals(room),
+                summary=game.result_summary(room, seat),
+            ),
+        )

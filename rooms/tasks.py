@@ -7,10 +7,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import actions as A
+from .api import RoomError, perform
 from .gametypes import GAME_TYPES
 from .lifecycle import RULES
 from .models import Room
-from .services import RoomError, perform
 
 
 def _due(rule, now, after) -> Q:

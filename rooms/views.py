@@ -19,11 +19,11 @@ from players.views import name_gate, remember_name_choice
 
 from . import actions as A
 from . import limits
+from .api import RoomError, RoomNotFound, create_room, normalize_code, perform
 from .gametypes import DEFAULT_GAME, GAME_TYPES
 from .models import Room, Seat
 from .presenters import rematch_key, room_context
 from .push import push_room_update
-from .services import RoomError, RoomNotFound, create_room, normalize_code, perform
 
 
 def _message(request, title, message, status):

@@ -1,6 +1,6 @@
 """Every message between processes, typed: one dataclass per kind (lila's actorApi).
 
-A process's hub (rooms/live.py) sends these over the channel layer to another process's
+A process's hub (rooms/hub.py) sends these over the channel layer to another process's
 channel (or a room's process group) and reads them back with `parse`, in one `match`.
 On the wire each is the plain dict channels carries (its fields plus "type").
 """

@@ -249,8 +249,8 @@ def cardoku_solo(shots: Shooter) -> None:
 
 
 def seat_state(name: str) -> dict:
+    from rooms.api import running_view
     from rooms.models import Seat
-    from rooms.services import running_view
 
     seat = Seat.objects.filter(player__display_name=name).latest("pk")
     _, seats = running_view(seat.room.code)

@@ -105,10 +105,10 @@ def database_url(settings_dict) -> str:
 
 @pytest.fixture(autouse=True)
 def _close_live_rooms():
-    """Live room owners (rooms/live.py) keep a move-log connection of their own: close it
+    """Live room owners (rooms/hub.py) keep a move-log connection of their own: close it
     after each test, or the test database could not be dropped at the end."""
     yield
     import sys
 
-    if "rooms.live" in sys.modules:
-        sys.modules["rooms.live"].close_all()
+    if "rooms.hub" in sys.modules:
+        sys.modules["rooms.hub"].close_all()

@@ -8,8 +8,8 @@ from django.utils import timezone
 from games.models import Puzzle
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import create_room, perform
 from rooms.models import Room
-from rooms.services import create_room, perform
 from tests.conftest import PUZZLE, SOLUTION
 
 

@@ -272,16 +272,16 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width
 
     from players.models import Profile
     from rooms import actions as A
-    from rooms import services
+    from rooms import api
 
     def perform(*args, **kwargs):
-        return off_thread(services.perform, *args, **kwargs)
+        return off_thread(api.perform, *args, **kwargs)
 
     bank(1)
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
     linus = Profile.objects.create(display_name="Linus")
-    room = services.create_room(ada, level="easy", preset="hardcore")
+    room = api.create_room(ada, level="easy", preset="hardcore")
     perform(room.code, grace, A.Join())
     audit = Audit(scheme, width, language)
     host = open_page(browser, daphne_server, ada, scheme, width, language)
@@ -313,7 +313,7 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width
     audit.check(watcher, "spectator view (finished)", url, socket=True)
     audit.check(host, "leaderboards (showdown history)", "/leaderboards/")
 
-    later = services.create_room(
+    later = api.create_room(
         ada, level="hard", scheduled_for=timezone.now() + timezone.timedelta(hours=2), host_timezone="Europe/Paris"
     )
     audit.check(host, "showdown lobby (scheduled)", f"/r/{later.code}/", socket=True)

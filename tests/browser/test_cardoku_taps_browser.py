@@ -4,8 +4,8 @@ second tap was sometimes dropped while the first was on its way)."""
 import time
 
 from games.engines import cardoku as ck
+from rooms.api import running_view
 from rooms.models import Seat
-from rooms.services import running_view
 from tests.browser.conftest import new_page
 from tests.browser.race_setup import running_room
 

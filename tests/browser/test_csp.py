@@ -110,10 +110,10 @@ def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_serve
 
     from players.models import Profile
     from rooms import actions as A
-    from rooms import services
+    from rooms import api
 
     def perform(*args, **kwargs):
-        return off_thread(services.perform, *args, **kwargs)
+        return off_thread(api.perform, *args, **kwargs)
 
     bank(3)
     ada = Profile.objects.create(display_name="Ada")
@@ -121,7 +121,7 @@ def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_serve
     host, guest = new_page(browser, daphne_server, ada, csp=True), new_page(browser, daphne_server, grace, csp=True)
     watches = [Watch(host), Watch(guest)]
     for game in ("showdown", "domino", "cardoku"):
-        room = services.create_room(ada, game=game, level="easy")
+        room = api.create_room(ada, game=game, level="easy")
         perform(room.code, grace, A.Join())
         url = f"/r/{room.code}/"
         watches[0].visit(f"{game} lobby (host)", url, ready="#room-body[data-state=lobby]")

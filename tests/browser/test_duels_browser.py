@@ -13,7 +13,7 @@ from tests.conftest import PUZZLE, SOLUTION
 def durable_seat(player) -> Seat:
     """The seat as stored durably: its row plus the move log entries the room's live owner
     acknowledged but has not written behind yet (rooms/live.py)."""
-    from rooms.services import running_view
+    from rooms.api import running_view
 
     seat = Seat.objects.get(player=player)
     _, seats = running_view(seat.room.code)

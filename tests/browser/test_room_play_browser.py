@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from games.models import SoloRun
 from players.models import Profile
+from rooms.api import create_room
 from rooms.models import Room
-from rooms.services import create_room
 from tests.browser.conftest import new_page
 from tests.browser.race_setup import running_room
 
@@ -97,7 +97,7 @@ SPILLS = """() => Array.from(document.querySelectorAll(".podium .step > *")).fil
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_phone_shows_the_podium_and_play_again_when_the_room_finishes(browser, daphne_server, language):
     from rooms import actions as A
-    from rooms.services import perform
+    from rooms.api import perform
     from tests.conftest import EMPTY, SOLUTION
 
     room, (ada, grace, linus) = running_room("showdown", names=("Ada", "Grace", "Linus"))
@@ -170,7 +170,7 @@ def test_desktop_duel_board_gets_the_room_and_standings_stay_whole(browser, daph
 
 def test_a_finished_cardoku_duels_score_panel_holds_its_deal_code_and_total(browser, daphne_server):
     from rooms import actions as A
-    from rooms.services import perform
+    from rooms.api import perform
 
     room, players = running_room("cardoku")
     for player in players:

@@ -65,7 +65,7 @@ def test_refusals_outside_the_engines_are_not_race_errors():
     from games.bank import BankEmpty
     from games.solo import NotYourRun
     from rooms.actions import MalformedMessage
-    from rooms.services import NotAllowed, RoomError, RoomNotFound
+    from rooms.api import NotAllowed, RoomError, RoomNotFound
 
     for cls in (RoomError, RoomNotFound, NotAllowed, BankEmpty, NotYourRun, MalformedMessage):
         assert issubclass(cls, Refusal) and not issubclass(cls, race.MoveError)

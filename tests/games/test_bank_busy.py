@@ -15,7 +15,7 @@ from games.models import Puzzle, SoloRun
 from games.tasks import fill_puzzle_bank
 from players.models import Profile
 from rooms import actions as A
-from rooms.services import create_room, perform
+from rooms.api import create_room, perform
 from tests.conftest import PUZZLE, SOLUTION
 
 

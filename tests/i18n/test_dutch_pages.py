@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from rooms import actions as A
-from rooms.services import create_room, perform
+from rooms.api import create_room, perform
 from tests.conftest import EMPTY, SOLUTION, client_for
 
 # Names of games, keys and the few words that are the same in Dutch (a Dutch Sudoku player

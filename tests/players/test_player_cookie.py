@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from players.middleware import guest
 from players.models import Profile
-from rooms.services import create_room
+from rooms.api import create_room
 from tests.conftest import client_for
 
 YEAR = 365 * 86400

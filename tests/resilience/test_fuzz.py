@@ -30,11 +30,11 @@ from hypothesis import strategies as st
 from games.models import Puzzle
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import create_room, perform
 from rooms.consumers import RoomConsumer
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.push import group_name
-from rooms.services import create_room, perform
 from tests.conftest import PUZZLE, SOLUTION, client_for
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))

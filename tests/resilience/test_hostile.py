@@ -17,7 +17,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from players.models import Profile
-from rooms.services import create_room
+from rooms.api import create_room
 from tests.conftest import EMPTY, SOLUTION
 from tests.rooms.test_consumer import connect, headers_for, setup_room
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from config.asgi import application
 from players.models import Profile
 from rooms import actions as A
-from rooms.services import create_room, perform
+from rooms.api import create_room, perform
 from tests.conftest import cookie_for, require_service
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from config.asgi import application
 from players.models import Profile
+from rooms.api import create_room
 from rooms.models import Room
-from rooms.services import create_room
 from tests.conftest import cookie_for, database_url, require_service
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,8 +10,8 @@ from django.conf import settings
 from config.asgi import application
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import create_room, perform
 from rooms.models import Seat
-from rooms.services import create_room, perform
 from tests.conftest import EMPTY, SOLUTION, cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

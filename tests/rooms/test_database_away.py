@@ -8,7 +8,8 @@ import pytest
 from django.db import OperationalError
 
 from config.database import TRY_AGAIN
-from rooms import live, store
+from rooms import hub as hubs
+from rooms import store
 from tests.rooms.test_consumer import connect, receive_until, setup_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,7 +19,7 @@ async def test_a_move_whose_log_write_lost_the_database_is_answered_try_again(mo
     room, ada, *_ = await setup_room()
     a, *_ = await connect(room.code, ada)
     await receive_until(a, 'id="room-body"')
-    log = live.hub().log
+    log = hubs.current().log
     real_write, failures = log.write, []
 
     async def dropped(rows):
@@ -30,7 +31,7 @@ async def test_a_move_whose_log_write_lost_the_database_is_answered_try_again(mo
     monkeypatch.setattr(log, "write", dropped)
     await a.send_to(text_data=json.dumps({"cell": "2", "digit": "4", "mode": "enter", "mid": "m1"}))
     assert TRY_AGAIN in await receive_until(a, "try again")
-    owner = live.hub().rooms[room.code]
+    owner = hubs.current().rooms[room.code]
     assert owner.seats[0].state.get("cells", "")[2] in ("", "0")  # nothing applied in memory either
     await a.send_to(text_data=json.dumps({"cell": "2", "digit": "4", "mode": "enter", "mid": "m1"}))
     answer = await receive_until(a, 'id="room-version"')  # the same message again: applied now
@@ -56,7 +57,7 @@ async def test_an_owner_that_could_not_load_its_room_leaves_no_lease_behind(monk
     """A load that lost the database twice: the lease it took is given back, so other
     processes do not forward the room's messages to a process that owns nothing."""
     room, ada, *_ = await setup_room()
-    hub = live.hub()
+    hub = hubs.current()
     real_load, failures = store.load, []
 
     def dropped(code):

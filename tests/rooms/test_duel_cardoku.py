@@ -13,12 +13,12 @@ from games.cardoku.play import Action
 from games.engines import cardoku as ck
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import create_room, perform
 from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.cardoku import Helper
 from rooms.gametypes.duel import MoveRefused
 from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.presenters import room_context
-from rooms.services import create_room, perform
 
 GAME = GAME_TYPES["cardoku"]
 SEED = 12345  # its first card fits on the board (a fixed deal keeps the tests deterministic)

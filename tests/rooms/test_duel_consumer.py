@@ -13,9 +13,9 @@ from games.engines import cardoku as ck
 from games.engines import domino as d
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import create_room, perform
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
-from rooms.services import create_room, perform
 from tests.rooms.test_consumer import headers_for, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,7 +52,7 @@ def setup_duel(game, **settings):
 def seat_of(room, player) -> Seat:
     """The seat as stored durably: its row, plus the move log entries the room's live
     owner has acknowledged but not yet written behind (rooms/live.py)."""
-    from rooms.services import running_view
+    from rooms.api import running_view
 
     _, seats = running_view(room.code)
     return next(s for s in seats if s.player_id == player.pk)

@@ -14,12 +14,12 @@ from games.domino.play import Joker, Push
 from games.engines import domino as d
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import RoomError, create_room, perform
 from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.domino import JokerMode
 from rooms.gametypes.duel import MoveRefused
 from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.presenters import room_context
-from rooms.services import RoomError, create_room, perform
 from rooms.tasks import due_rooms, sweep_rooms
 from tests.conftest import PUZZLE, SOLUTION
 

@@ -18,10 +18,10 @@ from games.engines import domino as dm
 from games.engines.errors import Illegal
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import NotAllowed, RoomError, create_room, perform
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.presenters import room_context
-from rooms.services import NotAllowed, RoomError, create_room, perform
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 
 T0 = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)

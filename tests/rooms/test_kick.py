@@ -8,9 +8,9 @@ from asgiref.sync import sync_to_async
 
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import NotAllowed, RoomError, create_room, perform
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
-from rooms.services import NotAllowed, RoomError, create_room, perform
 from tests.conftest import client_for
 from tests.rooms.test_consumer import connect, receive_until
 

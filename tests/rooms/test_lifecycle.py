@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import RoomError, create_room, perform
 from rooms.models import Room, RoomEvent
-from rooms.services import RoomError, create_room, perform
 from rooms.tasks import sweep_rooms
 from tests.conftest import EMPTY, SOLUTION, client_for, require_service
 

@@ -9,7 +9,8 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from rooms import lease, live, movelog, store, wire
+from rooms import hub as hubs
+from rooms import lease, movelog, store, wire
 from rooms.models import Room, RoomEvent, Seat
 from tests.conftest import EMPTY, SOLUTION
 from tests.rooms.test_consumer import connect, receive_until, setup_room
@@ -35,8 +36,8 @@ async def test_the_owner_is_loaded_when_a_socket_connects_to_a_running_room():
     room, ada, *_ = await setup_room()
     a, *_ = await connect(room.code, ada)
     await a.receive_from(timeout=5)
-    assert room.code in live.hub().rooms
-    assert await live.hub().leases.holder(room.code) == live.hub().channel
+    assert room.code in hubs.current().rooms
+    assert await hubs.current().leases.holder(room.code) == hubs.current().channel
     await a.disconnect()
 
 
@@ -46,15 +47,15 @@ async def test_a_socket_of_a_lobby_takes_no_lease_and_lobby_messages_take_the_lo
     room, ada, grace, _ = await setup_room(started=False)
     a, *_ = await connect(room.code, ada)
     await a.receive_from(timeout=5)
-    assert await live.hub().leases.holder(room.code) is None
-    assert room.code not in live.hub().rooms
+    assert await hubs.current().leases.holder(room.code) is None
+    assert room.code not in hubs.current().rooms
     await a.send_to(text_data=json.dumps({"action": "ready", "mid": "r1"}))
     await receive_until(a, 'id="room-body"')
     assert await sync_to_async(lambda: Seat.objects.get(room=room, player=ada).ready)()
     # A lobby action from a view, with another process's lease left on the room, is applied.
-    await live.hub().leases.acquire(room.code, "live.another-process")
+    await hubs.current().leases.acquire(room.code, "live.another-process")
     assert await sync_to_async(ready_up)(room, grace)
-    await live.hub().leases.release(room.code, "live.another-process")
+    await hubs.current().leases.release(room.code, "live.another-process")
     await a.disconnect()
 
 
@@ -67,7 +68,7 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
     move = A.Enter(cell, int(SOLUTION[cell]))
     assert wire.action_from(wire.action_to(move)) == move
     reply = f"live-reply.{room.code.lower()}"
-    await live.hub()._handle(
+    await hubs.current()._handle(
         {
             "type": "live.call",
             "code": room.code,
@@ -77,7 +78,7 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
             "reply": reply,
         }
     )
-    answer = await live.hub().layer.receive(reply)
+    answer = await hubs.current().layer.receive(reply)
     assert answer == {"changed": True, "duplicate": False}
     event = await sync_to_async(RoomEvent.objects.get)(room=room, message_id="far1")
     assert event.data["outcome"] == "correct"
@@ -88,14 +89,14 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
 
 def ready_up(room, player) -> bool:
     from rooms import actions as A
-    from rooms.services import perform
+    from rooms.api import perform
 
     perform(room.code, player, A.SetReady(True), message_id="g1")
     return Seat.objects.get(room=room, player=player).ready
 
 
 async def test_a_move_is_in_the_log_before_its_answer_and_the_rows_follow(monkeypatch):
-    monkeypatch.setattr(live, "FLUSH_SECONDS", 0.05)
+    monkeypatch.setattr(hubs, "FLUSH_SECONDS", 0.05)
     room, ada, _, a = await started()
     cell = EMPTY[1]
     await a.send_to(text_data=entry(cell, "m1"))
@@ -126,17 +127,17 @@ async def test_a_correct_entry_answers_with_its_own_cell_and_no_other():
 
 
 async def test_an_owner_that_dies_before_writing_behind_is_rebuilt_from_the_log(monkeypatch):
-    monkeypatch.setattr(live, "FLUSH_SECONDS", 3600)  # nothing is written behind in this test
+    monkeypatch.setattr(hubs, "FLUSH_SECONDS", 3600)  # nothing is written behind in this test
     room, ada, _, a = await started()
     for i, cell in enumerate(EMPTY[1:3]):
         await a.send_to(text_data=entry(cell, f"m{i}"))
         await receive_until(a, 'id="room-message"')
     seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
     assert seat.progress == 0  # the rows lag: only the log has the two moves
-    hub = live.hub()
+    hub = hubs.current()
     owner = hub.rooms[room.code]
     await hub.drop(owner)  # as if its process died (no flush)
-    rebuilt_room, seats, seen = await live.run_db(store.load, room.code)
+    rebuilt_room, seats, seen = await store.run_db(store.load, room.code)
     rebuilt = next(s for s in seats if s.player_id == ada.pk)
     assert rebuilt.progress == 2 and rebuilt.score == 20
     assert rebuilt.state["cells"][EMPTY[1]] == SOLUTION[EMPTY[1]]
@@ -154,7 +155,7 @@ async def test_a_message_re_sent_after_a_reconnect_applies_once():
     await a.send_to(text_data=json.dumps({"action": "sync", "mid": "s1"}))
     await receive_until(a, 'id="room-body"')
     assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id="same").count)() == 1
-    owner = live.hub().rooms[room.code]
+    owner = hubs.current().rooms[room.code]
     assert next(s for s in owner.seats if s.player_id == ada.pk).progress == 1
     await a.disconnect()
 
@@ -189,7 +190,7 @@ async def test_an_owner_whose_lease_was_forgotten_takes_it_again_on_renewal():
 async def test_a_stale_owner_is_fenced_and_a_duplicate_is_refused_by_the_log():
     room, ada, *_ = await setup_room()
     seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
-    log = movelog.for_database()
+    log = movelog.for_database(store.run_db)
     version = room.version + 100
 
     def event(mid, v):
@@ -216,9 +217,9 @@ async def test_writing_behind_never_goes_backwards():
         "expired_at": None,
         "expiry_reason": "",
     }
-    assert await live.run_db(store.write_rows, room.pk, fresh.version + 5, fields, [], None, None)
+    assert await store.run_db(store.write_rows, room.pk, fresh.version + 5, fields, [], None, None)
     # An older owner's late write is refused (compare-and-set on the version).
-    assert not await live.run_db(store.write_rows, room.pk, fresh.version + 4, fields, [], None, None)
+    assert not await store.run_db(store.write_rows, room.pk, fresh.version + 4, fields, [], None, None)
     assert (await sync_to_async(Room.objects.get)(pk=room.pk)).version == fresh.version + 5
 
 
@@ -228,14 +229,14 @@ async def test_a_forwarded_move_whose_answer_was_lost_with_redis_is_answered_by_
     the locked path takes the message; it finds it applied (a duplicate) and answers the
     mover with its game as logged, instead of leaving it waiting forever."""
     from rooms import actions as A
-    from rooms.services import perform
+    from rooms.api import perform
 
-    monkeypatch.setattr(live, "FORWARD_CHECK_SECONDS", 0.1)
+    monkeypatch.setattr(hubs, "FORWARD_CHECK_SECONDS", 0.1)
     room, ada, *_ = await setup_room()
     cell = EMPTY[3]
     # The owner elsewhere applied it (here: the locked path, before anyone owned the room).
     await sync_to_async(perform)(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), message_id="lost1")
-    hub = live.hub()
+    hub = hubs.current()
     await hub.start()
     await hub.leases.acquire(room.code, "live.another-process")
     a, *_ = await connect(room.code, ada)
@@ -264,12 +265,12 @@ async def test_an_owner_fenced_by_another_writer_refreshes_every_socket_of_the_r
     its mover hears "the room moved on", and every socket gets the room as the log says
     (what this owner had pushed was behind it)."""
     from rooms import actions as A
-    from rooms.services import apply
+    from rooms.rules import apply
 
     room, _ada, grace, a = await started()
     g, *_ = await connect(room.code, grace)
     await g.receive_from(timeout=5)
-    owner = live.hub().rooms[room.code]
+    owner = hubs.current().rooms[room.code]
     cell = EMPTY[4]
 
     def foreign_write():  # the next version, written by someone else than this owner
@@ -292,7 +293,7 @@ async def test_an_owner_fenced_by_another_writer_refreshes_every_socket_of_the_r
     foreign = await sync_to_async(foreign_write)()
     await a.send_to(text_data=entry(EMPTY[5], "mine1"))
     assert "moved on" in await receive_until(a, "moved on")
-    assert room.code not in live.hub().rooms  # dropped: the next message loads it from the log
+    assert room.code not in hubs.current().rooms  # dropped: the next message loads it from the log
     refreshed = await receive_until(g, 'id="room-body"')  # Grace, who sent nothing, is brought up to date
     assert f'name="version" value="{foreign}"' in refreshed
     for c in (a, g):

@@ -12,7 +12,8 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 
 from config.database import TRY_AGAIN
-from rooms import live, movelog
+from rooms import hub as hubs
+from rooms import movelog
 from rooms.models import RoomEvent, Seat
 from tests.conftest import EMPTY, SOLUTION, require_service
 from tests.rooms.test_consumer import receive_until, setup_room
@@ -93,7 +94,7 @@ async def test_an_owner_unsure_whether_a_move_landed_rebuilds_the_room_from_the_
     and a re-sent copy be refused as 'moved on' though applied). It lets the room go; the
     re-sent move is found in the log and applied once; the next move follows it."""
     room, ada, _, a = await started()
-    hub = live.hub()
+    hub = hubs.current()
     real_write = hub.log.write
 
     async def write_then_lose_the_answer(rows):

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from players.models import Profile
 from rooms import actions as A
-from rooms.services import create_room, perform
+from rooms.api import create_room, perform
 from tests.conftest import EMPTY, SOLUTION, client_for
 
 

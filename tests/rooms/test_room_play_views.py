@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import create_room, perform
 from rooms.models import Room, Seat
-from rooms.services import create_room, perform
 from tests.conftest import client_for
 
 

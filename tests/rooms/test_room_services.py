@@ -10,8 +10,8 @@ from django.utils import timezone
 from games.engines import race
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import NotAllowed, RoomError, RoomNotFound, create_room, perform
 from rooms.models import CODE_ALPHABET, Room, RoomEvent, RoomResult, Seat
-from rooms.services import NotAllowed, RoomError, RoomNotFound, create_room, perform
 from tests.conftest import EMPTY, SOLUTION, require_service
 
 

@@ -7,9 +7,9 @@ from django.urls import reverse
 
 from players.models import Profile
 from rooms import actions as A
+from rooms.api import create_room, perform
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
-from rooms.services import create_room, perform
 from tests.conftest import client_for
 
 

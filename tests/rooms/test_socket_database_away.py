@@ -10,7 +10,8 @@ from asgiref.sync import sync_to_async
 from django.db import IntegrityError, OperationalError
 
 from config.database import TRY_AGAIN
-from rooms import answers, consumers, live
+from rooms import api, consumers
+from rooms import hub as hubs
 from rooms.models import Seat
 from tests.rooms.test_consumer import connect, receive_until, setup_room
 
@@ -51,7 +52,7 @@ async def test_a_move_whose_connection_dropped_is_answered_try_again_and_the_soc
     async def dropped(self, consumer, action, message_id, data):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(live.Hub, "act", dropped)
+    monkeypatch.setattr(hubs.Hub, "act", dropped)
     await c.send_to(text_data=json.dumps({"action": "ready", "mid": "m1"}))
     assert TRY_AGAIN in await c.receive_from(timeout=5)
     assert not (await sync_to_async(Seat.objects.get)(room=room, player=ada)).ready
@@ -69,16 +70,16 @@ async def test_a_locked_path_move_that_lost_the_race_for_its_version_applies_not
     room, ada, *_ = await setup_room(started=False)
     c, *_ = await connect(room.code, ada)
     await c.receive_from(timeout=5)
-    real = answers.perform
+    real = api.act
 
     def loses_the_race(code, player, action, message_id=""):
         raise IntegrityError('duplicate key value violates unique constraint "one_event_per_room_version"')
 
-    monkeypatch.setattr(answers, "perform", loses_the_race)
+    monkeypatch.setattr(api, "act", loses_the_race)
     await c.send_to(text_data=json.dumps({"action": "ready", "mid": "m1"}))
     assert "Another move came first" in await c.receive_from(timeout=5)
     assert not (await sync_to_async(Seat.objects.get)(room=room, player=ada)).ready
-    monkeypatch.setattr(answers, "perform", real)
+    monkeypatch.setattr(api, "act", real)
     await c.send_to(text_data=json.dumps({"action": "ready", "mid": "m2"}))
     await receive_until(c, 'id="room-body"')
     assert (await sync_to_async(Seat.objects.get)(room=room, player=ada)).ready

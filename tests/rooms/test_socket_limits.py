@@ -10,8 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from rooms import actions as A
-from rooms import consumers, live
-from rooms.services import perform
+from rooms import consumers
+from rooms import hub as hubs
+from rooms.api import perform
 from tests.rooms.test_consumer import connect, receive_until, setup_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +29,7 @@ async def test_messages_are_counted_when_they_arrive_and_a_full_queue_cuts_the_s
         handled.append(message_id)
         await slow.wait()
 
-    monkeypatch.setattr(live.Hub, "act", lambda self, *args: stuck_act(*args))
+    monkeypatch.setattr(hubs.Hub, "act", lambda self, *args: stuck_act(*args))
     for i in range(consumers.MAX_QUEUED + 3):
         await a.send_to(text_data=json.dumps({"action": "sync", "mid": f"q{i}"}))
     closed = None
@@ -43,7 +44,7 @@ async def test_messages_are_counted_when_they_arrive_and_a_full_queue_cuts_the_s
 
 
 async def test_a_player_can_hold_only_so_many_sockets(monkeypatch):
-    monkeypatch.setattr(live, "MAX_SOCKETS_PER_PROFILE", 3)
+    monkeypatch.setattr(hubs, "MAX_SOCKETS_PER_PROFILE", 3)
     room, ada, *_ = await setup_room(started=False)
     sockets = []
     for _ in range(3):
@@ -80,13 +81,13 @@ async def test_a_network_can_hold_only_so_many_sockets(settings):
 async def test_a_burst_of_refreshes_renders_once_per_distinct_view(monkeypatch):
     room, _ada, grace, watcher = await setup_room(started=False)
     renders = []
-    real = live.render_views
+    real = hubs.render_views
 
     def counting(code, players):
         renders.append(sorted(players))
         return real(code, players)
 
-    monkeypatch.setattr(live, "render_views", counting)
+    monkeypatch.setattr(hubs, "render_views", counting)
     idle = []
     for _ in range(6):  # one player's many idle tabs
         c, *_ = await connect(room.code, watcher)

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from games.cardoku import solo as cardoku_solo
 from games.domino import solo as domino_solo
-from rooms.services import create_room
+from rooms.api import create_room
 
 
 def no_store(response):

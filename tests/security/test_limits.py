@@ -6,8 +6,8 @@ from django.urls import reverse
 
 from players.models import Profile
 from rooms import limits
+from rooms.api import create_room
 from rooms.models import Room
-from rooms.services import create_room
 from tests.conftest import client_for
 
 

@@ -52,7 +52,7 @@ async def test_a_page_on_another_port_cannot_open_a_room_socket():
 
     from games.models import Puzzle
     from players.models import Profile
-    from rooms.services import create_room
+    from rooms.api import create_room
     from tests.conftest import PUZZLE, SOLUTION, cookie_for
 
     @sync_to_async

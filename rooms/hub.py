@@ -1,19 +1,13 @@
-"""Live rooms: every running room (countdown, playing) has one owner, in one process.
-
-The owner holds the room's state in memory (room, seats, boards) and applies every action
-for that room in order, through the same in-memory rules as the locked write path
-(`services.apply`) and the same game-type interface. A change is durable before anyone
-hears of it: the owner appends it to the move log (one INSERT, group-committed with
-whatever else is queued) and only then answers the mover and pushes to the others. The
-seat and room rows are written behind (every FLUSH_SECONDS and at once when a seat or the
-room changes state); a new owner rebuilds the room from the rows plus the log entries
-newer than them (each carries the summaries of what it changed).
+"""Everything live in one event loop of one process: the rooms it owns (rooms/owner.py
+LiveRoom, one per running room), its sockets by room with their admission and shared rate
+buckets, its process channel (typed messages, rooms/wire.py), the move log writer, the
+write-behind flusher and the lease renewer.
 
 Which process owns a room is a lease (rooms/lease.py: Redis SET NX PX, renewed by the
 owner; one process without Redis). Sockets on another process forward their messages to
 the owner's process channel and receive its pushes the same way, one message per process,
-not per socket. The locked path (`services.perform`) asks `route` first, so HTTP views,
-Celery tasks and the admin reach a running room through its owner too.
+not per socket. The locked path's callers (rooms/api.py `act`) ask `route` first, so HTTP
+views, Celery tasks and the admin reach a running room through its owner too.
 
 This is lichess's shape (one actor per game, a durable move log, small versioned events),
 on daphne + channels + PostgreSQL. The costs it avoids per move (measured, see README):
@@ -29,19 +23,17 @@ import time
 import uuid
 import weakref
 from dataclasses import dataclass
-from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.utils import timezone
 
 from games.engines.errors import Refusal
 from games.engines.text import _
 
 from . import actions as A
-from . import lease, lifecycle, movelog, services, store, wire
+from . import lease, movelog, push, store, wire
 from .answers import (
     answer_html,
     forwarded_answer,
@@ -52,13 +44,14 @@ from .answers import (
     refusal_view,
     render_views,
 )
-from .gametypes import game_for
-from .models import Room, Seat
+from .lifecycle import RUNNING
+from .models import Room
+from .owner import LiveRoom, Moved
 from .push import group_name, room_event
-from .store import CONNECTION_LOST, once_more_if_dropped, run_db
+from .rules import Result, RoomError, RoomNotFound, normalize_code
+from .store import run_db
 
-# Old names kept for their callers and tests until they move (rooms/store.py, rooms/wire.py).
-__all__ = ["CONNECTION_LOST", "once_more_if_dropped", "run_db"]
+__all__ = ["RUNNING", "LiveRoom", "Moved"]  # the old rooms.live names, for their callers
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +61,6 @@ FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered thi
 FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
 REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
 MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups
-RUNNING = lifecycle.RUNNING
 # Per process: a player's message allowance over all their sockets here, and open sockets
 # (a room's sockets normally share its owner's process); per client IP:
 # settings.ROOM_SOCKETS_PER_IP. A socket's own rate is the consumer's.
@@ -91,164 +83,6 @@ class TokenBucket:
         return True
 
 
-class Moved(services.RoomError):
-    """This process lost the room (its lease ran out and another owner wrote first)."""
-
-
-# --- one owner -----------------------------------------------------------------------------
-
-
-class LiveRoom:
-    def __init__(self, hub: Hub, room: Room, seats: list[Seat], seen: set):
-        self.hub, self.room, self.seats, self.seen = hub, room, seats, seen
-        self.code = room.code
-        self.game = game_for(room)
-        self.lock = asyncio.Lock()
-        self.remote: set[str] = set()  # process channels with sockets of this room
-        self.dirty = False
-        self.written: dict[int, dict] = {s.pk: services.seat_summary(s) for s in seats}  # what the rows say
-        self.closed = False
-        self.idle_since: float | None = None
-        self.timer = asyncio.ensure_future(self._clock())
-
-    def seat_of(self, player) -> Seat | None:
-        return next((s for s in self.seats if player is not None and s.player_id == player.pk), None)
-
-    async def act(self, player, action, message_id: str = "", now=None) -> services.Result:
-        async with self.lock:
-            if self.closed:
-                raise Moved("The room moved on: try again.")
-            if message_id and player is not None and (player.pk, message_id) in self.seen:
-                duplicate = services.Result(
-                    self.room, self.seat_of(player), changed=False, duplicate=True, seats=self.seats
-                )
-                duplicate.live = self
-                return duplicate
-            now = now or timezone.now()
-            backup = _backup(self.room, self.seats)
-            try:
-                result = services.apply(self.room, self.seats, player, action, now, message_id)
-                if result.changed:
-                    await self.hub.log.append(self.room.pk, result.event, now)
-            except movelog.Duplicate:
-                _restore(self.room, self.seats, backup)
-                duplicate = services.Result(
-                    self.room, self.seat_of(player), changed=False, duplicate=True, seats=self.seats
-                )
-                duplicate.live = self
-                return duplicate
-            except (movelog.Fenced, movelog.Uncertain) as error:
-                # Another owner wrote this version, or the move may be in the log or not: either
-                # way this memory may be behind the log, so it goes; the next message rebuilds
-                # the room from the log (a re-sent move applies once).
-                _restore(self.room, self.seats, backup)
-                await self.hub.drop(self, stale=True)
-                if isinstance(error, movelog.Uncertain):
-                    raise  # the mover hears "try again"
-                raise Moved("The room moved on: try again.") from None
-            except BaseException:
-                _restore(self.room, self.seats, backup)
-                raise
-            if message_id and player is not None and result.changed:
-                self.seen.add((player.pk, message_id))
-            result.before_state = next(
-                (summary["state"] for seat, summary, _ in backup[1] if seat is result.seat), None
-            )
-            if result.changed and (result.room_changed or result.status_changed):
-                try:
-                    await self.flush()  # finishes, eliminations and the room's own moves are never late
-                except CONNECTION_LOST:
-                    # The move is in the log already (durable, answered below): the rows follow.
-                    logger.warning("write-behind of %s failed; retried by the flusher", self.code)
-                    self.dirty = True
-                    self.hub.wake_flusher()
-            elif result.changed or result.private_change:
-                self.dirty = True
-                self.hub.wake_flusher()
-            if result.changed:
-                await self.hub.publish(self, result)  # inside the lock: pushes keep the log's order
-        result.live = self  # the answer is rendered from this owner's memory
-        return result
-
-    def snapshot(self) -> tuple:
-        """What the rows must say now: take it under the room's lock, so that it holds only
-        acknowledged moves. Seats whose row already says the same are left out."""
-        self.dirty = False
-        room_fields = {name: getattr(self.room, name) for name in services.ROOM_FIELDS}
-        seats = [(s.pk, summary) for s in self.seats if (summary := services.seat_summary(s)) != self.written.get(s.pk)]
-        finished = self.room.state == Room.State.FINISHED
-        return (
-            self.room.pk,
-            self.room.version,
-            room_fields,
-            seats,
-            self.room if finished else None,
-            list(self.seats) if finished else None,
-        )
-
-    def written_back(self, snapshot) -> None:
-        for seat_id, summary in snapshot[3]:
-            self.written[seat_id] = summary
-
-    async def flush(self) -> None:
-        """Write the rows behind the log now (compare-and-set on the version: never backwards)."""
-        snapshot = self.snapshot()
-        if not await run_db(store.write_rows, *snapshot):
-            await self.hub.drop(self, stale=True)
-            return
-        self.written_back(snapshot)
-        if self.room.state not in RUNNING:
-            await self.hub.drop(self)  # over: the rows say everything; the locked path takes it from here
-
-    async def _clock(self) -> None:
-        """Apply what time makes due (countdown over, time limit, safety limit) even when
-        nobody sends anything, and push it."""
-        try:
-            while not self.closed:
-                due = self._next_due()
-                if due is None:
-                    return
-                await asyncio.sleep(max(0.05, (due - timezone.now()).total_seconds()))
-                if self.closed:
-                    return
-                try:
-                    await self.act(None, A.Sync())
-                except services.RoomError:
-                    return
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # a clock must never take the process down
-            logger.exception("room clock failed for %s", self.code)
-
-    def _next_due(self):
-        room = self.room
-        if room.state not in RUNNING or room.starts_at is None:
-            return None
-        now = timezone.now()
-        upcoming = [m for m in lifecycle.moments(room, self.game.time_limit) if m > now - _EPSILON] or [now]
-        return min(upcoming)
-
-
-_EPSILON = timedelta(milliseconds=1)
-
-
-def _backup(room, seats):
-    return (
-        {name: getattr(room, name) for name in (*services.ROOM_FIELDS, "version")},
-        [(s, services.seat_summary(s), s.ready) for s in seats],
-    )
-
-
-def _restore(room, seats, backup):
-    room_fields, seat_fields = backup
-    for name, value in room_fields.items():
-        setattr(room, name, value)
-    for seat, summary, ready in seat_fields:
-        for name, value in summary.items():
-            setattr(seat, name, value)
-        seat.ready = ready
-
-
 # --- the process's owners, sockets and channel ---------------------------------------------
 
 
@@ -267,7 +101,7 @@ class Hub:
         self.sockets: dict[str, set] = {}
         self.layer = get_channel_layer()
         self.channel = ""  # set by start()
-        self.log = movelog.for_database()
+        self.log = movelog.for_database(run_db)
         self.leases = lease.for_settings()
         self._loading: dict[str, asyncio.Future] = {}
         self._flusher: asyncio.Task | None = None
@@ -277,6 +111,7 @@ class Hub:
         self._buckets: dict[int, TokenBucket] = {}
         self._renewer: asyncio.Task | None = None
         self.layer_away = False  # a channel-layer call failed since the last resync
+        self._push_failures = push.layer_failures  # push's count of lost pushes at the last resync
         self._tasks: set[asyncio.Task] = set()
 
     async def start(self) -> None:
@@ -372,7 +207,14 @@ class Hub:
         if loaded is None:
             await self.leases.release(code, self.channel)
             return None
-        room = LiveRoom(self, *loaded)
+        room = LiveRoom(
+            *loaded,
+            log=self.log.append,
+            write=self._write,
+            publish=self.publish,
+            drop=self.drop,
+            changed=self.wake_flusher,
+        )
         self.rooms[code] = room
         if self._renewer is None:
             self._renewer = asyncio.ensure_future(self._renew())
@@ -456,11 +298,12 @@ class Hub:
                     await self._send(holder, message)
                     continue
                 # Nobody owns it or nobody can be asked (Redis away from this process): the
-                # locked path. A duplicate there was applied by the owner, whose answer was lost
-                # with the layer: the mover still waits, so it gets its game as logged.
+                # locked path itself (the lease was just asked: no owner to route to). A
+                # duplicate there was applied by the owner, whose answer was lost with the
+                # layer: the mover still waits, so it gets its game as logged.
                 mode = parse_mode(data)
                 html, _running = await database_sync_to_async(locked_answer)(
-                    consumer.code, consumer.player, consumer.language, action, message_id, mode, None
+                    store.locked, consumer.code, consumer.player, consumer.language, action, message_id, mode, None
                 )
                 if not html and message_id:
                     html = await database_sync_to_async(logged_answer)(
@@ -476,7 +319,10 @@ class Hub:
             consumer.awaiting.pop(token, None)
 
     # pushes ----------------------------------------------------------------------------
-    async def publish(self, room: LiveRoom, result: services.Result) -> None:
+    async def _write(self, snapshot: store.Snapshot) -> bool:
+        return await run_db(store.write_snapshot, snapshot)
+
+    async def publish(self, room: LiveRoom, result: Result) -> None:
         """After a change is durable: everyone else hears of it, once per socket here and
         once per other process."""
         event = room_event(room.room, room.seats, result)
@@ -715,9 +561,11 @@ class Hub:
         while True:
             try:
                 await asyncio.sleep(MEMBERSHIP_SECONDS)
-                away = self.layer_away
+                failures = push.layer_failures  # the locked path's pushes lost in this process
+                away = self.layer_away or failures != self._push_failures
                 joined = [await self._group("add", code) for code in list(self.sockets)]
                 if away and all(joined) and await self._layer_answers():
+                    self._push_failures = failures
                     await self._layer_back()
             except asyncio.CancelledError:
                 return
@@ -741,7 +589,7 @@ class Hub:
 _HUBS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def hub() -> Hub:
+def current() -> Hub:
     """This event loop's hub (tests run one loop per test; daphne runs one)."""
     loop = asyncio.get_running_loop()
     found = _HUBS.get(loop)
@@ -759,13 +607,6 @@ def close_all() -> None:
     store.close_threads()
 
 
-def layer_failed() -> None:
-    """A push of the locked path was lost (Redis away): every hub of this process resyncs
-    its sockets once the layer answers again (Hub._memberships)."""
-    for found in list(_HUBS.values()):
-        found.layer_away = True
-
-
 def _local_owner(code: str) -> Hub | None:
     for loop, found in list(_HUBS.items()):
         if not loop.is_closed() and code in found.rooms:
@@ -774,9 +615,9 @@ def _local_owner(code: str) -> Hub | None:
 
 
 def route(code: str, player, action, now, message_id: str):
-    """For `services.perform`: a running room held by a live owner is acted on by that
+    """For `api.act`: a running room held by a live owner is acted on by that
     owner (this process or another); returns its Result, or None to take the locked path."""
-    code = services.normalize_code(code)
+    code = normalize_code(code)
     if player is not None:
         player.pk  # noqa: B018 - evaluate a lazy request.player here, not on the event loop
     local = _local_owner(code)
@@ -789,18 +630,18 @@ def route(code: str, player, action, now, message_id: str):
     try:
         sent = wire.action_to(action)
     except TypeError:
-        raise services.RoomError("This room is being played live: use the room page.") from None
+        raise RoomError("This room is being played live: use the room page.") from None
     reply = async_to_sync(_call_remote)(holder, code, player, sent, message_id)
     if reply is None:
-        raise services.RoomError(_("The room is busy: please try again."))
+        raise RoomError(_("The room is busy: please try again."))
     if reply.get("kind") == wire.NOT_OWNER:
         return None
     if "error" in reply:
-        raise services.RoomError(reply["error"])
+        raise RoomError(reply["error"])
     room = Room.objects.filter(code=code).first()
     if room is None:
-        raise services.RoomNotFound("No room has that code. Check the code and try again.")
-    return services.Result(room, None, changed=reply["changed"], duplicate=reply["duplicate"])
+        raise RoomNotFound("No room has that code. Check the code and try again.")
+    return Result(room, None, changed=reply["changed"], duplicate=reply["duplicate"])
 
 
 async def _call_remote(holder, code, player, action: dict, message_id):

@@ -1,23 +1,27 @@
-"""The one write path for a room. Views, consumers, Celery tasks and the admin all call
-`perform`: it locks the room row, applies what time has made due, applies the action
-(the pure engines judge every board move) and saves. Pushes go out after commit."""
+"""The rules of a room, in memory: what time makes due (countdown over, limits), each
+action's handler, the finish, and the summaries a move log entry carries. The one place
+that decides what an action does to a room; the locked path (rooms/store.py) and the
+live owner (rooms/owner.py) both call `apply`. Lobby actions still create and delete
+seat rows here (they only ever run on the locked path); board moves, forfeits and time
+never touch the database."""
 
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games.engines import race
 from games.engines.errors import Refusal
 from games.engines.text import Sentences, _
 
 from . import actions as A
-from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for, standings
-from .lifecycle import SCHEDULE_AHEAD, overdue_state, ready_room_opens
-from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, RoomResult, Seat
+from .gametypes import game_for, standings
+from .lifecycle import RUNNING, overdue_state, ready_room_opens
+from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
+
+__all__ = ["RUNNING"]
 
 
 class RoomError(Refusal):
@@ -54,43 +58,6 @@ def normalize_code(code: str) -> str:
     return "".join(ch for ch in str(code or "") if ch.isascii() and ch.isalnum()).upper()[:12]
 
 
-def create_room(
-    player,
-    game: str = DEFAULT_GAME,
-    level: str = "medium",
-    preset: str = "standard",
-    scheduled_for=None,
-    host_timezone: str = "",
-    now=None,
-) -> Room:
-    if game not in GAME_TYPES:
-        raise RoomError(_("Unknown game."))
-    rules = GAME_TYPES[game].initial_rules(preset)
-    now = now or timezone.now()
-    if scheduled_for is not None:
-        if scheduled_for <= now:
-            raise RoomError(_("That time is in the past: pick a start time in the future."))
-        if scheduled_for > now + SCHEDULE_AHEAD:
-            raise RoomError(_("Showdowns can be scheduled at most 30 days ahead."))
-    for _attempt in range(10):
-        try:
-            with transaction.atomic():
-                room = Room.objects.create(
-                    game=game,
-                    host=player,
-                    level=level,
-                    rules=rules,
-                    scheduled_for=scheduled_for,
-                    host_timezone=host_timezone,
-                )
-                Seat.objects.create(room=room, player=player)
-                RoomEvent.objects.create(room=room, kind="create", version=0)
-                return room
-        except IntegrityError:  # a code collision: draw again
-            continue
-    raise RoomError(_("Could not create a room, please try again."))
-
-
 SEAT_FIELDS = ("state", "status", "score", "mistakes", "progress", "finish_seconds", "place")
 ROOM_FIELDS = ("state", "starts_at", "finished_at", "expired_at", "expiry_reason")
 
@@ -118,8 +85,6 @@ def _iso(moment):
 def restore(room, seats, events) -> None:
     """Apply the snapshots of log entries newer than the saved summary (an owner that
     acknowledged them may have died before writing behind). `events` are (version, data)."""
-    from django.utils.dateparse import parse_datetime
-
     by_id = {seat.pk: seat for seat in seats}
     for version, data in sorted(events, key=lambda e: e[0]):
         if version <= room.version:
@@ -136,7 +101,7 @@ def restore(room, seats, events) -> None:
 
 def apply(room, seats, player, action, now, message_id: str = "") -> Result:
     """The rules of a room, in memory: apply what time has made due, then the action.
-    Shared by `perform` (locked rows) and the live owner (rooms/live.py). Board moves,
+    Shared by the locked path (rooms/store.py) and the live owner (rooms/owner.py). Board moves,
     forfeits and time never touch the database here; lobby actions still create and
     delete seats (they only ever run on the locked path)."""
     seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
@@ -172,80 +137,6 @@ def apply(room, seats, player, action, now, message_id: str = "") -> Result:
     return result
 
 
-def perform(code: str, player, action, now=None, message_id: str = "") -> Result:
-    """The locked write path: lobby actions, and running rooms that no live owner holds
-    (rooms/live.py routes the others to their owner before calling this)."""
-    from . import live  # the owner builds on this module
-
-    owned = live.route(code, player, action, now, message_id)
-    if owned is not None:
-        return owned
-    now = now or timezone.now()
-    with transaction.atomic():
-        room = (
-            Room.objects.select_for_update(of=("self",))
-            .select_related("puzzle")
-            .filter(code=normalize_code(code))
-            .first()
-        )
-        if room is None:
-            raise RoomNotFound(_("No room has that code. Check the code and try again."))
-        if message_id and RoomEvent.objects.filter(room=room, message_id=message_id, seat__player=player).exists():
-            return Result(room, _seat(room, player), changed=False, duplicate=True)
-        seats = list(room.seats.select_related("player"))
-        if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING):
-            restore(
-                room,
-                seats,
-                RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data"),
-            )
-        result = apply(room, seats, player, action, now, message_id)
-        if result.changed:
-            save(room, seats, result, now)
-            # robust: the move is committed whatever happens to the push. If Redis is down,
-            # the player still gets an answer (not a 500) and others resync on reconnect.
-            transaction.on_commit(lambda: _push(room, seats, result), robust=True)
-        elif result.private_change and result.seat is not None:
-            result.seat.save(update_fields=["state"])
-        return result
-
-
-def running_view(code: str):
-    """(room, seats) as its rows and any newer log entries say, for rendering a view (a
-    live owner writes rows behind its log); (None, None) if there is no such room."""
-    room = Room.objects.filter(code=code).select_related("puzzle", "host").first()
-    if room is None:
-        return None, None
-    seats = list(room.seats.select_related("player"))
-    if room.state in (Room.State.COUNTDOWN, Room.State.PLAYING):
-        restore(
-            room, seats, RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data")
-        )
-    return room, seats
-
-
-def save(room, seats, result, now) -> None:
-    """Write a changed room on the locked path: the room, its seats, the log entry and,
-    when it just finished, everyone's result."""
-    room.save()
-    for seat in seats:
-        seat.save()
-    RoomEvent.objects.create(
-        room=room,
-        seat_id=result.event["seat_id"],
-        kind=result.event["kind"],
-        data=result.event["data"],
-        message_id=result.event["message_id"],
-        version=result.event["version"],
-    )
-    if result.room_changed and room.state == Room.State.FINISHED:
-        record_results(room, seats, now)
-
-
-def _seat(room, player):
-    return room.seats.filter(player=player).first() if player is not None else None
-
-
 def _event_data(action, result) -> dict:
     data: dict[str, object] = {k: v for k, v in vars(action).items() if isinstance(v, (int, str, bool, type(None)))}
     if isinstance(action, A.SetRules):
@@ -253,16 +144,6 @@ def _event_data(action, result) -> dict:
     if result.outcome is not None:
         data["outcome"] = result.outcome.kind
     return data
-
-
-def _push(room, seats, result):
-    from .push import push_room_update  # import late: push renders templates
-
-    if result.outcome is not None and game_for(room).private(result.outcome):
-        return  # nothing changes for anyone else
-    # A board move that left the room running only changes the shared standings.
-    board_only = result.outcome is not None and room.state == Room.State.PLAYING
-    push_room_update(room.code, board_only=board_only, room=room, seats=seats)
 
 
 def _advance(room, seats, now) -> bool:
@@ -291,27 +172,6 @@ def _finish(room, seats, now):
     game_for(room).close(room, seats, now)  # a timed duel ends the games still running
     for place, seat in standings(room, seats):
         seat.place = place
-
-
-def record_results(room, seats, now):
-    """Everyone's result of a finished room (idempotent: one row per player and room)."""
-    game = game_for(room)
-    for seat in seats:
-        RoomResult.objects.get_or_create(
-            player_id=seat.player_id,
-            room_code=room.code,
-            defaults=dict(
-                game=room.game,
-                placement=seat.place,
-                player_count=len(seats),
-                status=seat.status,
-                seconds=seat.finish_seconds,
-                score=seat.score,
-                finished_at=room.finished_at or now,
-                in_totals=game.in_totals(room),
-                summary=game.result_summary(room, seat),
-            ),
-        )
 
 
 # --- handlers -----------------------------------------------------------------------
@@ -373,7 +233,7 @@ def _leave(room, seats, seat, player, action, now):
 
 def _forfeit(room, seats, seat, player, action, now):
     _require_seat(seat)
-    if room.state not in (Room.State.COUNTDOWN, Room.State.PLAYING):
+    if room.state not in RUNNING:
         raise RoomError(_("There is no running game to forfeit."))
     if seat.status != Seat.Status.PLAYING:
         return Result(room, seat, changed=False)
