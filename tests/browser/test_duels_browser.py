@@ -12,7 +12,7 @@ from tests.conftest import PUZZLE, SOLUTION
 
 def durable_seat(player) -> Seat:
     """The seat as stored durably: its row plus the move log entries the room's live owner
-    acknowledged but has not written behind yet (rooms/live.py)."""
+    acknowledged but has not written behind yet (rooms/owner.py)."""
     from rooms.api import running_view
 
     seat = Seat.objects.get(player=player)

@@ -51,7 +51,7 @@ def setup_duel(game, **settings):
 @sync_to_async
 def seat_of(room, player) -> Seat:
     """The seat as stored durably: its row, plus the move log entries the room's live
-    owner has acknowledged but not yet written behind (rooms/live.py)."""
+    owner has acknowledged but not yet written behind (rooms/owner.py)."""
     from rooms.api import running_view
 
     _, seats = running_view(room.code)

@@ -1,4 +1,4 @@
-"""The live owner of a running room (rooms/live.py): every move durable before its answer,
+"""The live owner of a running room (rooms/owner.py, rooms/hub.py): every move durable before its answer,
 rows written behind, a room rebuilt from rows plus log, one owner per room, a stale owner
 fenced off, and answers that carry only what changed."""
 
