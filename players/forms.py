@@ -15,6 +15,14 @@ JOINERS = {"\u200c", "\u200d"}
 BLANK_LOOKING = set("\u115f\u1160\u3164\uffa0\u2800")
 
 
+def visible(ch: str) -> bool:
+    """Does `ch` draw something of its own? Letters, numbers, punctuation and symbols do;
+    marks (Mn, Me, Mc: combining marks, variation selectors, the Khmer inherent vowels), format
+    and control characters, separators, private-use and unassigned code points do not
+    (U+034F, U+FE0F, U+E0100, U+17B4 and U+180B made invisible names)."""
+    return unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_LOOKING
+
+
 class DisplayNameForm(forms.Form):
     display_name = forms.CharField(label=_("Display name"), max_length=NAME_MAX_LENGTH, strip=True)
 
@@ -23,7 +31,7 @@ class DisplayNameForm(forms.Form):
             ch for ch in self.cleaned_data["display_name"] if unicodedata.category(ch) != "Cf" or ch in JOINERS
         )
         name = " ".join(kept.split())
-        if not any(not ch.isspace() and ch not in JOINERS and ch not in BLANK_LOOKING for ch in name):
+        if not any(visible(ch) for ch in name):
             raise forms.ValidationError(_("Pick a name with at least one visible character."))
         if any(unicodedata.category(ch) == "Cc" for ch in name):
             raise forms.ValidationError(_("Names cannot contain control characters."))

@@ -26,6 +26,15 @@ def clean(name):
         "\u2800\u2800",
         "\u00ad",
         "\u200e\u200f",
+        # issue 28, item 9: marks and selectors with nothing to attach to, private use
+        "\u034f",
+        "\ufe0e\ufe0f",
+        "\U000e0100",
+        "\u17b4\u17b5",
+        "\u180b\u180c",
+        "\u0301\u20dd",  # a combining acute and an enclosing circle (Me)
+        "\ue000",
+        "\U000e0001\U000e0041",  # language tag characters (Cf)
     ],
 )
 def test_names_empty_after_removing_invisible_characters_are_refused(name):
@@ -42,6 +51,9 @@ def test_names_empty_after_removing_invisible_characters_are_refused(name):
         ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f468\u200d\U0001f469\u200d\U0001f467"),  # emoji family
         ("Zoë  Smith", "Zoë Smith"),
         ("שרה", "שרה"),
+        ("Zoe\u0301", "Zoe\u0301"),  # a combining mark after a letter stays
+        ("\u2764\ufe0f", "\u2764\ufe0f"),  # an emoji with its variation selector
+        ("\u0915\u093f", "\u0915\u093f"),  # Devanagari: a letter and its vowel sign (Mc)
     ],
 )
 def test_bidi_controls_and_zero_width_characters_are_stripped(name, stored):
