@@ -1,9 +1,10 @@
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from config.methods import page
 from games.engines import race
 from games.responses import busy, flash
 from players.middleware import player_token
@@ -31,12 +32,12 @@ def _home_context(player, **extra):
     }
 
 
-@require_GET
+@page
 def home(request):
     return render(request, "home.html", _home_context(request.player))
 
 
-@require_GET
+@page
 def how_to_play(request):
     return render(
         request, "how_to_play.html", {"presets": [(i18n.PRESETS[key], rules) for key, rules in race.PRESETS.items()]}
@@ -78,7 +79,7 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
     }
 
 
-@require_GET
+@page
 def solo_run(request, run_id: int):
     run = get_object_or_404(SoloRun.objects.select_related("puzzle"), pk=run_id)
     if run.player_id != request.player.pk:

@@ -9,10 +9,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from icalendar import Calendar, Event
 
+from config.methods import page
 from games.engines import race
 from players.middleware import ensure_player, known_player
 from players.views import name_gate, remember_name_choice
@@ -100,7 +101,7 @@ def room_new(request):
     return remember_name_choice(redirect("room", code=room.code))
 
 
-@require_GET
+@page
 def room_calendar(request, code: str):
     """An .ics invitation for a scheduled showdown."""
     room = Room.objects.filter(code=normalize_code(code)).first()
@@ -178,7 +179,7 @@ def room_leave(request, code: str):
     return _go(request, "home")
 
 
-@require_GET
+@page
 def room_page(request, code: str):
     normalized = normalize_code(code)
     if normalized and normalized != code:  # nothing left ("/r/%20/"): not found, not a 500

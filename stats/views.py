@@ -1,12 +1,12 @@
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
 
+from config.methods import page
 from games.panels import pick, tab_url
 
 from .panels import PANELS, latest_game, settle
 
 
-@require_GET
+@page
 def leaderboards(request):
     """One leaderboard at a time, picked by game (and for Solo Run by level and board);
     it opens on the one the player last added to."""

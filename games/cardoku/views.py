@@ -7,9 +7,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from config.methods import page
 from games.engines import cardoku as ck
 from games.fragments import answer
 from games.i18n import say
@@ -124,7 +125,7 @@ def _setup_context(request, data, error=None, error_field=None) -> dict:
     }
 
 
-@require_GET
+@page
 def setup(request):
     return render(request, "cardoku/setup.html", _setup_context(request, request.GET))
 
@@ -168,7 +169,7 @@ def _not_yours(request) -> HttpResponse:
     )
 
 
-@require_GET
+@page
 def game_page(request, game_id: int):
     game = get_object_or_404(CardokuGame, pk=game_id)
     if game.player_id != request.player.pk:

@@ -7,9 +7,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from config.methods import page
 from games.bank import BankEmpty
 from games.engines import domino as engine
 from games.fragments import answer
@@ -36,7 +37,7 @@ def _home_context(request, error=None):
     }
 
 
-@require_GET
+@page
 def domino_home(request):
     return render(request, "domino/home.html", _home_context(request))
 
@@ -90,7 +91,7 @@ def _joker_mode(state: engine.State, raw) -> tuple[str | None, str | None, int]:
     return raw, None, 200
 
 
-@require_GET
+@page
 def domino_game(request, game_id: int):
     game = get_object_or_404(DominoGame, pk=game_id)
     if game.player_id != request.player.pk:
