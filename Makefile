@@ -41,12 +41,14 @@ test: lint
 test-fast: $(DEV_STAMP)
 	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m "not browser"
 
-# ruff (lint, then the format check) and mypy with django-stubs over the whole tree
-# (settings in pyproject.toml). `ruff format .` and `ruff check --fix .` fix most of it.
+# ruff (lint, then the format check), mypy with django-stubs over the whole tree, and the
+# import contracts (import-linter: imports flow one way; settings in pyproject.toml).
+# `ruff format .` and `ruff check --fix .` fix most of it.
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .
+	$(VENV)/bin/lint-imports
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

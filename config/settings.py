@@ -186,7 +186,7 @@ PUZZLE_BANK_INLINE = env_bool("PUZZLE_BANK_INLINE", False)
 COUNTDOWN_SECONDS = env_float("COUNTDOWN_SECONDS", 3.0)
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
 
-# --- Limits per client (rooms/limits.py) ---
+# --- Limits per client (games/limits.py, rooms/limits.py) ---
 # Proxies whose X-Forwarded-For is believed (IPs or CIDRs, e.g. "127.0.0.1,10.0.0.0/8"). Empty:
 # REMOTE_ADDR is the client (direct, or daphne --proxy-headers already put the client there).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])

@@ -8,18 +8,20 @@ from config.methods import page
 from games.engines import race
 from games.responses import busy, flash
 from players.middleware import player_token
-from rooms.limits import creation_limit
 
 from . import fragments, i18n, solo
 from .bank import BankEmpty
+from .limits import creation_limit
 from .models import Level, SoloRun
 from .presenters import board_rows, digit_pad
 from .sudoku import play
+from .zones import time_zones
 
 
 def _home_context(player, **extra):
+    # The home page shows the rooms' games and the stats' panels: apps built on this one,
+    # imported here only (games/ imports neither at its top).
     from rooms.gametypes import GAME_TYPES
-    from rooms.views import time_zones
     from stats.panels import home_panels
 
     room_games = [(key, _(game.menu_label)) for key, game in GAME_TYPES.items()]
@@ -45,7 +47,7 @@ def how_to_play(request):
 
 
 @require_POST
-@creation_limit("game")  # rooms/limits.py: per profile and per IP
+@creation_limit("game")  # games/limits.py: per profile and per IP
 def solo_new(request):
     try:
         run = solo.start_run(request.player, request.POST.get("level", ""))

@@ -1,17 +1,9 @@
-"""Per-client limits that hold however many cookies a client throws away (issue 12).
-
-Room-code guessing: one counter per client IP of misses (a join with an unknown or malformed
-code, a room page that is not found, a socket refused for an unknown room). Past
-ROOM_MISS_LIMIT misses in ROOM_MISS_WINDOW seconds, lookups by that IP are refused (429 /
-socket close 4429), except for rooms the player already sits in, so hits and misses look the
-same to a guesser.
-
-Creation: rooms and solo games (Solo Run, Cardoku, Domino) are counted per profile and per
-IP in a fixed window; past the limit the request gets a 429 with a clear message.
-
-The client IP comes from client_ip(): REMOTE_ADDR (or the socket's peer), or, when that peer
-is one of TRUSTED_PROXIES, the nearest X-Forwarded-For address that is not a trusted proxy.
-A cache failure (Redis down) lets requests through rather than answering 500.
+"""Room-code guessing (issue 12): one counter per client IP of misses (a join with an
+unknown or malformed code, a room page that is not found, a socket refused for an unknown
+room). Past ROOM_MISS_LIMIT misses in ROOM_MISS_WINDOW seconds, lookups by that IP are
+refused (429 / socket close 4429), except for rooms the player already sits in, so hits
+and misses look the same to a guesser. The client's IP, the counters and the creation
+limits are games/limits.py's (shared with the solo games), re-exported here.
 
 Socket handshake (for rooms/consumers.py connect):
     ip = client_ip(scope)
@@ -19,100 +11,36 @@ Socket handshake (for rooms/consumers.py connect):
     ... unknown room: await acount_miss(ip); close(4404)
 """
 
-import functools
-import ipaddress
-import logging
-
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
 from django.shortcuts import render
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
+from games import limits as base
 from games.engines.text import _
-from games.responses import refusal
+from games.limits import client_ip, creation_limit, creation_limited
 
-logger = logging.getLogger(__name__)
+from .models import Seat
+
+__all__ = ["client_ip", "creation_limit", "creation_limited"]
+
 TOO_MANY_MISSES = _("Too many failed join attempts from your network. Wait a few minutes and try again.")
-# Tests give each test fresh counters by changing this prefix (tests/conftest.py).
-prefix = "limit"
-
-
-@functools.lru_cache(maxsize=8)
-def _networks(entries: tuple[str, ...]):
-    return [ipaddress.ip_network(entry, strict=False) for entry in entries]
-
-
-def _trusted(address: str) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
-
-
-def _forwarded_client(peer: str, forwarded: str) -> str:
-    """The client behind a chain of trusted proxies: X-Forwarded-For read from the right
-    (the left end is whatever the client wrote), stopping at the first untrusted hop."""
-    if not _trusted(peer):
-        return peer
-    for hop in reversed([part.strip() for part in forwarded.split(",") if part.strip()]):
-        if not _trusted(hop):
-            try:
-                return str(ipaddress.ip_address(hop))
-            except ValueError:
-                return peer  # garbage in the header: fall back to the proxy, never trust it
-    return peer
-
-
-def client_ip(scope_or_request) -> str:
-    """The client's IP for a Django request or an ASGI (socket) scope."""
-    if isinstance(scope_or_request, dict):
-        client = scope_or_request.get("client") or ("", 0)
-        peer = client[0] or ""
-        forwarded = ""
-        for name, value in scope_or_request.get("headers", []):
-            if name == b"x-forwarded-for":
-                forwarded = value.decode("latin1")
-    else:
-        peer = scope_or_request.META.get("REMOTE_ADDR", "") or ""
-        forwarded = scope_or_request.META.get("HTTP_X_FORWARDED_FOR", "")
-    return _forwarded_client(peer, forwarded) if forwarded else peer
-
-
-def _count(key: str, window: int) -> None:
-    try:
-        if not cache.add(key, 1, window):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, window)
-    except Exception:  # the cache (Redis) is down: the answer itself still reaches the client
-        logger.warning("rate limit unavailable", exc_info=True)
-
-
-def _over(key: str, limit: int) -> bool:
-    try:
-        return cache.get(key, 0) >= limit
-    except Exception:  # the cache (Redis) is down: let requests through rather than fail
-        logger.warning("rate limit unavailable", exc_info=True)
-        return False
 
 
 # --- room-code guessing: one counter per client IP ---
 
 
 def _miss_key(ip: str) -> str:
-    return f"{prefix}:miss:{ip}"
+    return f"{base.prefix}:miss:{ip}"
 
 
 def limited(ip: str) -> bool:
     """True when this IP has used up its room-lookup misses for the window."""
-    return _over(_miss_key(ip), settings.ROOM_MISS_LIMIT)
+    return base.over(_miss_key(ip), settings.ROOM_MISS_LIMIT)
 
 
 def count_miss(ip: str) -> None:
-    _count(_miss_key(ip), settings.ROOM_MISS_WINDOW)
+    base.count(_miss_key(ip), settings.ROOM_MISS_WINDOW)
 
 
 def lookup_allowed(ip: str, player, code: str) -> bool:
@@ -120,8 +48,6 @@ def lookup_allowed(ip: str, player, code: str) -> bool:
     the player sits in (a limited guesser gets the same refusal for every code)."""
     if not limited(ip):
         return True
-    from .models import Seat
-
     return bool(player is not None and player.pk and Seat.objects.filter(room__code=code, player=player).exists())
 
 
@@ -137,49 +63,3 @@ def too_many_misses(request):
         {"title": gettext("Too many attempts"), "message": TOO_MANY_MISSES, "error": True},
         status=429,
     )
-
-
-# --- creation: per profile and per IP ---
-
-CREATION_MESSAGES = {
-    "room": gettext_lazy(
-        "You have started too many rooms in a short time. Wait a few minutes (at most %(minutes)s) and try again."
-    ),
-    "game": gettext_lazy(
-        "You have started too many new games in a short time. Wait a few minutes (at most %(minutes)s) and try again."
-    ),
-}
-
-
-def creation_limited(request, kind: str) -> bool:
-    """Count one creation of `kind` for this profile and IP; True when either is past its limit."""
-    per_profile, per_ip = settings.CREATION_LIMITS[kind]
-    window = settings.CREATION_WINDOW
-    from players.middleware import known_player
-
-    profile = known_player(request)
-    keys = [(f"{prefix}:create:{kind}:ip:{client_ip(request)}", per_ip)]
-    if profile is not None:
-        keys.append((f"{prefix}:create:{kind}:p:{profile.pk}", per_profile))
-    if any(_over(key, limit) for key, limit in keys):
-        return True
-    for key, _limit in keys:
-        _count(key, window)
-    return False
-
-
-def creation_limit(kind: str):
-    """View decorator: past the creation limit, a 429 with a clear message and nothing created."""
-
-    def decorate(view):
-        @functools.wraps(view)
-        def wrapper(request, *args, **kwargs):
-            if request.method == "POST" and creation_limited(request, kind):
-                minutes = max(1, settings.CREATION_WINDOW // 60)
-                message = CREATION_MESSAGES[kind] % {"minutes": minutes}
-                return refusal(request, message, 429, title=gettext("Slow down"))
-            return view(request, *args, **kwargs)
-
-        return wrapper
-
-    return decorate

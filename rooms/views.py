@@ -1,6 +1,5 @@
 import datetime as dt
 import zoneinfo
-from functools import lru_cache
 
 from django.core.cache import cache
 from django.db import transaction
@@ -15,6 +14,7 @@ from icalendar import Calendar, Event
 
 from config.methods import page
 from games.engines import race
+from games.zones import time_zones
 from players.middleware import ensure_player, known_player
 from players.views import name_gate, remember_name_choice
 
@@ -38,19 +38,6 @@ def _go(request, name, **kwargs):
     """Redirect; htmx-posted forms (room forms pushed over the socket) get HX-Redirect."""
     url = reverse(name, kwargs=kwargs)
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-
-# Not places: "localtime" is whatever the server's clock is set to, "Factory" is tzdata's "-00".
-NOT_ZONES = {"Factory", "localtime", "posixrules"}
-
-
-@lru_cache(maxsize=1)
-def time_zones() -> list[str]:
-    return sorted(
-        name
-        for name in zoneinfo.available_timezones()
-        if name not in NOT_ZONES and not name.startswith(("posix/", "right/"))
-    )
 
 
 def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:

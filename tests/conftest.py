@@ -45,7 +45,7 @@ def _fresh_rate_limits(request):
     import sys
     import uuid
 
-    limits = sys.modules.get("rooms.limits")  # never import Django here: engine tests run without it
+    limits = sys.modules.get("games.limits")  # never import Django here: engine tests run without it
     if limits is not None:
         limits.prefix = f"limit-{uuid.uuid4().hex}"
     yield

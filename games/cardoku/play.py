@@ -1,8 +1,8 @@
 """Cardoku actions over stored state dicts: no models, no requests, no clock.
 
 This is the game-specific layer that the solo game (games/cardoku/solo.py, a
-Profile-owned model) calls, and that a later Cardoku duel in rooms can call with one
-state dict per seat (every seat started from the same layout and the same deal):
+Profile-owned model) and the Cardoku duel in rooms (rooms/gametypes/cardoku.py, one
+state dict per seat, every seat started from the same layout and the same deal) call:
 
     layout = parse_layout(request.POST)                  # Layout, or LayoutError/InvalidInput
     seed = parse_deal(request.POST)                      # a deal seed (a fresh one if blank)

@@ -1,7 +1,8 @@
 """Solo Cardoku: the one write path. Views call ``start_game``, ``act`` and
-``set_option``; ``act`` locks the game row, applies the action to the stored state with
-the pure layer (play.py) and saves the result. The result is recorded when the deck
-runs out (a finished game is final)."""
+``set_option``; each applies the action to the stored state with the pure layer
+(play.py) and writes the row through games/rows.py (one compare-and-set UPDATE of the
+copy this process kept; under a lock only when the row changed meanwhile). The result is
+recorded when the deck runs out (a finished game is final)."""
 
 from __future__ import annotations
 

@@ -14,9 +14,9 @@ from config.methods import page
 from games.engines import cardoku as ck
 from games.fragments import answer
 from games.i18n import say
+from games.limits import creation_limit
 from games.responses import flash
 from players.middleware import player_token
-from rooms.limits import creation_limit
 
 from . import fragments, play, records, solo
 from .models import CardokuGame
@@ -131,7 +131,7 @@ def setup(request):
 
 
 @require_POST
-@creation_limit("game")  # rooms/limits.py: per profile and per IP
+@creation_limit("game")  # games/limits.py: per profile and per IP
 def new_game(request):
     """ "Shuffle & Deal": start a game from the setup form."""
     try:

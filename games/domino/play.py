@@ -1,7 +1,7 @@
 """Sudoku Domino actions over stored state dicts: no models, no requests, no clock.
 
 This is the game-specific layer that both the solo game (games/domino/solo.py, a
-Profile-owned model) and a later Domino duel in rooms (one state dict per seat, all
+Profile-owned model) and the Domino duel in rooms (rooms/gametypes/domino.py, one state dict per seat, all
 seats started from the same puzzle and seed) call:
 
     data = start_state(puzzle, solution, seed, started_at)     # JSON-safe dict

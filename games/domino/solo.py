@@ -1,6 +1,8 @@
 """Solo Sudoku Domino: the one write path. Views, the home and leaderboards panels
 (games/domino/panels.py) and the periodic sweep all change a game through `act` or `settle`,
-which lock the row, apply the pure functions of games/domino/play.py to the stored state and save the result."""
+which apply the pure functions of games/domino/play.py to the stored state and save the result: a
+move through games/rows.py (one compare-and-set UPDATE, locked only when the row changed
+meanwhile), the clock's `settle` under the row's lock."""
 
 from __future__ import annotations
 

@@ -14,10 +14,10 @@ from config.methods import page
 from games.bank import BankEmpty
 from games.engines import domino as engine
 from games.fragments import answer
+from games.limits import creation_limit
 from games.models import Level
 from games.responses import busy, flash
 from players.middleware import player_token
-from rooms.limits import creation_limit
 
 from . import fragments, play, solo
 from .models import DominoGame
@@ -43,7 +43,7 @@ def domino_home(request):
 
 
 @require_POST
-@creation_limit("game")  # rooms/limits.py: per profile and per IP
+@creation_limit("game")  # games/limits.py: per profile and per IP
 def domino_new(request):
     try:
         game = solo.start_game(request.player, request.POST.get("level", ""))

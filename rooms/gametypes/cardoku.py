@@ -158,7 +158,7 @@ class CardokuDuel(DuelGame):
 
     def status_note(self, seat) -> str | None:
         if seat.status == Seat.Status.FINISHED:
-            return "deck done"
+            return gettext("deck done")
         return super().status_note(seat)
 
     def silhouette(self, seat) -> list[str]:

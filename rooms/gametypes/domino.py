@@ -162,7 +162,8 @@ class DominoDuel(DuelGame):
 
     def status_note(self, seat) -> str | None:
         if seat.status == Seat.Status.FINISHED and seat.state:
-            return str(DOMINO_ENDS.get(seat.state.get("end_reason") or "", "done"))
+            end = DOMINO_ENDS.get(seat.state.get("end_reason") or "")
+            return str(end) if end is not None else gettext("done")
         return super().status_note(seat)
 
     def silhouette(self, seat) -> list[str]:

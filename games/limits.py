@@ -1,0 +1,131 @@
+"""Per-client limits that hold however many cookies a client throws away (issue 12): the
+client's IP, the shared counters, and the creation limits of rooms and solo games
+(Solo Run, Cardoku, Domino), counted per profile and per IP in a fixed window; past the
+limit the request gets a 429 with a clear message. rooms/limits.py adds the room-code
+guessing limit on top.
+
+The client IP comes from client_ip(): REMOTE_ADDR (or the socket's peer), or, when that peer
+is one of TRUSTED_PROXIES, the nearest X-Forwarded-For address that is not a trusted proxy.
+A cache failure (Redis down) lets requests through rather than answering 500.
+"""
+
+import functools
+import ipaddress
+import logging
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import gettext, gettext_lazy
+
+from players.middleware import known_player
+
+from .responses import refusal
+
+logger = logging.getLogger(__name__)
+# Tests give each test fresh counters by changing this prefix (tests/conftest.py).
+prefix = "limit"
+
+
+@functools.lru_cache(maxsize=8)
+def _networks(entries: tuple[str, ...]):
+    return [ipaddress.ip_network(entry, strict=False) for entry in entries]
+
+
+def _trusted(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
+
+
+def _forwarded_client(peer: str, forwarded: str) -> str:
+    """The client behind a chain of trusted proxies: X-Forwarded-For read from the right
+    (the left end is whatever the client wrote), stopping at the first untrusted hop."""
+    if not _trusted(peer):
+        return peer
+    for hop in reversed([part.strip() for part in forwarded.split(",") if part.strip()]):
+        if not _trusted(hop):
+            try:
+                return str(ipaddress.ip_address(hop))
+            except ValueError:
+                return peer  # garbage in the header: fall back to the proxy, never trust it
+    return peer
+
+
+def client_ip(scope_or_request) -> str:
+    """The client's IP for a Django request or an ASGI (socket) scope."""
+    if isinstance(scope_or_request, dict):
+        client = scope_or_request.get("client") or ("", 0)
+        peer = client[0] or ""
+        forwarded = ""
+        for name, value in scope_or_request.get("headers", []):
+            if name == b"x-forwarded-for":
+                forwarded = value.decode("latin1")
+    else:
+        peer = scope_or_request.META.get("REMOTE_ADDR", "") or ""
+        forwarded = scope_or_request.META.get("HTTP_X_FORWARDED_FOR", "")
+    return _forwarded_client(peer, forwarded) if forwarded else peer
+
+
+def count(key: str, window: int) -> None:
+    try:
+        if not cache.add(key, 1, window):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.set(key, 1, window)
+    except Exception:  # the cache (Redis) is down: the answer itself still reaches the client
+        logger.warning("rate limit unavailable", exc_info=True)
+
+
+def over(key: str, limit: int) -> bool:
+    try:
+        return cache.get(key, 0) >= limit
+    except Exception:  # the cache (Redis) is down: let requests through rather than fail
+        logger.warning("rate limit unavailable", exc_info=True)
+        return False
+
+
+# --- creation: per profile and per IP ---
+
+CREATION_MESSAGES = {
+    "room": gettext_lazy(
+        "You have started too many rooms in a short time. Wait a few minutes (at most %(minutes)s) and try again."
+    ),
+    "game": gettext_lazy(
+        "You have started too many new games in a short time. Wait a few minutes (at most %(minutes)s) and try again."
+    ),
+}
+
+
+def creation_limited(request, kind: str) -> bool:
+    """Count one creation of `kind` for this profile and IP; True when either is past its limit."""
+    per_profile, per_ip = settings.CREATION_LIMITS[kind]
+    window = settings.CREATION_WINDOW
+    profile = known_player(request)
+    keys = [(f"{prefix}:create:{kind}:ip:{client_ip(request)}", per_ip)]
+    if profile is not None:
+        keys.append((f"{prefix}:create:{kind}:p:{profile.pk}", per_profile))
+    if any(over(key, limit) for key, limit in keys):
+        return True
+    for key, _limit in keys:
+        count(key, window)
+    return False
+
+
+def creation_limit(kind: str):
+    """View decorator: past the creation limit, a 429 with a clear message and nothing created."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method == "POST" and creation_limited(request, kind):
+                minutes = max(1, settings.CREATION_WINDOW // 60)
+                message = CREATION_MESSAGES[kind] % {"minutes": minutes}
+                return refusal(request, message, 429, title=gettext("Slow down"))
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
