@@ -17,6 +17,10 @@ worktree, its daphne processes on the same database and Redis, rooms set up by t
 code): the two trees take turns (this one first in odd repeats, the older one first in even
 ones), each row is printed as it comes, and at the end each tree's totals and their ratio.
 
+--pace S: one entry per player every S seconds on average, each gap drawn between 0.5 S and
+1.5 S (a racer makes an entry every 3-10 s, not every second): with many rooms at a person's
+pace, the per-room background work (write-behind, lease renewals, clocks) is most of the cost.
+
 --cpu-quota F caps every daphne process at F of one core (a Linux cgroup v1 `cpu` quota; needs
 root): on a machine with fewer cores than the servers plus the load generator, PostgreSQL and
 Redis need, this is how "N processes hold N times what one holds" can be measured at all, each
@@ -76,7 +80,9 @@ class Player:
             self.ws = None
 
     async def run(self, rate, clock):
-        """Entries at `rate` per second from the common start until `clock.stop_at`."""
+        """Entries at `rate` per second from the common start until `clock.stop_at`; with
+        `clock.jitter` each gap is drawn between half and one and a half of 1 / rate (a
+        person's pace, --pace)."""
         if self.ws is None:
             return
         async with self.ws as ws:
@@ -98,7 +104,7 @@ class Player:
                     await ws.send(json.dumps({"cell": cell, "digit": digit, "mode": "enter", "mid": f"{id(self)}-{n}"}))
                 except websockets.ConnectionClosed:
                     break
-                await asyncio.sleep(1 / rate)
+                await asyncio.sleep((random.uniform(0.5, 1.5) if clock.jitter else 1) / rate)
             await asyncio.sleep(1.0)  # the last answers and pushes
             reader.cancel()
 
@@ -162,7 +168,7 @@ async def run_load(ports, rooms, rate, duration, batch=25, servers=(), split="pl
     for i in range(0, len(players), batch):
         await asyncio.gather(*(p.connect() for p in players[i : i + batch]))
     await settle(servers)
-    clock = types.SimpleNamespace(stop_at=time.perf_counter() + duration)
+    clock = types.SimpleNamespace(stop_at=time.perf_counter() + duration, jitter=JITTER)
     cpu_before = cpu_seconds(servers)  # the play window only: not the connects and resyncs
     await asyncio.gather(*(p.run(rate, clock) for p in players))
     trouble_cpu = cpu_seconds(servers) - cpu_before
@@ -225,6 +231,13 @@ def main():
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--rate", type=float, default=1.0, help="entries per second per player")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=None,
+        metavar="S",
+        help="instead of --rate: one entry per player every S seconds, jittered (0.5 S to 1.5 S)",
+    )
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--servers", type=int, default=1, help="daphne processes for the main run")
     parser.add_argument("--find-max", action="store_true")
@@ -247,12 +260,15 @@ def main():
         help="also step the rate up on --servers processes with each room on one of them (hash routing)",
     )
     args = parser.parse_args()
-    global CPU_QUOTA
+    global CPU_QUOTA, JITTER
     CPU_QUOTA = args.cpu_quota
+    if args.pace:
+        args.rate, JITTER = 1 / args.pace, True
 
     ensure_database()
     print(
-        f"rooms={args.rooms} players/room={args.players} rate/player={args.rate}/s "
+        f"rooms={args.rooms} players/room={args.players} rate/player={args.rate:g}/s"
+        f"{f' (--pace {args.pace:g} s, jittered)' if args.pace else ''} "
         f"duration={args.duration}s daphne processes={args.servers}"
         f"{f', each capped at {CPU_QUOTA:g} of a core' if CPU_QUOTA else ''}; load average {load()}",
         flush=True,
@@ -442,6 +458,7 @@ def cpu_seconds(servers) -> float:
 
 
 CPU_QUOTA: float | None = None
+JITTER = False  # --pace: each player's gaps drawn around its mean
 CGROUP = Path("/sys/fs/cgroup/cpu")
 
 

@@ -574,8 +574,12 @@ class Hub:
         while True:
             try:
                 await asyncio.sleep(lease.RENEW_SECONDS)
-                for code, room in list(self.rooms.items()):
-                    if not await self.leases.renew(code, self.channel):
+                owned = list(self.rooms.items())
+                if not owned:
+                    continue
+                held = await self.leases.renew_many([code for code, _room in owned], self.channel)  # one trip
+                for (_code, room), still in zip(owned, held, strict=True):
+                    if not still:
                         async with room.lock:
                             await self.drop(room)  # someone else owns it now
             except asyncio.CancelledError:

@@ -187,6 +187,20 @@ async def test_an_owner_whose_lease_was_forgotten_takes_it_again_on_renewal():
     await leases.release(room.code, "live.owner")
 
 
+async def test_one_round_trip_renews_every_lease_of_a_process_and_refuses_the_ones_held_elsewhere():
+    room, *_ = await setup_room()
+    leases = lease.for_settings()
+    codes = [room.code, "RENEWFREE1", "RENEWTAKEN"]
+    assert await leases.acquire(room.code, "live.owner")
+    assert await leases.acquire("RENEWTAKEN", "live.other")
+    # Held: renewed; forgotten (nobody holds it): taken again; held by another: refused.
+    assert await leases.renew_many(codes, "live.owner") == [True, True, False]
+    assert [await leases.holder(code) for code in codes] == ["live.owner", "live.owner", "live.other"]
+    assert await leases.renew_many([], "live.owner") == []
+    for code, holder in zip(codes, ["live.owner", "live.owner", "live.other"], strict=True):
+        await leases.release(code, holder)
+
+
 async def test_a_stale_owner_is_fenced_and_a_duplicate_is_refused_by_the_log():
     room, ada, *_ = await setup_room()
     seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
