@@ -9,6 +9,7 @@ from django.utils.translation import gettext, ngettext
 
 from games.engines import race
 from games.engines.errors import Refusal
+from players.identity import record_filter
 
 from . import rows, uptime
 from .bank import take_puzzle
@@ -263,7 +264,7 @@ def finish_summary(run: SoloRun) -> Finish:
     if run.elapsed is None:
         raise ValueError(f"run {run.pk} has not finished")
     earlier = SoloRun.objects.filter(
-        player_id=run.player_id,
+        record_filter(run.player),
         level=run.level,
         assisted=run.assisted,
         state=SoloRun.State.FINISHED,
@@ -274,7 +275,7 @@ def finish_summary(run: SoloRun) -> Finish:
     recent = [
         t for t in earlier.order_by("-finished_at").values_list("elapsed", flat=True)[:RECENT_FINISHES] if t is not None
     ]
-    times = recent_times(run.player_id, run.level, run.assisted)
+    times = recent_times(run.player, run.level, run.assisted)
     what = (gettext("Assisted %(level)s times") if run.assisted else gettext("Classic %(level)s times")) % {
         "level": run.get_level_display()
     }

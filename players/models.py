@@ -1,5 +1,6 @@
 import secrets
 
+from django.conf import settings
 from django.db import models
 
 NAME_MAX_LENGTH = 24
@@ -21,6 +22,17 @@ class Profile(models.Model):
     display_name = models.CharField(max_length=NAME_MAX_LENGTH, default=default_name)
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(auto_now=True)
+    # The account this browser's profile is linked to (RULES.md section 6): the records of
+    # every profile of one account count for it (players.identity). Indexed: the reads
+    # filter by it. Deleting the account leaves the profiles anonymous and unreachable.
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="profiles",
+        db_index=True,
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -5,6 +5,7 @@ Cardoku duels are never mixed into one count."""
 
 from django.utils.translation import gettext
 
+from players.identity import record_filter
 from rooms.gametypes import GAME_TYPES
 from rooms.models import RoomResult
 
@@ -18,7 +19,7 @@ def _totals(results) -> dict:
 
 def room_history(player) -> dict:
     """The history as (result, its game type) pairs, newest first, and each game type's totals."""
-    mine = RoomResult.objects.filter(player=player)
+    mine = RoomResult.objects.filter(record_filter(player))
     history = [(r, GAME_TYPES[r.game]) for r in mine.order_by("-finished_at")[:50]]
     counted = mine.filter(in_totals=True)
     totals = [

@@ -12,6 +12,7 @@ from games.i18n import place_of, points
 from games.panels import Panel
 from games.presenters import format_seconds
 from games.sudoku.panels import SoloRunPanel
+from players.identity import record_filter
 from rooms.gametypes import GAME_TYPES
 from rooms.models import RoomResult
 
@@ -27,7 +28,7 @@ class RoomsPanel(Panel):
     label = _("Showdowns & duels")
 
     def finished(self, player):
-        return RoomResult.objects.filter(player=player)
+        return RoomResult.objects.filter(record_filter(player))
 
     def recent_results(self, player, limit: int) -> list[dict]:
         return [

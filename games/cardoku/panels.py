@@ -6,6 +6,7 @@ from django.utils.translation import gettext, ngettext
 
 from games.i18n import points
 from games.panels import Panel
+from players.identity import record_filter
 
 from . import records, solo
 from .models import CardokuGame
@@ -19,7 +20,9 @@ class CardokuPanel(Panel):
         return {"cardoku_game": solo.current_game(player)}
 
     def finished(self, player):
-        return CardokuGame.objects.filter(player=player, status=CardokuGame.Status.FINISHED, finished_at__isnull=False)
+        return CardokuGame.objects.filter(
+            record_filter(player), status=CardokuGame.Status.FINISHED, finished_at__isnull=False
+        )
 
     def count(self, player) -> int:
         return records.finished_games(player).count()

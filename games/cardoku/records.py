@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engines.ranking import places
+from players.identity import record_filter
 
 from .models import CardokuGame
 
@@ -13,7 +14,7 @@ RECENT = 10
 
 
 def finished_games(player):
-    return CardokuGame.objects.filter(player=player, status=CardokuGame.Status.FINISHED)
+    return CardokuGame.objects.filter(record_filter(player), status=CardokuGame.Status.FINISHED)
 
 
 @dataclass

@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 from games.i18n import points
 from games.models import Level
 from games.panels import Panel
+from players.identity import record_filter
 
 from . import solo
 from .models import DominoGame
@@ -33,10 +34,12 @@ class DominoPanel(Panel):
         }
 
     def finished(self, player):
-        return DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED, finished_at__isnull=False)
+        return DominoGame.objects.filter(
+            record_filter(player), status=DominoGame.Status.FINISHED, finished_at__isnull=False
+        )
 
     def count(self, player) -> int:
-        return DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED).count()
+        return DominoGame.objects.filter(record_filter(player), status=DominoGame.Status.FINISHED).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
         return [

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count, Max
 
 from games.models import Level
+from players.identity import record_filter
 
 from .models import DominoGame
 
@@ -15,7 +16,7 @@ RECENT = 10
 
 
 def player_records(player) -> dict:
-    finished = DominoGame.objects.filter(player=player, status=DominoGame.Status.FINISHED)
+    finished = DominoGame.objects.filter(record_filter(player), status=DominoGame.Status.FINISHED)
     per_level: dict[str, Mapping[str, Any]] = {
         row["level"]: row
         for row in finished.values("level").annotate(

@@ -9,6 +9,7 @@ from games.i18n import points
 from games.models import Level, SoloRun
 from games.panels import Panel, pick, tab_url
 from games.presenters import format_seconds
+from players.identity import record_filter
 
 BOARDS = (("classic", gettext_lazy("Classic")), ("assisted", gettext_lazy("Assisted")))
 
@@ -21,10 +22,10 @@ class SoloRunPanel(Panel):
         return {"current_run": solo.current_run(player)}
 
     def finished(self, player):
-        return SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED, finished_at__isnull=False)
+        return SoloRun.objects.filter(record_filter(player), state=SoloRun.State.FINISHED, finished_at__isnull=False)
 
     def count(self, player) -> int:
-        return SoloRun.objects.filter(player=player, state=SoloRun.State.FINISHED).count()
+        return SoloRun.objects.filter(record_filter(player), state=SoloRun.State.FINISHED).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
         return [
