@@ -27,4 +27,6 @@ def record_profiles(profile) -> QuerySet[Profile]:
     account_id = getattr(profile, "account_id", None)
     if account_id is not None:
         return Profile.objects.filter(account_id=account_id)
-    return Profile.objects.filter(pk=getattr(profile, "pk", None))
+    if profile is None or profile.pk is None:
+        return Profile.objects.none()
+    return Profile.objects.filter(pk=profile.pk)
