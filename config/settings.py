@@ -5,6 +5,7 @@ layer, so a fresh clone runs at once. DATABASE_URL and REDIS_URL switch on Postg
 channels-redis and the Redis Celery broker. DJANGO_DEBUG=false is production mode.
 """
 
+import datetime
 import ipaddress
 import os
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+from django.utils.translation import gettext_lazy
 
 from .env import env_bool, env_float, env_int, env_list, env_str, env_url
 
@@ -37,6 +39,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",  # admin sign-in attempts limited per address and per username (below)
     "players",
     "games",
     "games.cardoku",
@@ -61,6 +64,7 @@ MIDDLEWARE = [
     "config.database.DatabaseAwayMiddleware",  # a dropped connection mid-request: 503 "try again"
     "players.middleware.NoStoreBoardsMiddleware",
     "config.errorpages.StyledErrorPagesMiddleware",  # the styled 404 and 500 pages with DEBUG on too
+    "axes.middleware.AxesMiddleware",  # answers a locked-out sign-in with 429 (must come last)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -208,6 +212,24 @@ CREATION_LIMITS = {  # (per profile, per client IP) in each window
 # --- Player cookie (anonymous Local stats profile) ---
 PLAYER_COOKIE_NAME = "showdown_player"
 PLAYER_COOKIE_AGE = 365 * 24 * 3600  # a year, renewed on use (players.middleware)
+
+# --- Sign-in attempts (django-axes) ---
+# Wrong passwords are counted per client address and per username; past the limit a sign-in
+# is refused before the password is hashed (AxesStandaloneBackend runs first), until the
+# window has passed with no new attempt. 32 clients posting wrong admin passwords took
+# GET /how-to-play/ from 8 to 2,670 ms, and 60 wrong passwords in a row were all checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_LIMIT", 5)
+AXES_COOLOFF_TIME = datetime.timedelta(seconds=env_int("SIGN_IN_WINDOW", 900))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # either one locks
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"  # counters in the cache (Redis), no rows
+AXES_CLIENT_IP_CALLABLE = "rooms.limits.client_ip"  # the address the other limits use
+AXES_COOLOFF_MESSAGE = gettext_lazy("Too many failed sign-in attempts. Wait a few minutes and try again.")
+if not REDIS_URL:  # one process, its in-memory cache: axes warns that processes cannot share it
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
