@@ -34,6 +34,34 @@ def _message(request, title, message, status):
     return render(request, "message.html", {"title": title, "message": message, "error": True}, status=status)
 
 
+def _refused_lookup(request, code: str):
+    """Every lookup by room code goes through the one per-address miss limit (rooms/limits.py):
+    the 429 page once this address has used up its misses (a room the player sits in excepted),
+    else None."""
+    if not limits.lookup_allowed(limits.client_ip(request), known_player(request), code):
+        return _message(request, _("Too many attempts"), limits.TOO_MANY_MISSES, 429)
+    return None
+
+
+def _not_found(request):
+    """The one answer to a code that finds nothing for this client (an unknown room, or one it
+    may not act on): counted as a miss, and the same for every such lookup, so a guesser
+    cannot tell a wrong code from a real room."""
+    limits.count_miss(limits.client_ip(request))
+    return _message(request, _("Room not found"), _("No room has that code. Check the code and try again."), 404)
+
+
+def _seat_refused(request, code: str, title, message, status: int):
+    """None when the client's player sits in room `code`. Else one refusal, the same whether
+    the room exists or not (404 against 409 told a guesser which codes were real), counted as
+    a miss either way, so the counter cannot tell them apart either."""
+    player = known_player(request)
+    if player is not None and player.pk and Seat.objects.filter(room__code=code, player=player).exists():
+        return None
+    limits.count_miss(limits.client_ip(request))
+    return _message(request, title, message, status)
+
+
 def _go(request, name, **kwargs):
     """Redirect; htmx-posted forms (room forms pushed over the socket) get HX-Redirect."""
     url = reverse(name, kwargs=kwargs)
@@ -91,9 +119,12 @@ def room_new(request):
 @page
 def room_calendar(request, code: str):
     """An .ics invitation for a scheduled showdown."""
-    room = Room.objects.filter(code=normalize_code(code)).first()
+    code = normalize_code(code)
+    if refused := _refused_lookup(request, code):
+        return refused
+    room = Room.objects.filter(code=code).first()
     if room is None or room.scheduled_for is None:
-        return _message(request, _("No calendar"), _("That room has no scheduled showdown."), 404)
+        return _not_found(request)
     calendar = Calendar()
     calendar.add("prodid", "-//Sudoku Showdown//EN")
     calendar.add("version", "2.0")
@@ -119,13 +150,15 @@ def room_join(request, code: str | None = None):
     if request.method == "GET":
         if code is None:  # the home form only posts
             return HttpResponseNotAllowed(["POST"])
+        if refused := _refused_lookup(request, normalize_code(code)):
+            return refused
         if not Room.objects.filter(code=normalize_code(code)).exists():
-            return redirect("home")
+            return _not_found(request)
         return name_gate(request, _("Pick your name, then join the room"), {}) or redirect(
             "room", code=normalize_code(code)
         )
     ip = limits.client_ip(request)
-    if limits.limited(ip):
+    if limits.limited(ip):  # a join is refused even for a room the player sits in
         return _message(request, _("Too many attempts"), limits.TOO_MANY_MISSES, 429)
     code = normalize_code(code or request.POST.get("code", ""))
     if len(code) != 6:
@@ -135,16 +168,12 @@ def room_join(request, code: str | None = None):
         if request.htmx:  # a live room form: the name page is a page of its own
             return HttpResponseClientRedirect(reverse("room_join_code", args=[code]))
         if not Room.objects.filter(code=code).exists():
-            limits.count_miss(ip)
-            return _message(
-                request, _("Room not found"), _("No room has that code. Check the code and try again."), 404
-            )
+            return _not_found(request)
         return name_gate(request, _("Pick your name, then join the room"), {"code": code})
     try:
         perform(code, request.player, A.Join())
-    except RoomNotFound as error:
-        limits.count_miss(ip)
-        return _message(request, _("Room not found"), str(error), 404)
+    except RoomNotFound:
+        return _not_found(request)
     except RoomError as error:
         return _message(request, _("Cannot join"), str(error), 409)
     return remember_name_choice(_go(request, "room", code=code))
@@ -157,10 +186,16 @@ def name_gate_passed(request, code) -> bool:
 
 @require_POST
 def room_leave(request, code: str):
+    code = normalize_code(code)
+    if refused := _refused_lookup(request, code):
+        return refused
+    watching = _("You are watching this room: only seated players can do that.")
+    if refused := _seat_refused(request, code, _("Cannot leave"), watching, 409):
+        return refused
     try:
         perform(code, request.player, A.Leave())
-    except RoomNotFound as error:
-        return _message(request, _("Room not found"), str(error), 404)
+    except RoomNotFound:
+        return _not_found(request)
     except RoomError as error:
         return _message(request, _("Cannot leave"), str(error), 409)
     return _go(request, "home")
@@ -171,13 +206,11 @@ def room_page(request, code: str):
     normalized = normalize_code(code)
     if normalized and normalized != code:  # nothing left ("/r/%20/"): not found, not a 500
         return redirect("room", code=normalized)
-    ip = limits.client_ip(request)
-    if not limits.lookup_allowed(ip, known_player(request), normalized):
-        return limits.too_many_misses(request)
+    if refused := _refused_lookup(request, normalized):
+        return refused
     room = Room.objects.filter(code=normalized).select_related("puzzle", "host").first()
     if room is None:
-        limits.count_miss(ip)
-        return _message(request, _("Room not found"), _("No room has that code. Check the code and try again."), 404)
+        return _not_found(request)
     # Watching live needs the room socket, which refuses a browser without a profile.
     context = room_context(room, ensure_player(request))
     context["share_url"] = request.build_absolute_uri(reverse("room", args=[room.code]))
@@ -190,14 +223,17 @@ def room_rematch(request, code: str):
     same game and rules (as its host); everyone else's "Play again" joins that room. The
     old room's sockets re-render with a one-click invitation."""
     code = normalize_code(code)
+    if refused := _refused_lookup(request, code):
+        return refused
+    only_players = _("Only the players of this room can start its rematch.")
+    if refused := _seat_refused(request, code, _("No rematch"), only_players, 403):
+        return refused
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(code=code).first()  # one rematch per room
         if room is None:
-            return _message(request, _("Room not found"), _("No room has that code."), 404)
+            return _not_found(request)
         if room.state != Room.State.FINISHED:
             return _message(request, _("No rematch yet"), _("A rematch can start once this room has finished."), 409)
-        if not Seat.objects.filter(room=room, player=request.player).exists():
-            return _message(request, _("No rematch"), _("Only the players of this room can start its rematch."), 403)
         rematch = cache.get(rematch_key(room.code))
         if rematch and Room.objects.filter(code=rematch, state=Room.State.LOBBY).exists():
             created = False

@@ -1,8 +1,12 @@
 """Per-client limits (issue 12, sections 4 and 6): room-code guessing is limited per client
 IP however many cookies are thrown away, and rooms / games are created at a bounded rate."""
 
+import datetime as dt
+
+import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from players.models import Profile
 from rooms import limits
@@ -143,3 +147,50 @@ def test_new_solo_cardoku_and_domino_games_share_one_limit_per_profile(player_cl
     htmx = player_client.post(reverse("solo_new"), {"level": "easy"}, HTTP_HX_REQUEST="true")
     assert htmx.status_code == 429 and htmx["HX-Retarget"] == "#flash"
     assert SoloRun.objects.count() == 1
+
+
+# --- issue 28, item 5: every lookup by code goes through the one miss limit ---------------
+
+
+@pytest.fixture
+def scheduled_room(player, bank_puzzle):
+    return create_room(player, level="easy", scheduled_for=timezone.now() + dt.timedelta(days=2), host_timezone="UTC")
+
+
+def lookups(code):
+    """Every request that finds a room by its code, as a guesser without a seat sends it."""
+    return [
+        ("get", reverse("room_join_code", args=[code])),
+        ("post", reverse("room_leave", args=[code])),
+        ("post", reverse("room_rematch", args=[code])),
+        ("get", reverse("room_calendar", args=[code])),
+        ("get", reverse("room", args=[code])),
+    ]
+
+
+def answer(response):
+    text = response.content.decode()
+    return response.status_code, response.get("Location"), text[text.find("<main") : text.find("</main>")]
+
+
+def test_a_wrong_code_answers_like_a_real_room_the_client_is_not_in(db, player, bank_puzzle):
+    real = create_room(player, level="easy")  # not scheduled: no calendar either
+    for (method, wrong), (_, right) in list(zip(lookups("ZZZZZZ"), lookups(real.code), strict=True))[:4]:
+        if "/join/" in wrong:
+            continue  # a real room's join page is the name page: a hit, counted below
+        browser = fresh_browser(f"198.51.100.{len(wrong) % 200}")
+        assert answer(getattr(browser, method)(wrong)) == answer(getattr(browser, method)(right)), wrong
+
+
+def test_each_lookup_by_code_counts_a_miss_and_is_refused_once_limited(db, player, scheduled_room):
+    guesser = "203.0.113.9"
+    assert fresh_browser(guesser).get(reverse("room_join_code", args=["ZZZZZZ"])).status_code == 404  # was 302 to /
+    for method, path in lookups("ZZZZZY")[1:] * 3:  # leave, rematch, calendar, page: 12 misses
+        getattr(fresh_browser(guesser), method)(path)
+    for method, path in lookups(scheduled_room.code):
+        response = getattr(fresh_browser(guesser), method)(path)
+        assert response.status_code == 429 and b"Wait a few minutes" in response.content, path
+    # Another address still finds the room, and its host reaches it from the limited one.
+    assert fresh_browser("198.51.100.7").get(reverse("room_calendar", args=[scheduled_room.code])).status_code == 200
+    host = client_for(player)
+    assert host.get(reverse("room_calendar", args=[scheduled_room.code]), REMOTE_ADDR=guesser).status_code == 200
