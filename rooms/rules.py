@@ -7,7 +7,7 @@ never touch the database."""
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Protocol
 
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
@@ -17,7 +17,7 @@ from games.engines.errors import Refusal
 from games.engines.text import Sentences, _
 
 from . import actions as A
-from .gametypes import game_for, standings
+from .gametypes import GameType, game_for, standings
 from .lifecycle import RUNNING, overdue_state, ready_room_opens
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
 
@@ -36,8 +36,22 @@ class NotAllowed(RoomError):
     """Permission: not the host, not seated."""
 
 
+class Owner(Protocol):
+    """What an answer reads of the live owner that applied a change (rooms/owner.py
+    LiveRoom): the room, seats and game type in its memory."""
+
+    code: str
+    room: Room
+    seats: list[Seat]
+    game: GameType
+
+
 @dataclass
 class Result:
+    """What applying an action did: the room and the actor's seat after it, the board
+    move's outcome, which parts changed (for the write-behind and the audience), the log
+    entry, and for the live owner's answer the mover's board before and the owner itself."""
+
     room: Room
     seat: Seat | None
     outcome: race.Outcome | None = None
@@ -49,7 +63,7 @@ class Result:
     event: dict | None = None  # the move log entry, when something changed
     private_change: bool = False  # only the actor's own view changed (a duel's helper toggle)
     before_state: dict | None = None  # the mover's board before the move (the live owner's answer)
-    live: Any = None  # the live.LiveRoom that applied it, whose memory the answer is rendered from
+    live: Owner | None = None  # the live owner that applied it, whose memory the answer is rendered from
 
 
 def normalize_code(code: str) -> str:
