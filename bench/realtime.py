@@ -165,9 +165,12 @@ async def run_load(ports, rooms, rate, duration, batch=25, servers=(), split="pl
             p = Player(f"ws://127.0.0.1:{port}/ws/r/{code}/", cookie, rs)
             rs.players.append(p)
             players.append(p)
+    rss_before = rss_bytes(servers)
     for i in range(0, len(players), batch):
         await asyncio.gather(*(p.connect() for p in players[i : i + batch]))
     await settle(servers)
+    connected = sum(1 for p in players if p.ws is not None)
+    rss_per_socket = (rss_bytes(servers) - rss_before) / max(connected, 1)
     clock = types.SimpleNamespace(stop_at=time.perf_counter() + duration, jitter=JITTER)
     cpu_before = cpu_seconds(servers)  # the play window only: not the connects and resyncs
     await asyncio.gather(*(p.run(rate, clock) for p in players))
@@ -176,6 +179,7 @@ async def run_load(ports, rooms, rate, duration, batch=25, servers=(), split="pl
     entries = sum(len(rs.sent) for rs in stats)  # answered entries, over the sending window
     trouble = {key: sum(getattr(rs, key) for rs in stats) for key in ("failed_connects", "closed", "missed")}
     trouble["cpu"] = trouble_cpu
+    trouble["rss_per_socket"] = rss_per_socket
     return entries / duration, latencies, trouble
 
 
@@ -307,7 +311,9 @@ def main():
                 print(
                     f"  server CPU per move: {1000 * spent / max(moves, 1):.2f} ms ({spent:.1f} s of CPU over the play "
                     f"window, {moves:.0f} moves, all daphne processes); p50 vs the local baseline: "
-                    f"{pct(lat, 50) / max(pct(local, 50), 0.001):.1f}x; load average {load()}",
+                    f"{pct(lat, 50) / max(pct(local, 50), 0.001):.1f}x; resident memory per open socket "
+                    f"{trouble['rss_per_socket'] / 1024:.0f} KiB (the daphne processes' RSS growth over the "
+                    f"connects, owners loaded included); load average {load()}",
                     flush=True,
                 )
                 totals[label].append((moves, spent, lat, trouble["missed"]))
@@ -446,6 +452,16 @@ async def settle(servers, quiet=0.1, timeout=60.0) -> None:
         if after - before < 0.5 * quiet * len(servers):
             return
         before = after
+
+
+def rss_bytes(servers) -> int:
+    """Resident memory of the daphne processes now (Linux /proc: VmRSS)."""
+    total = 0
+    for server in servers:
+        for line in Path(f"/proc/{server.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) * 1024
+    return total
 
 
 def cpu_seconds(servers) -> float:
