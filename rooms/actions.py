@@ -1,5 +1,6 @@
 """Typed room actions, and the boundary parser for socket messages and form posts."""
 
+import math
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -118,6 +119,13 @@ def parse_rules(data: dict) -> SetRules:
     return SetRules(level, rules)
 
 
+def _scalar(value) -> bool:
+    """Text, a whole or finite number, true/false or null."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, (str, int))  # a bool is an int
+
+
 def parse_message(data, game) -> tuple[object, str]:
     """A socket message (dict from JSON) -> (typed action, message id). Room actions are
     common to every game type; anything else is a board move parsed by `game.parse`."""
@@ -134,6 +142,11 @@ def parse_message(data, game) -> tuple[object, str]:
     action = data.get("action")
     if action is not None and not isinstance(action, str):  # {"action": []} crashed the socket
         raise MalformedMessage(_("Unknown action."))
+    # Every field is a scalar before any parser reads it: a list or an object as a Domino
+    # joker was unhashable, 1e400 (infinite) reached int(); both closed the socket 1011.
+    # HEADERS is the object htmx's socket extension adds to every message (never read).
+    if not all(_scalar(value) for name, value in data.items() if name != "HEADERS"):
+        raise MalformedMessage(_("Each field of a message must be text or a number."))
     simple = {"join": Join, "leave": Leave, "forfeit": Forfeit, "start": Start, "sync": Sync}
     if action in simple:
         return simple[action](), message_id

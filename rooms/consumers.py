@@ -65,6 +65,11 @@ def socket_language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
+def not_json(constant: str):
+    """NaN, Infinity and -Infinity are Python's extensions, not JSON: refused as such."""
+    raise ValueError(f"{constant} is not JSON")
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     language = settings.LANGUAGE_CODE  # until connect() reads the player's (socket_language)
 
@@ -168,7 +173,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(_("That message is too large or not text."))
             return
         try:
-            data = json.loads(text_data)
+            data = json.loads(text_data, parse_constant=not_json)
             action, message_id = A.parse_message(data, self.game)
         except ValueError as error:  # Malformed is a ValueError too
             message = str(error) if isinstance(error, Malformed) else _("Messages must be JSON.")

@@ -22,7 +22,7 @@ from . import actions as A
 from . import limits
 from .api import RoomError, RoomNotFound, create_room, normalize_code, perform
 from .gametypes import DEFAULT_GAME, GAME_TYPES
-from .models import Room, Seat
+from .models import CODE_LENGTH, Room, Seat
 from .presenters import rematch_key, room_context
 from .push import push_room_update
 
@@ -55,6 +55,8 @@ def _seat_refused(request, code: str, title, message, status: int):
     """None when the client's player sits in room `code`. Else one refusal, the same whether
     the room exists or not (404 against 409 told a guesser which codes were real), counted as
     a miss either way, so the counter cannot tell them apart either."""
+    if len(code) != CODE_LENGTH:  # no room has such a code: say so
+        return _not_found(request)
     player = known_player(request)
     if player is not None and player.pk and Seat.objects.filter(room__code=code, player=player).exists():
         return None

@@ -146,7 +146,20 @@ SOCKET_FIELDS = {
     "penalty": scalars,
     "mistake_cap": scalars,
     "HEADERS": st.one_of(st.just({"HX-Request": "true", "HX-Trigger": "move-form"}), scalars),
+    # the duels' fields (issue 28, item 6: a list or an object as a Domino joker crashed)
+    "joker": st.one_of(st.sampled_from(["grey", "gold", ""]), scalars),
+    "push": st.one_of(st.sampled_from(["top-1", "left-9", "bottom-5"]), scalars),
+    "row": scalars,
+    "col": scalars,
+    "seat": scalars,
+    "option": scalars,
+    "on": scalars,
+    "step": scalars,
+    "version": scalars,
 }
+# Numbers JSON cannot carry but a client can write: 1e400 parses as an infinite float (int() of
+# it raised OverflowError), Infinity and NaN are Python's extensions; in every field.
+NON_FINITE = ["1e400", "-1e400", "Infinity", "-Infinity", "NaN", "[1e400]", '{"x":1e400}']
 socket_messages = st.one_of(
     st.fixed_dictionaries({}, optional=SOCKET_FIELDS),
     st.dictionaries(st.text(max_size=12), st.one_of(scalars, oversized), max_size=4),
@@ -159,6 +172,9 @@ socket_frames = st.one_of(
     st.text(max_size=80).map(lambda t: {"text_data": t}),
     st.binary(max_size=80).map(lambda b: {"text_data": None, "bytes_data": b}),
     oversized.map(lambda x: {"text_data": json.dumps({"cell": "2", "digit": "4", "pad": x})}),
+    st.tuples(st.sampled_from([*SOCKET_FIELDS]), st.sampled_from(NON_FINITE), st.sampled_from(ACTIONS)).map(
+        lambda t: {"text_data": f'{{"action": "{t[2]}", "{t[0]}": {t[1]}, "cell": "1-1"}}'}
+    ),
 )
 
 
@@ -217,8 +233,8 @@ def world(db, settings, monkeypatch, time_machine):
     ada, grace, lin, watcher = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Lin", "Watcher"))
     past = timezone.now() - timedelta(seconds=10)
 
-    def room(preset="standard", join=(grace,), ready=False, start=None):
-        r = create_room(ada, level="easy", preset=preset)
+    def room(preset="standard", join=(grace,), ready=False, start=None, game="showdown"):
+        r = create_room(ada, game=game, level="easy", preset=preset)
         for p in join:
             perform(r.code, p, A.Join())
         if ready or start:
@@ -236,6 +252,8 @@ def world(db, settings, monkeypatch, time_machine):
         "hardcore": room("hardcore", join=(grace, lin), start=past),
         "finished": room(start=past),
         "expired": room(),
+        "domino duel": room(start=past, game="domino"),
+        "cardoku duel": room(start=past, game="cardoku"),
     }
     settings.COUNTDOWN_SECONDS = 600
     codes["countdown"] = room(start=timezone.now())
@@ -313,6 +331,9 @@ SOCKETS = [
     ("hardcore", "lin"),
     ("finished", "ada"),
     ("expired", "grace"),
+    ("domino duel", "ada"),
+    ("domino duel", "watcher"),
+    ("cardoku duel", "grace"),
 ]
 
 
@@ -358,7 +379,11 @@ def test_socket_refusals_have_clear_messages(world):
         ({"text_data": json.dumps({"cell": "2", "digit": 10**30})}, "between 1 and 9"),
         ({"text_data": json.dumps({"cell": "0", "digit": "5"})}, "is a given"),
         ({"text_data": json.dumps({"action": []})}, "Unknown action"),  # was a TypeError
-        ({"text_data": json.dumps({"action": "rules", "level": "easy", "preset": ["x"]})}, "Unknown rule preset"),
+        ({"text_data": json.dumps({"action": "rules", "level": "easy", "preset": "x"})}, "Unknown rule preset"),
+        # a list in any field is refused at the boundary, before a parser sees it (issue 28)
+        ({"text_data": json.dumps({"action": "rules", "level": "easy", "preset": ["x"]})}, "must be text or a number"),
+        ({"text_data": '{"action": "ready", "cell": 1e400}'}, "must be text or a number"),
+        ({"text_data": '{"action": "ready", "cell": Infinity}'}, "must be JSON"),
         ({"text_data": json.dumps({"action": "start"})}, "only possible in the lobby"),
         (
             {"text_data": json.dumps({"action": "rules", "level": "easy", "preset": "custom", "hint_limit": "2"})},
