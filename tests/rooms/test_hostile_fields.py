@@ -33,7 +33,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("game", ["domino", "cardoku", "showdown"])
 async def test_hostile_field_types_get_a_refusal_and_the_socket_stays(fixed_seeds, game):  # noqa: F811
-    room, ada, grace, watcher = await setup_duel(game)
+    room, ada, *_others = await setup_duel(game)
     socket, _ = await connect(room.code, ada)
     for text in HOSTILE:
         await socket.send_to(text_data=text)
