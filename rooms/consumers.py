@@ -33,7 +33,7 @@ from .answers import (
     slow_down,
 )
 from .gametypes import GAME_TYPES
-from .models import Room
+from .models import Room, Seat
 from .push import group_name
 from .rules import normalize_code
 from .store import CONNECTION_LOST
@@ -142,7 +142,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TOO_MANY)  # this network guessed too many codes
             return
         try:
-            game_key = await db(lambda: Room.objects.filter(code=self.code).values_list("game", flat=True).first())()
+            game_key, seated = await db(self._room_and_seat)()
         except CONNECTION_LOST:
             await self.close(code=CLOSE_TRY_AGAIN)
             return
@@ -150,10 +150,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await limits.acount_miss(ip)
             await self.close(code=4404)
             return
-        if not hub.current().admit(self.player, self.code, ip):
+        if not hub.current().admit(self.player, self.code, ip, seated):
             await self.close(code=CLOSE_TOO_MANY)  # too many sockets of one player or network
             return
-        self.ip = ip  # the hub counts a network's sockets by it
+        self.ip, self.seated = ip, seated  # the hub counts a network's sockets and the watchers
         self.game = GAME_TYPES[game_key]
         self.group = group_name(self.code)
         self.awaiting = {}  # forwarded messages' tokens -> answered (rooms/hub.py)
@@ -163,6 +163,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_full()  # resync: the first push is always the full current state
         except CONNECTION_LOST:
             await self.send_error(TRY_AGAIN)  # the socket stays; the next message resyncs it
+
+    def _room_and_seat(self) -> tuple[str | None, bool]:
+        """The room's game type (None: no such room) and whether this player sits in it."""
+        game = Room.objects.filter(code=self.code).values_list("game", flat=True).first()
+        return game, game is not None and Seat.objects.filter(room__code=self.code, player=self.player).exists()
 
     async def disconnect(self, code):
         if hasattr(self, "group"):

@@ -68,6 +68,7 @@ PROFILE_RATE_PER_SECOND = 20
 PROFILE_BURST = 40
 MAX_SOCKETS_PER_PROFILE = 12
 MAX_WATCHERS_PER_ROOM = 50
+MAX_WATCHERS_PER_ADDRESS = 10  # of one room, from one client IP
 
 
 class TokenBucket:
@@ -133,14 +134,24 @@ class Hub:
             found = self._buckets[player_id] = TokenBucket(PROFILE_RATE_PER_SECOND, PROFILE_BURST)
         return found
 
-    def admit(self, player, code: str, ip: str) -> bool:
-        """Room for one more socket of this player, network and room (per process)?"""
+    def admit(self, player, code: str, ip: str, seated: bool) -> bool:
+        """Room for one more socket of this player, network and room (per process)? A seated
+        player always gets into their room (within their own cap): watchers from one address
+        filled the room's one cap and locked a reloading player out of their race. Watchers
+        have caps of their own, per room and per address in the room. (A watcher's socket
+        counts as watching until it reconnects, also after its player joins a seat.)"""
         mine = sum(1 for sockets in self.sockets.values() for s in sockets if s.player.pk == player.pk)
-        network = sum(1 for sockets in self.sockets.values() for s in sockets if s.ip == ip)
-        room = len(self.sockets.get(code, ()))
-        if mine >= MAX_SOCKETS_PER_PROFILE or network >= settings.ROOM_SOCKETS_PER_IP:
+        if mine >= MAX_SOCKETS_PER_PROFILE:
             return False
-        return room < MAX_WATCHERS_PER_ROOM + 5  # five seats at most, the rest watch
+        if seated:
+            return True
+        network = sum(1 for sockets in self.sockets.values() for s in sockets if s.ip == ip)
+        watching = [s for s in self.sockets.get(code, ()) if not s.seated]
+        return (
+            network < settings.ROOM_SOCKETS_PER_IP
+            and len(watching) < MAX_WATCHERS_PER_ROOM
+            and sum(1 for s in watching if s.ip == ip) < MAX_WATCHERS_PER_ADDRESS
+        )
 
     async def attach(self, consumer) -> None:
         """A socket of `consumer.code` connected here. A running room gets an owner now (not

@@ -9,6 +9,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
+from players.models import Profile
 from rooms import actions as A
 from rooms import consumers
 from rooms import hub as hubs
@@ -119,3 +120,40 @@ async def test_guessing_codes_over_the_socket_handshake_is_limited_per_network(s
     a, connected, _ = await connect(room.code, ada)  # a seated player still gets in
     assert connected
     await a.disconnect()
+
+
+async def connect_from(code, profile, ip):
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.rooms.test_consumer import headers_for
+
+    communicator = WebsocketCommunicator(application, f"/ws/r/{code}/", headers=headers_for(profile))
+    communicator.scope["client"] = (ip, 40000)
+    connected, close_code = await communicator.connect(timeout=5)
+    if connected:
+        await communicator.receive_from(timeout=5)
+    return communicator, connected, close_code
+
+
+async def test_seated_players_always_get_in_and_watchers_have_caps_of_their_own(monkeypatch, settings):
+    """Issue 28, item 3: watchers from one address (5 cookies, 54 sockets) filled the room's
+    one cap of 55, and a player reloading the page was refused on the way back in."""
+    monkeypatch.setattr(hubs, "MAX_WATCHERS_PER_ROOM", 4)
+    monkeypatch.setattr(hubs, "MAX_WATCHERS_PER_ADDRESS", 3)
+    settings.ROOM_SOCKETS_PER_IP = 100
+    room, ada, grace, watcher = await setup_room()  # a running race: Ada and Grace seated
+    others = [await sync_to_async(Profile.objects.create)(display_name=f"W{n}") for n in range(3)]
+    crowd = [await connect_from(room.code, p, "203.0.113.5") for p in [watcher, *others]]
+    assert [connected for _, connected, _ in crowd] == [True, True, True, False]  # 3 per address
+    assert crowd[3][2] == consumers.CLOSE_TOO_MANY
+    elsewhere, connected, _ = await connect_from(room.code, others[2], "198.51.100.8")
+    assert connected  # the room's fourth watcher
+    _late, connected, code = await connect_from(room.code, watcher, "192.0.2.1")
+    assert not connected and code == consumers.CLOSE_TOO_MANY  # the room's watchers are full
+    # The players, from the crowd's own address, still get in: the race is theirs.
+    players = [await connect_from(room.code, p, "203.0.113.5") for p in (ada, grace)]
+    assert all(connected for _, connected, _ in players)
+    for c, connected, _ in [*crowd, (elsewhere, True, None), *players]:
+        if connected:
+            await c.disconnect()
