@@ -36,6 +36,35 @@ class Moved(RoomError):
     """This process lost the room (its lease ran out and another owner wrote first)."""
 
 
+class RecentIds:
+    """The latest WINDOW message ids of each player, oldest first: a message re-sent after a
+    reconnect is answered as a duplicate without a trip to the log. An older id is refused
+    by the log's unique key instead (movelog.Duplicate), so the owner's memory stays bounded
+    however long a room lives (it held every id of every move)."""
+
+    WINDOW = 256
+
+    def __init__(self, pairs=()):
+        self._ids: dict[int, dict[str, None]] = {}
+        for pair in pairs:
+            self.add(pair)
+
+    def __contains__(self, pair) -> bool:
+        player_id, message_id = pair
+        return message_id in self._ids.get(player_id, {})
+
+    def add(self, pair) -> None:
+        player_id, message_id = pair
+        ids = self._ids.setdefault(player_id, {})
+        ids.pop(message_id, None)
+        ids[message_id] = None
+        while len(ids) > self.WINDOW:
+            del ids[next(iter(ids))]
+
+    def __len__(self) -> int:
+        return sum(len(ids) for ids in self._ids.values())
+
+
 class LiveRoom:
     """One running room's owner. Its edges are passed in, never imported (lila's
     socketSend): `log(room_id, event, now)` appends a change to the move log (durable when it
@@ -47,7 +76,7 @@ class LiveRoom:
         self,
         room: Room,
         seats: list[Seat],
-        seen: set,
+        seen,
         *,
         log: Callable[..., Awaitable[None]],
         write: Callable[[store.Snapshot], Awaitable[bool]],
@@ -55,7 +84,7 @@ class LiveRoom:
         drop: Callable[..., Awaitable[None]],
         changed: Callable[[], None],
     ):
-        self.room, self.seats, self.seen = room, seats, seen
+        self.room, self.seats, self.seen = room, seats, RecentIds(seen)
         self.log, self.write, self.publish, self.drop, self.changed = log, write, publish, drop, changed
         self.code = room.code
         self.game = game_for(room)

@@ -207,13 +207,14 @@ def load(code: str):
     seats = list(room.seats.select_related("player"))
     newer = list(RoomEvent.objects.filter(room=room, version__gt=room.version).values_list("version", "data"))
     restore(room, seats, newer)
-    seen = {
+    seen = [  # oldest first: the owner keeps each player's latest (owner.RecentIds)
         (player_id, mid)
         for player_id, mid in RoomEvent.objects.filter(room=room)
         .exclude(message_id="")
+        .order_by("version")
         .values_list("seat__player_id", "message_id")
         if player_id is not None
-    }
+    ]
     return room, seats, seen
 
 

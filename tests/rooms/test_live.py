@@ -312,3 +312,25 @@ async def test_an_owner_fenced_by_another_writer_refreshes_every_socket_of_the_r
     assert f'name="version" value="{foreign}"' in refreshed
     for c in (a, g):
         await c.disconnect()
+
+
+async def test_the_owner_keeps_a_bounded_window_of_message_ids_and_the_log_refuses_older_ones(monkeypatch):
+    """Issue 28, item 8: the in-memory set of applied message ids grew with every move for
+    the room's whole life. Now each player's latest WINDOW ids are kept; a re-sent older one
+    is still applied once (the log's unique key)."""
+    from rooms import owner as owners
+
+    monkeypatch.setattr(owners.RecentIds, "WINDOW", 2)
+    room, ada, _, a = await started()
+    for n, cell in enumerate(EMPTY[1:5]):
+        await a.send_to(text_data=entry(cell, f"m{n}"))
+        await receive_until(a, 'id="room-message"')
+    owner = hubs.current().rooms[room.code]
+    assert len(owner.seen) <= 2 * 2  # Ada's two latest (and the other players')
+    assert (ada.pk, "m3") in owner.seen and (ada.pk, "m0") not in owner.seen
+    await a.send_to(text_data=entry(EMPTY[6], "m0"))  # an old id, out of the window
+    await a.send_to(text_data=json.dumps({"action": "sync", "mid": "s9"}))
+    await receive_until(a, 'id="room-body"')
+    assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id="m0").count)() == 1
+    assert next(s for s in owner.seats if s.player_id == ada.pk).progress == 4
+    await a.disconnect()
