@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy
@@ -40,6 +41,10 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",  # admin sign-in attempts limited per address and per username (below)
+    "allauth",  # accounts: sign-in by a code sent by email, passkeys (RULES.md section 6)
+    "allauth.account",
+    "allauth.mfa",
+    "accounts",
     "players",
     "games",
     "games.cardoku",
@@ -57,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -85,6 +91,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "players.context_processors.player",
+                "accounts.context_processors.email_console",
             ],
             "builtins": ["django_htmx.templatetags.django_htmx"],
         },
@@ -230,6 +237,63 @@ AXES_CLIENT_IP_CALLABLE = "rooms.limits.client_ip"  # the address the other limi
 AXES_COOLOFF_MESSAGE = gettext_lazy("Too many failed sign-in attempts. Wait a few minutes and try again.")
 if not REDIS_URL:  # one process, its in-memory cache: axes warns that processes cannot share it
     SILENCED_SYSTEM_CHECKS = ["axes.W001"]
+
+# --- Accounts (django-allauth; accounts/): email address only, a one-time code, passkeys ---
+AUTHENTICATION_BACKENDS.append("allauth.account.auth_backends.AuthenticationBackend")
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "account"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*"]  # no password field: sign-up is verified by a code
+ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"  # filled by allauth, never asked
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_PREVENT_ENUMERATION = True  # known and unknown addresses get the same answer
+ACCOUNT_EMAIL_NOTIFICATIONS = False
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Sudoku Showdown: "
+ACCOUNT_LOGIN_BY_CODE_MAX_ATTEMPTS = 3  # wrong codes before the code is void
+ACCOUNT_LOGIN_BY_CODE_TIMEOUT = 600  # seconds a sign-in code lasts
+# allauth's own limits stay on (its defaults, in the cache); ours per client IP are in
+# accounts/limits.py: code requests per IP per window.
+ACCOUNT_CODE_REQUESTS_PER_IP = env_int("ACCOUNT_CODE_REQUESTS_PER_IP", 20)
+ACCOUNT_CODE_REQUEST_WINDOW = env_int("ACCOUNT_CODE_REQUEST_WINDOW", 3600)
+MFA_SUPPORTED_TYPES = ["webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True  # sign in with a passkey alone
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG  # http://127.0.0.1 in development and tests
+
+# --- Email: one EMAIL_URL (dj-email-url), e.g. smtp+tls://user:pass@host:587 ---
+# Unset: every message (the sign-in codes) is printed on the `make run` console.
+EMAIL_URL = env_str("EMAIL_URL")
+if EMAIL_URL:
+    try:
+        _email = dj_email_url.parse(EMAIL_URL)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"EMAIL_URL is malformed: {error}") from None
+    if "EMAIL_BACKEND" not in _email:
+        raise ImproperlyConfigured("EMAIL_URL must be a URL with scheme smtp, submission, console (smtp://host:25)")
+    MAILERS = {
+        "default": {
+            "BACKEND": _email["EMAIL_BACKEND"],
+            "OPTIONS": {
+                "host": _email["EMAIL_HOST"] or "localhost",
+                "port": _email["EMAIL_PORT"] or 25,
+                "username": _email["EMAIL_HOST_USER"] or "",
+                "password": _email["EMAIL_HOST_PASSWORD"] or "",
+                "use_tls": _email["EMAIL_USE_TLS"],
+                "use_ssl": _email["EMAIL_USE_SSL"],
+                "timeout": _email["EMAIL_TIMEOUT"] or 10,
+            }
+            if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend")
+            else {},
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Sudoku Showdown <noreply@localhost>")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

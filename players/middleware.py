@@ -9,10 +9,14 @@ and is renewed when used.
 
 WebSockets: the cookie identifies the player; a socket without a valid cookie gets
 scope["player"] = None and consumers refuse it.
+
+A profile linked to an account (accounts/linking.py) is this browser's player only while the
+browser is signed in to that account; otherwise the request has no profile.
 """
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.core import signing
 from django.utils.cache import add_never_cache_headers
 from django.utils.functional import SimpleLazyObject
@@ -39,9 +43,19 @@ def _token(raw: str | None) -> tuple[str | None, bool]:
         return None, False
 
 
-def _load(raw: str | None) -> Profile | None:
+def _load(raw: str | None, session=None) -> Profile | None:
     token, _ = _token(raw)
-    return Profile.objects.filter(token=token).first() if token else None
+    profile = Profile.objects.filter(token=token).first() if token else None
+    return profile if _usable(profile, session) else None
+
+
+def _usable(profile: Profile | None, session) -> bool:
+    """A profile linked to an account plays only in a browser signed in to that account: after
+    sign-out (or with a copied cookie) nothing of the account is readable or writable. The
+    session's user id is compared as stored, without loading the user."""
+    if profile is None or profile.account_id is None:
+        return True
+    return session is not None and session.get(SESSION_KEY) == str(profile.account_id)
 
 
 def guest() -> Profile:
@@ -77,7 +91,8 @@ class _Binding:
     def known(self) -> Profile | None:
         """The cookie's profile (or one this request created), never creating one."""
         if not self.loaded:
-            self.profile = Profile.objects.filter(token=self.token).first() if self.token else None
+            profile = Profile.objects.filter(token=self.token).first() if self.token else None
+            self.profile = profile if _usable(profile, getattr(self.request, "session", None)) else None
             self.loaded = True
         return self.profile
 
@@ -164,5 +179,5 @@ class PlayerSocketMiddleware:
 
     async def __call__(self, scope, receive, send):
         raw = scope.get("cookies", {}).get(settings.PLAYER_COOKIE_NAME)
-        player = await database_sync_to_async(_load)(raw)
+        player = await database_sync_to_async(_load)(raw, scope.get("session"))
         return await self.inner(dict(scope, player=player), receive, send)

@@ -4,7 +4,16 @@ from django.conf import settings
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from .identity import record_profiles
 from .forms import DEFAULT_NAME, DisplayNameForm, friendly_name
+
+
+def set_name(player, name: str) -> None:
+    """One display name per account: a linked profile's new name is every linked profile's."""
+    player.display_name = name
+    player.save(update_fields=["display_name"])
+    if player.account_id is not None:
+        record_profiles(player).update(display_name=name)
 
 
 @require_http_methods(["GET", "POST"])
@@ -12,8 +21,7 @@ def profile(request):
     if request.method == "POST":
         form = DisplayNameForm(request.POST)
         if form.is_valid():
-            request.player.display_name = form.cleaned_data["display_name"]
-            request.player.save(update_fields=["display_name"])
+            set_name(request.player, form.cleaned_data["display_name"])
             return remember_name_choice(
                 redirect(
                     request.POST.get("next")
@@ -55,8 +63,7 @@ def name_gate(request, title: str, fields: dict):
     if "display_name" in request.POST:
         form = DisplayNameForm(request.POST)
         if form.is_valid():
-            request.player.display_name = form.cleaned_data["display_name"]
-            request.player.save(update_fields=["display_name"])
+            set_name(request.player, form.cleaned_data["display_name"])
             return None
         status = 400
     else:

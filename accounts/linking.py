@@ -1,0 +1,69 @@
+"""Which profile a browser plays as when it signs in and out (RULES.md section 6).
+
+Sign-in links the browser's anonymous profile to the account (its records now count for the
+account, players.identity); a browser whose profile already belongs to another account gets
+a fresh profile for this one (nothing moves between accounts). Sign-out gives the browser a
+fresh anonymous profile: the player cookie is replaced, and the old cookie no longer opens
+the linked profile (players.middleware checks the session's account).
+"""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from players.models import Profile
+
+
+def account_name(user) -> str | None:
+    """The display name the account already has (its most recently seen profile's)."""
+    return (
+        Profile.objects.filter(account=user).order_by("-last_seen").values_list("display_name", flat=True).first()
+    )
+
+
+def _bind(request, profile: Profile) -> None:
+    """This request (and the browser, through the cookie set on the response) plays as `profile`."""
+    binding = request._player_binding
+    binding.profile, binding.loaded, binding.created = profile, True, True
+    binding.token = profile.token
+    request.player = profile
+
+
+def link_at_sign_in(request, user) -> Profile | None:
+    binding = getattr(request, "_player_binding", None)
+    if binding is None:  # the admin's own sign-in: no player cookie there
+        return None
+    current = Profile.objects.filter(token=binding.token).first() if binding.token else None
+    if current is not None and current.account_id == user.pk:
+        profile = current  # signing in again on a browser already linked to this account
+    else:
+        name = account_name(user)
+        if current is not None and current.account_id is None:
+            profile = current  # the first sign-in on this browser: its records join the account
+            profile.account = user
+            profile.display_name = name or profile.display_name  # the account's name wins
+            profile.save(update_fields=["account", "display_name"])
+        else:  # no profile yet, or one of another account: a fresh profile for this one
+            profile = Profile.objects.create(account=user, **({"display_name": name} if name else {}))
+    _bind(request, profile)
+    return profile
+
+
+def fresh_at_sign_out(request) -> None:
+    binding = getattr(request, "_player_binding", None)
+    if binding is None:
+        return
+    old = binding.known() if binding.token else None
+    _bind(request, Profile.objects.create())
+    if old is not None and old.account_id is not None:
+        close_sockets(old)
+
+
+def profile_group(profile_pk: int) -> str:
+    """The channel group of every room socket a profile has open (closed at sign-out)."""
+    return f"profile-{profile_pk}"
+
+
+def close_sockets(profile: Profile) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(profile_group(profile.pk), {"type": "player.signed_out"})

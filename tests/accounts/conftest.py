@@ -1,0 +1,53 @@
+"""A real SMTP server (aiosmtpd, in-process) that receives every message the site sends."""
+
+import email
+import re
+import socket
+from email import policy
+
+import pytest
+
+
+class Inbox:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):  # aiosmtpd's handler hook
+        message = email.message_from_bytes(envelope.content, policy=policy.default)
+        self.messages.append({"to": list(envelope.rcpt_tos), "message": message})
+        return "250 OK"
+
+    def to(self, address):
+        return [m["message"] for m in self.messages if address in m["to"]]
+
+    def last_code(self, address) -> str:
+        """The code in the newest message to `address` (allauth's: XXXX-XXXX)."""
+        mail = self.to(address)[-1]
+        body = mail.get_body(preferencelist=("plain",)).get_content()
+        return re.search(r"^\s*([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z0-9]{6})\s*$", body, re.MULTILINE).group(1)
+
+
+@pytest.fixture
+def smtp(settings):
+    from aiosmtpd.controller import Controller
+
+    with socket.socket() as probe:  # a free port (aiosmtpd's start() connects to it, so not 0)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.MAILERS = {
+        "default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {"host": "127.0.0.1", "port": port}}
+    }
+    yield inbox
+    controller.stop()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_allauth_limits(settings):
+    """allauth counts in the cache: each test starts with its own (the tests' locmem cache)."""
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+        cache.clear()
