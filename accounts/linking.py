@@ -10,14 +10,13 @@ the linked profile (players.middleware checks the session's account).
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from players.middleware import profile_group
 from players.models import Profile
 
 
 def account_name(user) -> str | None:
     """The display name the account already has (its most recently seen profile's)."""
-    return (
-        Profile.objects.filter(account=user).order_by("-last_seen").values_list("display_name", flat=True).first()
-    )
+    return Profile.objects.filter(account=user).order_by("-last_seen").values_list("display_name", flat=True).first()
 
 
 def _bind(request, profile: Profile) -> None:
@@ -56,11 +55,6 @@ def fresh_at_sign_out(request) -> None:
     _bind(request, Profile.objects.create())
     if old is not None and old.account_id is not None:
         close_sockets(old)
-
-
-def profile_group(profile_pk: int) -> str:
-    """The channel group of every room socket a profile has open (closed at sign-out)."""
-    return f"profile-{profile_pk}"
 
 
 def close_sockets(profile: Profile) -> None:

@@ -171,6 +171,12 @@ class NoStoreBoardsMiddleware:
         return response
 
 
+def profile_group(profile_pk: int) -> str:
+    """The channel group of every room socket a profile has open: closed when its browser signs
+    out (accounts/linking.py)."""
+    return f"profile-{profile_pk}"
+
+
 class PlayerSocketMiddleware:
     """Channels middleware (inside the cookie/session stack): scope["player"]."""
 

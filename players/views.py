@@ -4,8 +4,8 @@ from django.conf import settings
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from .identity import record_profiles
 from .forms import DEFAULT_NAME, DisplayNameForm, friendly_name
+from .identity import record_profiles
 
 
 def set_name(player, name: str) -> None:

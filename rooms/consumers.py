@@ -18,6 +18,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from config.database import TRY_AGAIN
 from games.engines.errors import Malformed, Refusal
 from games.engines.text import _
+from players.middleware import profile_group
 
 from . import actions as A
 from . import api, hub, limits
@@ -158,6 +159,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.group = group_name(self.code)
         self.awaiting = {}  # forwarded messages' tokens -> answered (rooms/hub.py)
         await self.accept()
+        # Signing out in this browser closes its sockets (accounts/linking.py).
+        await self.channel_layer.group_add(profile_group(self.player.pk), self.channel_name)
         try:
             await hub.current().attach(self)  # a running room gets its owner now, not on the first move
             await self.send_full()  # resync: the first push is always the full current state
@@ -171,7 +174,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
+            await self.channel_layer.group_discard(profile_group(self.player.pk), self.channel_name)
             await hub.current().detach(self)
+
+    async def player_signed_out(self, event):
+        await self.close(code=4401)  # the browser signed out: its profile is no longer its own
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:

@@ -24,7 +24,9 @@ class Inbox:
         """The code in the newest message to `address` (allauth's: XXXX-XXXX)."""
         mail = self.to(address)[-1]
         body = mail.get_body(preferencelist=("plain",)).get_content()
-        return re.search(r"^\s*([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z0-9]{6})\s*$", body, re.MULTILINE).group(1)
+        found = re.search(r"^\s*([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z0-9]{6})\s*$", body, re.MULTILINE)
+        assert found, body
+        return found.group(1)
 
 
 @pytest.fixture
@@ -38,7 +40,10 @@ def smtp(settings):
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     settings.MAILERS = {
-        "default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {"host": "127.0.0.1", "port": port}}
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": port},
+        }
     }
     yield inbox
     controller.stop()

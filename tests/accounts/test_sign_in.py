@@ -75,7 +75,7 @@ def test_sign_up_links_this_browsers_profile_and_its_records(smtp, bank_puzzle):
 
 
 def test_a_second_browser_signs_in_and_both_see_both_runs(smtp, bank_puzzle):
-    laptop, a = browser_with_run(bank_puzzle, 300.0, name="Ada")
+    _laptop, a = browser_with_run(bank_puzzle, 300.0, name="Ada")
     user = sign_up(a, smtp)
     phone, b = browser_with_run(bank_puzzle, 200.0, name="Player 5555")
     sign_in(b, smtp)
@@ -182,4 +182,3 @@ def test_the_sign_in_page_says_where_the_code_goes_in_development(settings, db):
     assert "data-console-note" in Client().get("/accounts/login/").content.decode()
     settings.DEBUG = False
     assert "data-console-note" not in Client().get("/accounts/login/").content.decode()
-

@@ -56,7 +56,7 @@ def test_leaderboards_page_only_shows_this_players_records(player_client, player
     finished(player, bank_puzzle, 125)
     html = player_client.get(reverse("leaderboards")).content.decode()
     assert "2:05" in html and "1:01" not in html
-    assert "clearing its site data" in html
+    assert "Sign in to keep your records on every device" in html  # issue 22: was "clearing its site data"
 
 
 def test_display_name_is_editable_limited_and_escaped(player_client, player):
