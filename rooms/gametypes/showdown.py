@@ -10,6 +10,7 @@ from games.presenters import board_rows, digit_pad
 from games.sudoku import play
 
 from .. import actions as A
+from ..models import Seat
 from .base import GameType
 
 
@@ -123,8 +124,6 @@ class ShowdownGame(GameType):
         seat.status = str(board.status)
 
     def board_context(self, room, seat, outcome=None, selected=None, mode="enter", now=None, playing=True) -> dict:
-        from ..models import Seat
-
         rules = self.rules(room)
         board = race.Board.from_dict(seat.state)
         if selected is None and outcome is not None:
