@@ -51,6 +51,7 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0123456789-abc
 os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
 os.environ["LOG_LEVEL"] = "WARNING"
 os.environ.setdefault("ROOM_SOCKETS_PER_IP", "100000")  # every simulated player connects from 127.0.0.1
+os.environ.setdefault("ROOM_CONNECTS_PER_IP", "100000")  # and so do their connects
 
 import websockets  # noqa: E402
 

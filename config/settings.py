@@ -210,6 +210,12 @@ ROOM_MISS_WINDOW = env_int("ROOM_MISS_WINDOW", 600)  # seconds
 # Open room sockets per client IP in one process: a school or office behind one NAT address,
 # or a load test from one machine, may need more.
 ROOM_SOCKETS_PER_IP = env_int("ROOM_SOCKETS_PER_IP", 60)
+# Room socket connects (each one renders the full state) per client IP and per profile in
+# ROOM_CONNECT_WINDOW seconds, charged before anything is rendered: a client cut off for
+# flooding reconnected at once and bought a full render with every connect (issue 28).
+ROOM_CONNECTS_PER_IP = env_int("ROOM_CONNECTS_PER_IP", 180)
+ROOM_CONNECTS_PER_PROFILE = env_int("ROOM_CONNECTS_PER_PROFILE", 30)
+ROOM_CONNECT_WINDOW = env_int("ROOM_CONNECT_WINDOW", 60)
 CREATION_WINDOW = env_int("CREATION_WINDOW", 600)  # seconds
 CREATION_LIMITS = {  # (per profile, per client IP) in each window
     "room": (env_int("ROOM_CREATE_LIMIT", 10), env_int("ROOM_CREATE_LIMIT_IP", 60)),

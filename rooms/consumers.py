@@ -139,6 +139,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=4401)  # no profile cookie: no identity
             return
         ip = limits.client_ip(self.scope)
+        if not await limits.aconnect_allowed(ip, self.player.pk):
+            await self.close(code=CLOSE_TOO_MANY)  # this client reconnects too often: wait
+            return
         if not await limits.alookup_allowed(ip, self.player, self.code):
             await self.close(code=CLOSE_TOO_MANY)  # this network guessed too many codes
             return

@@ -51,6 +51,24 @@ def lookup_allowed(ip: str, player, code: str) -> bool:
     return bool(player is not None and player.pk and Seat.objects.filter(room__code=code, player=player).exists())
 
 
+# --- socket connects: each renders the full state; one budget per IP and per profile ---
+
+
+def connect_allowed(ip: str, player_id: int) -> bool:
+    """Charge one connect to this IP and this profile; False once either has spent its
+    budget for the window. Charged before anything is rendered, refused ones included, so
+    reconnecting at once after being cut off buys nothing."""
+    window = settings.ROOM_CONNECT_WINDOW
+    keys = (
+        (f"{base.prefix}:connect:ip:{ip}", settings.ROOM_CONNECTS_PER_IP),
+        (f"{base.prefix}:connect:p:{player_id}", settings.ROOM_CONNECTS_PER_PROFILE),
+    )
+    for key, _limit in keys:
+        base.count(key, window)
+    return not any(base.over(key, limit + 1) for key, limit in keys)
+
+
+aconnect_allowed = sync_to_async(connect_allowed)
 alimited = sync_to_async(limited)
 acount_miss = sync_to_async(count_miss)
 alookup_allowed = sync_to_async(lookup_allowed)

@@ -157,3 +157,36 @@ async def test_seated_players_always_get_in_and_watchers_have_caps_of_their_own(
     for c, connected, _ in [*crowd, (elsewhere, True, None), *players]:
         if connected:
             await c.disconnect()
+
+
+async def test_reconnecting_buys_no_full_renders_past_the_connect_budget(monkeypatch, settings):
+    """Issue 28, item 2: a client cut off (4429) reconnected at once, and every connect
+    rendered the room's full state again. Connects are charged per profile and per address
+    before anything is rendered; past the budget the handshake is refused unrendered."""
+    settings.ROOM_CONNECTS_PER_PROFILE = 3
+    settings.ROOM_CONNECTS_PER_IP = 5
+    room, ada, grace, watcher = await setup_room(started=False)
+    renders = []
+    real = consumers.RoomConsumer._render
+
+    def counting(self, *args):
+        renders.append(self.player.pk)
+        return real(self, *args)
+
+    monkeypatch.setattr(consumers.RoomConsumer, "_render", counting)
+    for _ in range(3):  # a reload loop: connect, full state, close
+        c, connected, _ = await connect_from(room.code, watcher, "203.0.113.20")
+        assert connected
+        await c.disconnect()
+    c, connected, code = await connect_from(room.code, watcher, "203.0.113.20")
+    assert not connected and code == consumers.CLOSE_TOO_MANY
+    assert renders == [watcher.pk] * 3  # the refused connect rendered nothing
+    # Other profiles of the same address share its budget of 5 (4 charged so far).
+    c, connected, _ = await connect_from(room.code, grace, "203.0.113.20")
+    assert connected
+    await c.disconnect()
+    _c, connected, code = await connect_from(room.code, ada, "203.0.113.20")
+    assert not connected and code == consumers.CLOSE_TOO_MANY
+    c, connected, _ = await connect_from(room.code, ada, "198.51.100.30")  # elsewhere: in
+    assert connected
+    await c.disconnect()
