@@ -1,4 +1,6 @@
-"""Sudoku race rules: scoring, hints, notes, mistake caps and rankings.
+"""Sudoku race rules: scoring, hints, notes, mistake caps and rankings, with Immediate
+or Delayed feedback (RULES.md 1, "Delayed feedback": entries are judged only when the
+player submits the full grid).
 
 Shared by Solo Run (fixed Standard rules) and Showdown rooms (host-chosen rules). Pure
 Python: boards are immutable values, every action returns a new board and an Outcome or
@@ -13,7 +15,7 @@ from enum import StrEnum
 
 from .errors import Illegal, Malformed, Refusal
 from .ranking import places
-from .text import _
+from .text import Sentences, _
 
 CORRECT_POINTS = 10
 HINT_COST = 25
@@ -23,6 +25,9 @@ PROGRESSIVE_STEP = 5
 
 HINT_LIMITS = (0, 1, 3, 5)
 MISTAKE_CAPS = (None, 3, 5, 7)
+SUBMISSION_LIMITS = (1, 3, 5)
+DEFAULT_SUBMISSIONS = 3
+SUBMISSION_PENALTY_SECONDS = 60  # added to a delayed player's time per wrong submission
 
 _UNITS_OF: list[tuple[int, int, int]] = [(i // 9, 9 + i % 9, 18 + (i // 27) * 3 + (i % 9) // 3) for i in range(81)]
 _PEERS: list[frozenset[int]] = [
@@ -34,6 +39,11 @@ class Penalty(StrEnum):
     NONE = "none"
     FLAT = "flat"
     PROGRESSIVE = "progressive"
+
+
+class Feedback(StrEnum):
+    IMMEDIATE = "immediate"  # v1: every entry is judged at once
+    DELAYED = "delayed"  # entries are judged only when the full grid is submitted
 
 
 class Status(StrEnum):
@@ -61,13 +71,28 @@ class Rules:
     hint_limit: int = 3
     penalty: Penalty = Penalty.FLAT
     mistake_cap: int | None = None
+    feedback: Feedback = Feedback.IMMEDIATE
+    submissions: int = DEFAULT_SUBMISSIONS  # the delayed mode's limit; immediate rules ignore it
 
     def __post_init__(self):
         if self.hint_limit not in HINT_LIMITS:
             raise MalformedMove(_("Hint limit must be one of %(limits)s.", limits=", ".join(map(str, HINT_LIMITS))))
         if self.mistake_cap not in MISTAKE_CAPS:
             raise MalformedMove(_("Mistake cap must be off, 3, 5 or 7."))
+        if self.submissions not in SUBMISSION_LIMITS:
+            raise MalformedMove(_("Submissions must be 1, 3 or 5."))
         object.__setattr__(self, "penalty", Penalty(self.penalty))
+        object.__setattr__(self, "feedback", Feedback(self.feedback))
+        if self.feedback is Feedback.IMMEDIATE:
+            # Submissions mean nothing with immediate feedback: one value keeps presets equal.
+            object.__setattr__(self, "submissions", DEFAULT_SUBMISSIONS)
+        else:
+            # The submission limit is the delayed mode's cap; a mistake cap has nothing to count.
+            object.__setattr__(self, "mistake_cap", None)
+
+    @property
+    def delayed(self) -> bool:
+        return self.feedback is Feedback.DELAYED
 
     @property
     def preset(self) -> str:
@@ -93,12 +118,20 @@ class Rules:
             Penalty.PROGRESSIVE: _("progressive penalty (-5, -10, -15, ...)"),
         }[self.penalty]
         hints = {0: _("no hints"), 1: _("1 hint")}.get(self.hint_limit) or _("%(n)s hints", n=self.hint_limit)
-        return [
-            _("notes allowed") if self.notes else _("no notes"),
-            hints,
-            penalty,
-            _("out after %(n)s mistakes", n=self.mistake_cap) if self.mistake_cap else _("no mistake cap"),
-        ]
+        if self.delayed:
+            penalty = {
+                Penalty.NONE: _("no penalty per wrong submission"),
+                Penalty.FLAT: _("-%(points)s per wrong submission", points=FLAT_PENALTY),
+                Penalty.PROGRESSIVE: _("progressive penalty (-5, -10, -15, ...)"),
+            }[self.penalty]
+            cap = (
+                _("Delayed feedback, 1 submission")
+                if self.submissions == 1
+                else _("Delayed feedback, %(n)s submissions", n=self.submissions)
+            )
+        else:
+            cap = _("out after %(n)s mistakes", n=self.mistake_cap) if self.mistake_cap else _("no mistake cap")
+        return [_("notes allowed") if self.notes else _("no notes"), hints, penalty, cap]
 
     def to_dict(self) -> dict:
         return {
@@ -106,6 +139,8 @@ class Rules:
             "hint_limit": self.hint_limit,
             "penalty": str(self.penalty),
             "mistake_cap": self.mistake_cap,
+            "feedback": str(self.feedback),
+            "submissions": self.submissions,
         }
 
     @classmethod
@@ -115,6 +150,8 @@ class Rules:
             int(data["hint_limit"]),
             Penalty(data["penalty"]),
             data["mistake_cap"] and int(data["mistake_cap"]),
+            Feedback(data.get("feedback", Feedback.IMMEDIATE)),  # rules stored before issue 25 are immediate
+            int(data.get("submissions", DEFAULT_SUBMISSIONS)),
         )
 
 
@@ -123,12 +160,17 @@ PRESETS: dict[str, Rules] = {
     "standard": Rules(notes=True, hint_limit=3, penalty=Penalty.FLAT, mistake_cap=None),
     "hardcore": Rules(notes=False, hint_limit=0, penalty=Penalty.PROGRESSIVE, mistake_cap=3),
 }
+# RULES.md's Tournament preset; joins PRESETS once the rooms play delayed feedback.
+TOURNAMENT = Rules(notes=True, hint_limit=0, penalty=Penalty.FLAT, feedback=Feedback.DELAYED, submissions=3)
 STANDARD = PRESETS["standard"]
 
 
 @dataclass(frozen=True)
 class Board:
-    """One player's board. `cells` holds givens plus locked correct entries and hints."""
+    """One player's board. `cells` holds givens plus locked correct entries and hints; with
+    delayed feedback it holds the player's unjudged entries too (locked: givens and hints),
+    `mistakes` counts wrong submissions and `checked` says the grid as it stands was
+    submitted and judged wrong (so the same grid is not submitted twice)."""
 
     givens: tuple[int, ...]
     cells: tuple[int, ...]
@@ -138,6 +180,7 @@ class Board:
     mistakes: int = 0
     hints: int = 0
     status: Status = Status.PLAYING
+    checked: bool = False
 
     @classmethod
     def new(cls, givens: tuple[int, ...]) -> Board:
@@ -147,7 +190,9 @@ class Board:
 
     @property
     def progress(self) -> int:
-        """Cells correctly filled by the player, hints included."""
+        """Cells filled by the player, hints included: correctly filled with immediate
+        feedback; with delayed feedback, filled (right or not: nobody knows until a
+        submission)."""
         return sum(1 for g, v in zip(self.givens, self.cells, strict=True) if not g and v)
 
     @property
@@ -172,6 +217,7 @@ class Board:
             "mistakes": self.mistakes,
             "hints": self.hints,
             "status": str(self.status),
+            "checked": self.checked,
         }
 
     @classmethod
@@ -185,6 +231,7 @@ class Board:
             mistakes=data["mistakes"],
             hints=data["hints"],
             status=Status(data["status"]),
+            checked=bool(data.get("checked", False)),
         )
 
 
@@ -215,9 +262,11 @@ def _check_digit(digit: object) -> int:
     return digit
 
 
-def _check_playing(board: Board) -> None:
+def _check_playing(board: Board, rules: Rules | None = None) -> None:
     if board.status is Status.FINISHED:
         raise IllegalMove(_("You have already finished this puzzle."))
+    if board.status is Status.ELIMINATED and rules is not None and rules.delayed:
+        raise IllegalMove(_("You used your last submission: you are out and your board is locked."))
     if board.status is Status.ELIMINATED:
         raise IllegalMove(_("You reached the mistake cap: your board is locked."))
     if board.status is Status.LEFT:
@@ -246,8 +295,11 @@ def _fill(board: Board, cell: int, digit: int, points: int, hinted: bool) -> Boa
 
 
 def enter(board: Board, rules: Rules, solution: tuple[int, ...], cell: int, digit: int) -> tuple[Board, Outcome]:
-    """Judge one entry: a correct digit locks (+10), a wrong one is counted and removed."""
+    """Judge one entry: a correct digit locks (+10), a wrong one is counted and removed.
+    With delayed feedback nothing is judged: the entry is kept as typed (see _enter_delayed)."""
     cell, digit = _check_cell(cell), _check_digit(digit)
+    if rules.delayed:
+        return _enter_delayed(board, rules, cell, digit)
     _check_playing(board)
     if board.givens[cell]:
         raise IllegalMove(_("The cell at %(cell)s is a given and cannot change.", cell=cell_name(cell)))
@@ -282,11 +334,13 @@ def _candidates(cells: tuple[int, ...], cell: int) -> int:
 def hint(board: Board, rules: Rules, solution: tuple[int, ...], cell: int | None = None) -> tuple[Board, Outcome]:
     """Reveal one correct value (-25): the selected cell if empty, else the server picks
     the empty cell with the fewest candidates (the most useful one to know)."""
-    _check_playing(board)
+    _check_playing(board, rules)
     if board.hints >= rules.hint_limit:
         raise IllegalMove(_("No hints left.") if rules.hint_limit else _("Hints are off in this game."))
     if cell is not None:
         cell = _check_cell(cell)
+    if rules.delayed:
+        return _hint_delayed(board, solution, cell)
     if cell is None or board.cells[cell]:
         empty = [i for i in range(81) if not board.cells[i]]
         cell = min(empty, key=lambda i: (_candidates(board.cells, i), i))
@@ -305,7 +359,7 @@ def hint(board: Board, rules: Rules, solution: tuple[int, ...], cell: int | None
 
 def toggle_note(board: Board, rules: Rules, cell: int, digit: int) -> tuple[Board, Outcome]:
     cell, digit = _check_cell(cell), _check_digit(digit)
-    _check_playing(board)
+    _check_playing(board, rules)
     if not rules.notes:
         raise IllegalMove(_("Notes are off in this game."))
     if board.cells[cell]:
@@ -313,6 +367,183 @@ def toggle_note(board: Board, rules: Rules, cell: int, digit: int) -> tuple[Boar
     notes = list(board.notes)
     notes[cell] ^= 1 << digit
     return replace(board, notes=tuple(notes)), Outcome("note", cell, digit)
+
+
+# --- Delayed feedback (RULES.md 1, "Delayed feedback") ----------------------------------
+# Entries, erasures and notes never look at the solution, so nothing they answer can say
+# whether an entry is right. Only submit() does, and it says how many cells are wrong,
+# never which.
+
+
+def _check_changeable(board: Board, cell: int) -> None:
+    if board.givens[cell]:
+        raise IllegalMove(_("The cell at %(cell)s is a given and cannot change.", cell=cell_name(cell)))
+    if cell in board.hinted:
+        raise IllegalMove(_("The cell at %(cell)s was revealed by a hint and cannot change.", cell=cell_name(cell)))
+
+
+def _set_cell(board: Board, cell: int, digit: int) -> Board:
+    """The player's own entry (or erasure, digit 0): it clears that cell's notes only (a
+    digit nobody has judged says nothing about the marks beside it) and makes the grid new."""
+    cells = list(board.cells)
+    cells[cell] = digit
+    notes = list(board.notes)
+    notes[cell] = 0
+    return replace(board, cells=tuple(cells), notes=tuple(notes), checked=False)
+
+
+def _enter_delayed(board: Board, rules: Rules, cell: int, digit: int) -> tuple[Board, Outcome]:
+    _check_playing(board, rules)
+    _check_changeable(board, cell)
+    return _set_cell(board, cell, digit), Outcome("entry", cell, digit)
+
+
+def erase(board: Board, rules: Rules, cell: int) -> tuple[Board, Outcome]:
+    """Take one of the player's own entries off the board (delayed feedback only)."""
+    cell = _check_cell(cell)
+    if not rules.delayed:
+        raise IllegalMove(_("Every entry is judged at once in this game: there is nothing to erase."))
+    _check_playing(board, rules)
+    _check_changeable(board, cell)
+    if not board.cells[cell]:
+        raise IllegalMove(_("The cell at %(cell)s is already empty.", cell=cell_name(cell)))
+    return _set_cell(board, cell, 0), Outcome("erase", cell, 0)
+
+
+def _hint_delayed(board: Board, solution: tuple[int, ...], cell: int | None) -> tuple[Board, Outcome]:
+    """A hint reveals and locks one right cell: the selected one unless it is locked (a
+    player's own entry there is replaced), else the empty cell with the fewest candidates,
+    else (a full grid) the player's entry with the fewest. The choice looks only at the
+    board, never at which entries are right."""
+
+    def locked(i: int) -> bool:
+        return bool(board.givens[i]) or i in board.hinted
+
+    if cell is None or locked(cell):
+        open_cells = [i for i in range(81) if not board.cells[i]] or [i for i in range(81) if not locked(i)]
+        cell = min(open_cells, key=lambda i: (_candidates(_set_cell(board, i, 0).cells, i), i))
+    digit = solution[cell]
+    new = _set_cell(board, cell, digit)
+    new = replace(new, hinted=new.hinted | {cell}, hints=board.hints + 1)
+    message = _("Hint: %(digit)s at %(cell)s.", digit=digit, cell=cell_name(cell))
+    return new, Outcome("hint", cell, digit, -HINT_COST, message=message)
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What a submission answers: "finished", "wrong" or "out", and how many cells are
+    wrong (never which)."""
+
+    kind: str
+    wrong: int = 0
+    left: int = 0  # submissions left after this one
+    penalty_seconds: int = 0  # added by this submission to the player's time
+    message: str = ""
+
+    @property
+    def finished(self) -> bool:
+        return self.kind == "finished"
+
+    @property
+    def eliminated(self) -> bool:
+        return self.kind == "out"
+
+
+def submissions_used(board: Board) -> int:
+    return board.mistakes + (board.status is Status.FINISHED)
+
+
+def submit(board: Board, rules: Rules, solution: tuple[int, ...]) -> tuple[Board, Submission]:
+    """Check the whole grid: all right finishes the player (scored at once); otherwise the
+    player learns how many cells are wrong, the room's penalty applies, +60 s goes on the
+    time, and after the last submission the player is out."""
+    if not rules.delayed:
+        raise IllegalMove(_("Every entry is judged at once in this game: there is nothing to submit."))
+    _check_playing(board, rules)
+    empty = sum(1 for v in board.cells if not v)
+    if empty:
+        raise IllegalMove(
+            _("Fill every cell before you submit (1 cell is empty).")
+            if empty == 1
+            else _("Fill every cell before you submit (%(n)s cells are empty).", n=empty)
+        )
+    if board.checked:
+        raise IllegalMove(_("This grid was already checked: change a cell before you submit again."))
+    wrong = sum(1 for v, right in zip(board.cells, solution, strict=True) if v != right)
+    if not wrong:
+        new = replace(board, status=Status.FINISHED)
+        new = replace(new, score=final_score(new, rules, solution))
+        return new, Submission("finished", message=_("Every cell is right: puzzle complete!"))
+    mistakes = board.mistakes + 1
+    left = rules.submissions - mistakes
+    new = replace(board, mistakes=mistakes, checked=True)
+    said = _("1 cell is wrong") if wrong == 1 else _("%(n)s cells are wrong", n=wrong)
+    if left <= 0:
+        new = replace(new, status=Status.ELIMINATED)
+        new = replace(new, score=final_score(new, rules, solution))
+        return new, Submission(
+            "out",
+            wrong,
+            0,
+            SUBMISSION_PENALTY_SECONDS,
+            Sentences([said, _("(that was your last submission: you are out)")]),
+        )
+    after = (
+        _("(1 submission left, +%(s)s s)", s=SUBMISSION_PENALTY_SECONDS)
+        if left == 1
+        else _("(%(left)s submissions left, +%(s)s s)", left=left, s=SUBMISSION_PENALTY_SECONDS)
+    )
+    return new, Submission("wrong", wrong, left, SUBMISSION_PENALTY_SECONDS, Sentences([said, after]))
+
+
+def penalty_seconds(board: Board) -> int:
+    """Seconds added to a delayed player's time: 60 per wrong submission."""
+    return SUBMISSION_PENALTY_SECONDS * board.mistakes
+
+
+def right_cells(board: Board, solution: tuple[int, ...]) -> int:
+    """Cells the player filled rightly, hints included (the delayed mode's progress once
+    the room is over)."""
+    return sum(1 for g, v, r in zip(board.givens, board.cells, solution, strict=True) if not g and v == r)
+
+
+def final_score(board: Board, rules: Rules, solution: tuple[int, ...]) -> int:
+    """RULES.md: 10 per right cell (hinted cells earn no +10), +100 for finishing, minus
+    the penalties of the wrong submissions and 25 per hint; never below zero."""
+    earned = CORRECT_POINTS * (right_cells(board, solution) - len(board.hinted))
+    bonus = FINISH_BONUS if board.status is Status.FINISHED else 0
+    penalties = sum(rules.penalty_for(n) for n in range(1, board.mistakes + 1))
+    return max(0, earned + bonus - penalties - HINT_COST * board.hints)
+
+
+def settle(board: Board, rules: Rules, solution: tuple[int, ...]) -> Board:
+    """The board's score when the room ends (delayed feedback scores nothing before)."""
+    return replace(board, score=final_score(board, rules, solution)) if rules.delayed else board
+
+
+class Review(StrEnum):
+    """What the end-of-room review shows in a cell."""
+
+    GIVEN = "given"
+    HINT = "hint"
+    RIGHT = "right"
+    WRONG = "wrong"  # filled with another digit: marked, the right digit shown small
+    EMPTY = "empty"  # never filled: the right digit shown small
+
+
+def review(board: Board, solution: tuple[int, ...]) -> list[Review]:
+    """Per cell, for the review once the room is over (nothing is secret any more)."""
+    kinds = []
+    for i, (g, v, r) in enumerate(zip(board.givens, board.cells, solution, strict=True)):
+        if g:
+            kinds.append(Review.GIVEN)
+        elif i in board.hinted:
+            kinds.append(Review.HINT)
+        elif not v:
+            kinds.append(Review.EMPTY)
+        else:
+            kinds.append(Review.RIGHT if v == r else Review.WRONG)
+    return kinds
 
 
 def leave(board: Board) -> Board:
@@ -334,13 +565,21 @@ class Standing:
     hints: int
     score: int
     finish_time: float | None = None  # seconds from the start, for finished players
+    penalty_seconds: float = 0  # added to finish_time (delayed feedback's wrong submissions)
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
-def rank(standings: list[Standing], near_tie: float = 1.0) -> list[tuple[int, Standing]]:
+def rank(
+    standings: list[Standing], near_tie: float = 1.0, feedback: Feedback = Feedback.IMMEDIATE
+) -> list[tuple[int, Standing]]:
     """Places per RULES.md "Rankings": finished (near-ties within `near_tie` seconds are
     separated by fewer mistakes, fewer hints, then the earlier finish), then solving,
-    then eliminated, then players who left. Ties that remain share a place."""
+    then eliminated, then players who left. Ties that remain share a place.
+
+    With delayed feedback ("Delayed feedback", Ranking): finished players by time plus
+    their penalty seconds (the near-tie window applies to that total), then everyone else
+    together by progress (the caller's right cells once the room ends, filled cells while
+    it plays), fewer wrong submissions, then score."""
     finished = sorted((s for s in standings if s.status is Status.FINISHED), key=_finish_time)
     ordered: list[tuple[tuple, Standing]] = []
     group_index = 0
@@ -352,11 +591,13 @@ def rank(standings: list[Standing], near_tie: float = 1.0) -> list[tuple[int, St
         while j < len(finished) and _finish_time(finished[j]) - start <= near_tie:
             j += 1
         for s in finished[i:j]:
-            ordered.append(((0, group_index, s.mistakes, s.hints, s.finish_time), s))
+            ordered.append(((0, group_index, s.mistakes, s.hints, _finish_time(s)), s))
         group_index += 1
         i = j
     for s in standings:
-        if s.status is Status.PLAYING:
+        if s.status is Status.FINISHED:
+            continue
+        if feedback is Feedback.DELAYED or s.status is Status.PLAYING:  # delayed: everyone else together
             ordered.append(((1, 0, -s.progress, s.mistakes, -s.score), s))
         elif s.status is Status.ELIMINATED:
             ordered.append(((2, 0, -s.progress, -s.score, 0), s))
@@ -367,6 +608,7 @@ def rank(standings: list[Standing], near_tie: float = 1.0) -> list[tuple[int, St
 
 
 def _finish_time(standing: Standing) -> float:
+    """The finish time plus penalty seconds (delayed feedback's 60 s per wrong submission)."""
     if standing.finish_time is None:
         raise ValueError(f"{standing.key!r} finished without a finish time")
-    return standing.finish_time
+    return standing.finish_time + standing.penalty_seconds
