@@ -10,8 +10,17 @@ the linked profile (players.middleware checks the session's account).
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from players.middleware import profile_group
-from players.models import Profile
+from players.middleware import LINKED_PROFILE, profile_group
+from players.models import Profile, new_token
+
+
+def unlink(profile: Profile) -> None:
+    """Unlink one browser: its cookie opens nothing any more and its session is signed out at
+    its next request (players.middleware); what it played stays with the account."""
+    profile.token = new_token()
+    profile.unlinked = True
+    profile.save(update_fields=["token", "unlinked"])
+    close_sockets(profile)
 
 
 def account_name(user) -> str | None:
@@ -44,6 +53,7 @@ def link_at_sign_in(request, user) -> Profile | None:
         else:  # no profile yet, or one of another account: a fresh profile for this one
             profile = Profile.objects.create(account=user, **({"display_name": name} if name else {}))
     _bind(request, profile)
+    request.session[LINKED_PROFILE] = profile.pk  # unlinking this browser signs it out
     return profile
 
 

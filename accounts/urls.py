@@ -5,6 +5,9 @@ from . import views
 
 urlpatterns = [
     path("account/", views.account, name="account"),
+    path("account/data.json", views.download, name="account_download"),
+    path("account/browsers/<int:profile_id>/unlink/", views.unlink, name="account_unlink"),
+    path("account/delete/", views.delete, name="account_delete"),
     # allauth's views, the ones that send a code behind our per-IP limit too
     path(
         "accounts/login/code/",

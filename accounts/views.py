@@ -1,17 +1,26 @@
 """The account page and our per-IP limit on code requests, around allauth's own views."""
 
 import functools
+import json
 
+from allauth.account.decorators import reauthentication_required
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.limits import client_ip, count, over, prefix
 from games.responses import refusal
 from players.identity import record_profiles
 from players.middleware import known_player
+from players.models import Profile
+
+from . import linking, records
 
 
 def code_requests_limited(view):
@@ -35,9 +44,48 @@ def code_requests_limited(view):
 @require_GET
 def account(request):
     player = known_player(request)
-    browsers = record_profiles(player).order_by("-last_seen") if player is not None else []
+    browsers = record_profiles(player).filter(unlinked=False).order_by("-last_seen") if player is not None else []
     return render(
         request,
         "account/account.html",
         {"email": request.user.email, "browsers": browsers, "this_browser": player},
     )
+
+
+@login_required
+@require_GET
+def download(request):
+    """Every record of every linked profile, as a JSON file (fields: accounts/records.py)."""
+    body = json.dumps(records.export(request.user), cls=DjangoJSONEncoder, indent=2)
+    response = HttpResponse(body, content_type="application/json")
+    response["Content-Disposition"] = 'attachment; filename="sudoku-showdown-records.json"'
+    return response
+
+
+@login_required
+@require_POST
+def unlink(request, profile_id: int):
+    profile = Profile.objects.filter(pk=profile_id, account=request.user, unlinked=False).first()
+    if profile is None:
+        raise Http404("No such browser of yours")
+    this_browser = profile == known_player(request)
+    linking.unlink(profile)
+    if this_browser:
+        logout(request)
+        return redirect("home")
+    messages.success(request, gettext("That browser is unlinked and signed out."))
+    return redirect("account")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@reauthentication_required
+def delete(request):
+    """Deleting the account needs a fresh code (allauth's reauthentication: a code sent to the
+    address, entered within ACCOUNT_REAUTHENTICATION_TIMEOUT); then this page asks once more."""
+    if request.method == "GET" or request.POST.get("confirm") != "delete":
+        return render(request, "account/delete.html")
+    user = request.user
+    logout(request)  # a fresh anonymous profile for this browser, its sockets closed
+    records.delete_account(user)
+    return redirect("home")

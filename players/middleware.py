@@ -130,6 +130,23 @@ def known_player(request) -> Profile | None:
     return binding.known() if binding is not None else None
 
 
+LINKED_PROFILE = "player_profile"  # set at sign-in (accounts/linking.py)
+
+
+def _sign_out_if_unlinked(request, binding) -> None:
+    """A browser signed in with a profile that is no longer its own (unlinked from the account
+    page, or its cookie lost) is signed out: it gets a fresh anonymous profile."""
+    session = getattr(request, "session", None)
+    linked = session.get(LINKED_PROFILE) if session is not None else None
+    if linked is None:
+        return
+    profile = binding.known()
+    if profile is None or profile.pk != linked:
+        from django.contrib.auth import logout
+
+        logout(request)
+
+
 class PlayerMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -139,6 +156,7 @@ class PlayerMiddleware:
             return self.get_response(request)
         binding = request._player_binding = _Binding(request)
         request.player = SimpleLazyObject(binding.resolve)
+        _sign_out_if_unlinked(request, binding)
         response = self.get_response(request)
         if binding.created or (binding.renew and binding.known() is not None):
             set_player_cookie(response, binding.profile)

@@ -33,6 +33,9 @@ class Profile(models.Model):
         related_name="profiles",
         db_index=True,
     )
+    # Unlinked from its account's page: its records still count for the account, but no
+    # browser plays as it any more (its token was replaced).
+    unlinked = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]

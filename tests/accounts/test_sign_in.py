@@ -182,3 +182,68 @@ def test_the_sign_in_page_says_where_the_code_goes_in_development(settings, db):
     assert "data-console-note" in Client().get("/accounts/login/").content.decode()
     settings.DEBUG = False
     assert "data-console-note" not in Client().get("/accounts/login/").content.decode()
+
+
+def test_unlink_signs_that_browser_out_and_keeps_its_records_with_the_account(smtp, bank_puzzle):
+    _laptop, a = browser_with_run(bank_puzzle, 300.0)
+    sign_up(a, smtp)
+    phone, b = browser_with_run(bank_puzzle, 200.0)
+    sign_in(b, smtp)
+    assert a.post(f"/account/browsers/{phone.pk}/unlink/").status_code == 302
+    assert "3:20" in board_page(a)  # what the phone played stays the account's
+    assert "3:20" not in board_page(b)  # the phone is signed out, with a fresh profile
+    assert "_auth_user_id" not in b.session
+    assert b.get("/account/").status_code == 302
+    # nobody unlinks a browser of someone else's account
+    grace = Client()
+    sign_up(grace, smtp, "grace@example.com")
+    _laptop.refresh_from_db()
+    assert grace.post(f"/account/browsers/{_laptop.pk}/unlink/").status_code == 404
+
+
+def test_download_my_data_has_every_record_of_every_linked_browser(smtp, bank_puzzle):
+    laptop, a = browser_with_run(bank_puzzle, 300.0)
+    sign_up(a, smtp)
+    phone, b = browser_with_run(bank_puzzle, 200.0)
+    sign_in(b, smtp)
+    response = a.get("/account/data.json")
+    assert response["Content-Disposition"].startswith("attachment")
+    data = response.json()
+    assert data["account"]["email"] == ADA
+    assert {p["id"] for p in data["profiles"]} == {laptop.pk, phone.pk}
+    assert sorted(r["elapsed"] for r in data["solo_runs"]) == [200.0, 300.0]
+    assert Client().get("/account/data.json").status_code == 302  # signed out: to the sign-in page
+
+
+def test_delete_account_needs_a_fresh_code_and_keeps_others_room_results(smtp, bank_puzzle, settings):
+    from rooms.models import RoomResult
+
+    laptop, a = browser_with_run(bank_puzzle, 300.0)
+    user = sign_up(a, smtp)
+    grace = Profile.objects.create(display_name="Grace")
+    for profile, place in ((laptop, 1), (grace, 2)):
+        RoomResult.objects.create(
+            player=profile,
+            room_code="ABCDEF",
+            game="showdown",
+            placement=place,
+            player_count=2,
+            status="finished",
+            score=10,
+            finished_at=timezone.now(),
+        )
+    settings.ACCOUNT_REAUTHENTICATION_TIMEOUT = 0  # the sign-up's code is not fresh enough
+    response = a.post("/account/delete/", {"confirm": "delete"})
+    assert response.status_code == 302 and "reauthenticate" in response["Location"]
+    assert get_user_model().objects.filter(pk=user.pk).exists()
+    # the fresh code: asked for, read from the SMTP server, entered
+    settings.ACCOUNT_REAUTHENTICATION_TIMEOUT = 300
+    response = a.post(response["Location"], {"recipient": ADA, "next": "/account/delete/"})
+    response = a.post(response["Location"], {"code": smtp.last_code(ADA), "next": "/account/delete/"})
+    assert response["Location"] == "/"  # allauth resumes the confirmed post: the account goes
+    assert not get_user_model().objects.filter(pk=user.pk).exists()
+    assert not SoloRun.objects.filter(player=laptop).exists()  # the solo records go
+    kept = RoomResult.objects.get(room_code="ABCDEF", placement=1)  # Grace's room keeps its result
+    assert kept.player.display_name == "deleted player" and kept.player.account is None
+    assert RoomResult.objects.get(room_code="ABCDEF", placement=2).player == grace
+    assert "_auth_user_id" not in a.session and player_token(a) != laptop.token
