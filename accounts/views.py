@@ -23,6 +23,9 @@ from players.models import Profile
 from . import linking, records
 
 
+MAX_ADDRESS = 254  # RFC 5321's longest address
+
+
 def code_requests_limited(view):
     """Past ACCOUNT_CODE_REQUESTS_PER_IP posts (code requests, sign-ups) from one client IP in
     the window, a 429 and no message sent; allauth's own limits (per address) still apply."""
@@ -30,6 +33,10 @@ def code_requests_limited(view):
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method == "POST":
+            address = request.POST.get("login") or request.POST.get("email") or ""
+            if len(address) > MAX_ADDRESS:  # allauth's sign-in field takes any length
+                message = gettext("That email address is too long (at most %(n)s characters).") % {"n": MAX_ADDRESS}
+                return refusal(request, message, 400, title=gettext("Not an email address"))
             key = f"{prefix}:account-code:ip:{client_ip(request)}"
             if over(key, settings.ACCOUNT_CODE_REQUESTS_PER_IP):
                 message = gettext("Too many sign-in codes were asked for from your network. Try again later.")
