@@ -22,7 +22,6 @@ from players.models import Profile
 
 from . import linking, records
 
-
 MAX_ADDRESS = 254  # RFC 5321's longest address
 
 
