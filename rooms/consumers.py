@@ -194,6 +194,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message = str(error) if isinstance(error, Malformed) else _("Messages must be JSON.")
             await self.send_error(message)
             return
+        if isinstance(action, A.Sync) and not await limits.aconnect_allowed(self.ip, self.player.pk):
+            await self.send(text_data=slow_down(self.language))  # a resync renders it all: budgeted
+            return
         try:
             await self._receive(action, message_id, data)
         except CONNECTION_LOST:

@@ -51,7 +51,8 @@ def lookup_allowed(ip: str, player, code: str) -> bool:
     return bool(player is not None and player.pk and Seat.objects.filter(room__code=code, player=player).exists())
 
 
-# --- socket connects: each renders the full state; one budget per IP and per profile ---
+# --- socket connects and resyncs: each renders the full state; one budget per IP and per
+# profile (a connect and a `sync` message each spend one) ---
 
 
 def connect_allowed(ip: str, player_id: int) -> bool:

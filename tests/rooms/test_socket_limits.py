@@ -190,3 +190,16 @@ async def test_reconnecting_buys_no_full_renders_past_the_connect_budget(monkeyp
     c, connected, _ = await connect_from(room.code, ada, "198.51.100.30")  # elsewhere: in
     assert connected
     await c.disconnect()
+
+
+async def test_resyncs_spend_the_same_budget_as_connects(settings):
+    settings.ROOM_CONNECTS_PER_PROFILE = 4
+    room, _ada, _grace, watcher = await setup_room(started=False)
+    c, connected, _ = await connect_from(room.code, watcher, "203.0.113.21")  # spends 1
+    assert connected
+    answers = []
+    for n in range(5):
+        await c.send_to(text_data=json.dumps({"action": "sync", "mid": f"s{n}"}))
+        answers.append(await c.receive_from(timeout=5))
+    assert ["Slow down" in a or "slow down" in a for a in answers] == [False, False, False, True, True]
+    await c.disconnect()
