@@ -225,6 +225,26 @@ def run_badge(assisted: bool, *, oob: bool = False) -> SafeString:
 # --- a move's answer -------------------------------------------------------------------------
 
 
+def submission_answer(
+    before: Board,
+    after: Board,
+    outcome,
+    *,
+    message_id: str = "game-message",
+    version: int | None = None,
+    version_id: str = "game-version",
+) -> SafeString:
+    """A wrong delayed submission's answer: no cell changes (it never says which are
+    wrong), only the count of wrong submissions, the message and the version."""
+    parts = []
+    if after.mistakes != before.mistakes:
+        parts.append(mistakes_stat(after.mistakes, None, oob=True))
+    parts.append(outcome_message(outcome, element_id=message_id, oob=True))
+    if version is not None:
+        parts.append(version_input(version, element_id=version_id, oob=True))
+    return mark_safe("".join(parts))
+
+
 def move_answer(
     before: Board,
     after: Board,

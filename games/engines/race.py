@@ -441,6 +441,10 @@ class Submission:
     message: str = ""
 
     @property
+    def cell(self) -> None:
+        return None  # a submission is about the whole grid (an Outcome names its cell)
+
+    @property
     def finished(self) -> bool:
         return self.kind == "finished"
 

@@ -37,7 +37,26 @@ class Hint:
     digit: ClassVar[None] = None  # the engine's digit: every move has the three fields
 
 
+@dataclass(frozen=True)
+class Erase:
+    """Take an own entry off the board (delayed feedback only)."""
+
+    cell: int
+    kind: ClassVar[str] = "erase"
+    digit: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
+class Submit:
+    """Hand the full grid in to be checked (delayed feedback only)."""
+
+    kind: ClassVar[str] = "submit"
+    cell: ClassVar[None] = None
+    digit: ClassVar[None] = None
+
+
 Move = Enter | Note | Hint
+DelayedMove = Erase | Submit
 
 
 def number(value, name: str, low: int, high: int) -> int:
@@ -71,6 +90,28 @@ def parse_move(data) -> Move:
         cell = data.get("cell")
         return Hint(None if cell in (None, "") else number(cell, "cell", 0, 80))
     raise race.MalformedMove(_("Unknown action %(action)s.", action=repr(str(action)[:20])))
+
+
+def parse_delayed_move(data) -> DelayedMove | None:
+    """``action`` erase (with a ``cell``) or submit, the delayed mode's own moves (the
+    Showdown game type reads them; Solo Run has none); None for any other action."""
+    action = data.get("action")
+    if action == "submit":
+        return Submit()
+    if action == "erase":
+        if data.get("cell") in (None, ""):
+            raise race.MalformedMove(_("Pick a cell on the board first."))
+        return Erase(number(data.get("cell"), "cell", 0, 80))
+    return None
+
+
+def apply_delayed(
+    board: race.Board, rules: race.Rules, solution, move: DelayedMove
+) -> tuple[race.Board, race.Outcome | race.Submission]:
+    """An erase or a submission, as apply() does a move."""
+    if isinstance(move, Erase):
+        return race.erase(board, rules, move.cell)
+    return race.submit(board, rules, solution)
 
 
 def apply(board: race.Board, rules: race.Rules, solution, move: Move) -> tuple[race.Board, race.Outcome]:

@@ -34,23 +34,30 @@ class ShowdownGame(GameType):
         return A.parse_rules(data)
 
     def parse(self, data):
-        return A.parse_board_message(data)
+        try:
+            delayed = play.parse_delayed_move(data)  # erase, submit: the delayed mode's own moves
+        except race.MalformedMove as error:
+            raise A.MalformedMessage(str(error)) from None
+        return A.GameMove(delayed) if delayed is not None else A.parse_board_message(data)
 
     def rank(self, room, seats):
+        rules = self.rules(room)
         rows = [
             race.Standing(
                 seat.pk,
                 race.Status(seat.status),
-                seat.progress,
+                seat.progress,  # delayed: filled cells while the room plays, right cells once closed
                 seat.mistakes,
                 hints(seat),
                 seat.score,
                 seat.finish_seconds,
+                penalty_seconds=race.SUBMISSION_PENALTY_SECONDS * seat.mistakes if rules.delayed else 0,
             )
             for seat in seats
         ]
         by_id = {seat.pk: seat for seat in seats}
-        return [(place, by_id[s.key]) for place, s in race.rank(rows, settings.NEAR_TIE_SECONDS)]
+        ranked = race.rank(rows, settings.NEAR_TIE_SECONDS, rules.feedback)
+        return [(place, by_id[s.key]) for place, s in ranked]
 
     def private(self, outcome) -> bool:
         return outcome.kind == "note"  # pencil marks are the player's own
@@ -109,11 +116,27 @@ class ShowdownGame(GameType):
             seat.state = board.to_dict()
             seat.to_fill = board.to_fill
 
-    def apply(self, room, seat, action, now) -> race.Outcome:
+    def apply(self, room, seat, action, now) -> race.Outcome | race.Submission:
         board, rules, solution = race.Board.from_dict(seat.state), self.rules(room), room.puzzle.solution_tuple
-        board, outcome = play.apply(board, rules, solution, action)
+        outcome: race.Outcome | race.Submission
+        if isinstance(action, A.GameMove) and isinstance(action.move, (play.Erase, play.Submit)):
+            board, outcome = play.apply_delayed(board, rules, solution, action.move)  # delayed feedback
+        else:
+            board, outcome = play.apply(board, rules, solution, action)
         self.store(seat, board)
         return outcome
+
+    def close(self, room, seats, now) -> None:
+        """Delayed feedback scores and ranks nothing before the room ends: now every
+        board's right cells become its progress and its score is settled."""
+        rules = self.rules(room)
+        if not rules.delayed or room.puzzle is None:
+            return
+        for seat in seats:
+            if seat.state:
+                board = race.settle(race.Board.from_dict(seat.state), rules, room.puzzle.solution_tuple)
+                self.store(seat, board)
+                seat.progress = race.right_cells(board, room.puzzle.solution_tuple)
 
     def leave(self, seat) -> None:
         self.store(seat, race.leave(race.Board.from_dict(seat.state)))
@@ -141,6 +164,11 @@ class ShowdownGame(GameType):
         if seat.status != "playing" or before_state is None:
             return None  # finished or locked: the own board changes its whole look
         rules = self.rules(room)
+        if isinstance(outcome, race.Submission):  # a wrong submission: the board stays as it is
+            before, after = race.Board.from_dict(before_state), race.Board.from_dict(seat.state)
+            return fragments.submission_answer(
+                before, after, outcome, message_id="room-message", version=room.version, version_id="room-version"
+            )
         return fragments.move_answer(
             race.Board.from_dict(before_state),
             race.Board.from_dict(seat.state),
