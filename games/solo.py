@@ -249,9 +249,17 @@ def score_parts(board: race.Board, rules: race.Rules) -> list[tuple[str, int]]:
         penalty = sum(rules.penalty_for(n) for n in range(1, board.mistakes + 1))
         parts.append((ngettext("%(n)s mistake", "%(n)s mistakes", board.mistakes) % {"n": board.mistakes}, -penalty))
     parts.append((gettext("Finish bonus"), race.FINISH_BONUS))
+    # What a penalty taken at 0 points did not cost comes off its own line (mistakes first,
+    # then hints), said there: no positive "penalty" line that reads as a reward.
     floor = board.score - sum(points for _, points in parts)
-    if floor:
-        parts.append((gettext("Penalties taken at 0 points"), floor))
+    for i, (label, points) in reversed(list(enumerate(parts))):
+        if floor <= 0:
+            break
+        if points < 0:
+            waived = min(floor, -points)
+            free = gettext("what came at 0 points cost nothing")
+            parts[i] = (f"{label} ({free})", points + waived)
+            floor -= waived
     return parts
 
 

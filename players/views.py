@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from .forms import DEFAULT_NAME, DisplayNameForm, friendly_name
@@ -27,7 +28,7 @@ def profile(request):
                     request.POST.get("next")
                     if request.POST.get("next", "").startswith("/")
                     and not request.POST.get("next", "").startswith("//")
-                    else "profile"
+                    else reverse("profile") + "?saved=1"  # the page then says "Saved"
                 )
             )
         return render(request, "players/profile.html", {"form": form}, status=400)

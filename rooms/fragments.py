@@ -36,16 +36,18 @@ def silhouette_paths(classes: list[str]) -> tuple[str, str]:
 def standing_row(place: int, seat, game, room) -> str:
     name = _e(seat.player.display_name)
     note = game.status_note(seat)
+    # The status comes first and stands out: a phone's one-line strip cuts the end off.
     if note:
-        tail = f" · {_e(note)}"
+        state = _e(note)
     elif seat.status == "finished":
-        tail = " · " + _e(gettext("finished %(time)s") % {"time": format_seconds(seat.finish_seconds)})
+        state = _e(gettext("finished %(time)s") % {"time": format_seconds(seat.finish_seconds)})
     elif seat.status == "eliminated":
-        tail = " · " + _e(pgettext("standings", "eliminated"))
+        state = _e(pgettext("standings", "eliminated"))
     elif seat.status == "left":
-        tail = " · " + _e(pgettext("standings", "left"))
+        state = _e(pgettext("standings", "left"))
     else:
-        tail = ""
+        state = ""
+    head = f'<span class="state">{state}</span> · ' if state else ""
     percent = round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0
     given, filled = silhouette_paths(game.shown_silhouette(room, seat))
     # (Texts are translated outside the f-strings: xgettext does not look inside them.)
@@ -64,7 +66,7 @@ def standing_row(place: int, seat, game, room) -> str:
         f'<li class="standing status-{_e(seat.status)}">'
         f'<span class="place" aria-label="{place_label}">{place}</span>'
         f'<div class="racer"><strong class="name">{name}</strong>'
-        f'<span class="line">{_e(game.standing_line(seat))}{tail}</span>'
+        f'<span class="line">{head}{_e(game.standing_line(seat))}</span>'
         f'<progress max="{seat.to_fill}" value="{seat.progress}" aria-label="{progress_label}">'
         f'{percent}%</progress></div>'
         f'<svg class="silhouette" role="img" aria-label="{silhouette_label}"'

@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.models import Level
+from players.forms import DEFAULT_NAME
 
 from . import fragments
 from .gametypes import game_for, standings
@@ -88,6 +89,8 @@ def room_context(
         "seats": seats,
         "me": me,
         "viewer": player,
+        # A viewer still on the default name picks one before joining: "Join", not "Join as Player 7174".
+        "viewer_named": player is not None and not DEFAULT_NAME.fullmatch(player.display_name or ""),
         "is_host": player is not None and room.host_id == player.pk,
         "rules": rules,
         "rule_summary": game.summary(room),

@@ -107,15 +107,29 @@ def room_new(request):
         if request.POST.get("scheduled_at"):
             scheduled_for, zone = parse_schedule(request.POST["scheduled_at"], request.POST.get("timezone", ""))
     except RoomError as error:
-        return _message(request, _("Cannot create room"), str(error), 400)
+        return _room_form_again(request, str(error))
     fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
     if (ask := name_gate(request, _("Pick your name, then create the room"), fields)) is not None:
         return ask
     try:
         room = create_room(request.player, game, level, preset, scheduled_for, zone)
     except RoomError as error:
-        return _message(request, _("Cannot create room"), str(error), 400)
+        return (
+            _room_form_again(request, str(error))
+            if scheduled_for
+            else _message(request, _("Cannot create room"), str(error), 400)
+        )
     return remember_name_choice(redirect("room", code=room.code))
+
+
+def _room_form_again(request, message: str) -> HttpResponse:
+    """A schedule the rules refused (a time in the past, too far ahead): the home page again
+    with the room form as it was sent, open, and the reason beside it."""
+    from games.views import _home_context
+
+    fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
+    context = _home_context(request.player, room_error=message, room_form=fields)
+    return render(request, "home.html", context, status=400)
 
 
 @page

@@ -1,4 +1,5 @@
 from django import template
+from django.utils.translation import gettext
 
 from games import fragments, i18n
 from games.i18n import label
@@ -11,6 +12,18 @@ register = template.Library()
 def clock(seconds):
     """Seconds as m:ss (or h:mm:ss)."""
     return format_seconds(seconds)
+
+
+@register.filter
+def days_clock(seconds):
+    """A long wait as days and h:mm ("2 days 13:28"), under a day as the clock says; the
+    page's script (board.js) counts it down the same way."""
+    if seconds is None or seconds < 86400:
+        return format_seconds(seconds)
+    days, rest = divmod(int(seconds), 86400)
+    # One and many only (as the script's two words): no plural forms to share with it.
+    words = gettext("%(n)s day") if days == 1 else gettext("%(n)s days")
+    return words % {"n": days} + f" {rest // 3600}:{rest % 3600 // 60:02d}"
 
 
 # The Sudoku fragments (games/fragments.py) for pages: a move's answer swaps the same

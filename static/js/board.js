@@ -18,8 +18,13 @@
     }
   }
 
+  // The last cell selected, kept across swaps that redraw the whole game without a selection
+  // (Pause hides the board, Resume brings it back): the player carries on where they were.
+  let lastSelected = null;
+
   function select(cell, focus) {
     if (!cell) return;
+    lastSelected = cell.dataset.cell;
     for (const c of cells()) {
       const on = c === cell;
       c.classList.toggle("selected", on);
@@ -119,6 +124,15 @@
     }
   }
 
+  // A digit pressed on a filled cell (a given or a placed digit) changes nothing: it is not
+  // sent, so no refusal shows in red for a harmless tap. Capture runs before htmx and ws-send.
+  document.addEventListener("submit", function (event) {
+    const button = event.submitter;
+    const cell = selectedCell();
+    if (!event.target.matches || !event.target.matches("#move-form") || !button || button.name !== "digit") return;
+    if (cell && cell.dataset.value) { event.preventDefault(); event.stopPropagation(); }
+  }, true);
+
   document.addEventListener("submit", function (event) {
     const form = event.target;
     const button = event.submitter;
@@ -146,6 +160,13 @@
   function showRefused(cell) {
     cell.dataset.wrongShown = "";
     const span = overlay(cell, cell.dataset.wrong);
+    // The digits it clashes with (same row, column or box) are marked for a moment.
+    const clashes = cells().filter(function (c) {
+      return c !== cell && c.dataset.value === cell.dataset.wrong && (c.dataset.row === cell.dataset.row ||
+        c.dataset.col === cell.dataset.col || c.dataset.box === cell.dataset.box);
+    });
+    for (const c of clashes) c.classList.add("clash");
+    setTimeout(function () { for (const c of clashes) c.classList.remove("clash"); }, 1600);
     setTimeout(function () {
       const done = function () { span.remove(); for (const child of cell.children) child.style.visibility = ""; };
       if ((reducedMotion && reducedMotion.matches) || !span.animate) { done(); return; }
@@ -184,6 +205,8 @@
     const lost = document.activeElement === document.body || !document.activeElement;
     const refocus = lost && (!event.detail.socket || event.detail.focusWasInGame);
     if (cell) { select(cell, refocus); return; }
+    const kept = lastSelected !== null && board() && board().querySelector('[data-cell="' + lastSelected + '"]');
+    if (kept && !event.detail.socket) { select(kept, refocus); return; }
     ensureTabStop();
     // A board replaced by final results: focus moves to their next step, not to the page top.
     const landing = document.querySelector("[data-focus-landing]");
@@ -199,6 +222,13 @@
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
     return h ? h + ":" + pad2(m) + ":" + pad2(sec) : m + ":" + pad2(sec);
   }
+  // A wait of a day or more (a scheduled start): "2 days 13:28", in the page's words.
+  function days(clock, s) {
+    s = Math.floor(s);
+    const n = Math.floor(s / 86400), rest = s % 86400;
+    const words = (n === 1 ? clock.dataset.day : clock.dataset.days).replace("#", n);
+    return words + " " + Math.floor(rest / 3600) + ":" + pad2(Math.floor((rest % 3600) / 60));
+  }
   // Each clock counts from the moment its element arrived: a page load, an htmx swap or a
   // socket push (no afterSettle there). A clock without its own base would count from the
   // page load and show about double the time until the next swap.
@@ -213,14 +243,22 @@
     for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) stamp(node);
   }).observe(document.documentElement, { childList: true, subtree: true });
   stamp(document);
+  // While a move is on its way the clock holds still: the server times the move when it
+  // arrives, so a clock ticking on through the answer's trip would stand ahead of the
+  // finish time and step back when the finish comes (held at most 5 s: a lost answer).
+  let heldAt = 0;
+  document.addEventListener("board:sending", function () { heldAt = performance.now(); });
+  document.addEventListener("board:answered", function () { heldAt = 0; });
   setInterval(function () {
+    if (heldAt && performance.now() - heldAt > 5000) heldAt = 0;
     for (const clock of document.querySelectorAll("[data-clock]")) {
       if (clock.dataset.running !== "1") continue;
       if (!clock.dataset.base) clock.dataset.base = String(performance.now());
       const base = Number(clock.dataset.base);
       const down = clock.dataset.countdown === "1";
-      const value = Number(clock.dataset.elapsed) + (down ? -1 : 1) * (performance.now() - base) / 1000;
-      clock.textContent = fmt(value);
+      const now = heldAt && !down ? Math.max(base, heldAt) : performance.now();
+      const value = Number(clock.dataset.elapsed) + (down ? -1 : 1) * (now - base) / 1000;
+      clock.textContent = clock.dataset.days && value >= 86400 ? days(clock, value) : fmt(value);
     }
   }, 250);
 

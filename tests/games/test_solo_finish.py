@@ -74,7 +74,9 @@ def test_a_penalty_taken_at_zero_shows_as_its_own_line():
         board.givens, tuple(map(int, SOLUTION)), score=board.to_fill * 10 + 100, mistakes=1, status=race.Status.FINISHED
     )
     parts = solo.score_parts(done, race.STANDARD)
-    assert parts[-1] == ("Penalties taken at 0 points", 5)
+    # Issue 27: no positive "Penalties taken at 0 points +5" line; the mistake's own line says it cost nothing.
+    assert parts[-2:] == [("1 mistake (what came at 0 points cost nothing)", 0), ("Finish bonus", 100)]
+    assert all(points >= 0 or "mistake" not in label for label, points in parts)
     assert sum(points for _, points in parts) == done.score
 
 
@@ -117,9 +119,10 @@ def test_the_finishing_answer_celebrates_and_shows_everything(player_client, pla
     assert "1:35" in html and "New personal best!" in html
     assert re.search(r"Personal best before: <strong>1:50</strong> · 0:15 faster", html)
     assert re.search(r"Recent average: <strong>2:00</strong> · 0:25 faster", html)
-    assert "Finish bonus</th><td>+100" in html and "1 mistake</th><td>-5" in html
+    assert "Finish bonus</th><td>+100" in html
     assert '<svg viewBox="0 0 360 150" role="img"' in html and 'class="chart-dot best last"' in html
-    assert "Penalties taken at 0 points</th><td>+5" in html  # the wrong entry came at 0 points
+    # the wrong entry came at 0 points: its line says so and costs nothing (no "+5" penalty line)
+    assert "1 mistake (what came at 0 points cost nothing)</th><td>0" in html and "Penalties" not in html
     assert SOLUTION not in html
 
 
