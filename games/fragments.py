@@ -163,6 +163,17 @@ def hint_button(hints_left: int, *, oob: bool = False) -> SafeString:
     )
 
 
+def submit_button(enabled: bool, *, oob: bool = False) -> SafeString:
+    """Delayed feedback's Submit: enabled once every cell is filled."""
+    disabled = "" if enabled else " disabled"
+    label = _e(gettext("Submit"))
+    return _done(
+        f'<button id="submit-button" type="submit" class="tool" name="action" value="submit"{disabled}>'
+        f"{label}</button>",
+        oob,
+    )
+
+
 # --- counters ------------------------------------------------------------------------------
 # data-* last: load clients read them with `data-score>\s*(\d+)`.
 
@@ -256,10 +267,12 @@ def move_answer(
     message_id: str = "game-message",
     version: int | None = None,
     version_id: str = "game-version",
+    delayed: bool = False,
 ) -> SafeString:
     """Only what one Sudoku move changed, as out-of-band swaps: the changed cells (the
     moved cell, and peers whose notes lost the placed digit), the counters and pad digits
-    that changed, the hint button when a hint was used, the message and the version."""
+    that changed, the hint button when a hint was used, the Submit button when a delayed
+    grid became full or stopped being full, the message and the version."""
     cells = changed_cells(before, after)
     if outcome.cell not in cells:
         cells.append(outcome.cell)  # a wrong entry changes no cell, but its cell flashes
@@ -278,6 +291,8 @@ def move_answer(
             for (d, left), (_, was) in zip(pad_left(after), pad_left(before), strict=True)
             if left != was
         ]
+    if delayed and after.is_complete != before.is_complete:
+        parts.append(submit_button(after.is_complete, oob=True))
     parts.append(outcome_message(outcome, element_id=message_id, oob=True))
     if version is not None:
         parts.append(version_input(version, element_id=version_id, oob=True))

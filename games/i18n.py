@@ -7,7 +7,13 @@ from django.utils.translation import gettext_lazy as _
 from games.engines.sudoku.levels import Level
 from games.engines.text import Sentences, Text
 
-PRESETS = {"friendly": _("Friendly"), "standard": _("Standard"), "hardcore": _("Hardcore"), "custom": _("Custom")}
+PRESETS = {
+    "friendly": _("Friendly"),
+    "standard": _("Standard"),
+    "hardcore": _("Hardcore"),
+    "tournament": _("Tournament"),
+    "custom": _("Custom"),
+}
 PENALTIES = {"none": _("none"), "flat": _("−5 per mistake"), "progressive": _("progressive (−5, −10, −15, …)")}
 PENALTY_OPTIONS = {"none": _("None"), "flat": _("Flat"), "progressive": _("Progressive")}
 STATUSES = {"playing": _("Playing"), "finished": _("Finished"), "eliminated": _("Eliminated"), "left": _("Left")}

@@ -110,11 +110,17 @@ def parse_rules(data: dict) -> SetRules:
         penalty = race.Penalty(data.get("penalty", "flat"))
     except ValueError:
         raise MalformedMessage(_("Penalty must be none, flat or progressive.")) from None
+    try:
+        feedback = race.Feedback(data.get("feedback", "immediate"))
+    except ValueError:
+        raise MalformedMessage(_("Feedback must be immediate or delayed.")) from None
     rules = race.Rules(
         notes=notes,
         hint_limit=_int(data.get("hint_limit", 3), "hint limit", 0, 5),
         penalty=penalty,
         mistake_cap=None if cap in ("off", "none", "") else _int(cap, "mistake cap", 3, 7),
+        feedback=feedback,
+        submissions=_int(data.get("submissions", race.DEFAULT_SUBMISSIONS), "submissions", 1, 5),
     )
     return SetRules(level, rules)
 

@@ -159,9 +159,9 @@ PRESETS: dict[str, Rules] = {
     "friendly": Rules(notes=True, hint_limit=5, penalty=Penalty.NONE, mistake_cap=None),
     "standard": Rules(notes=True, hint_limit=3, penalty=Penalty.FLAT, mistake_cap=None),
     "hardcore": Rules(notes=False, hint_limit=0, penalty=Penalty.PROGRESSIVE, mistake_cap=3),
+    "tournament": Rules(notes=True, hint_limit=0, penalty=Penalty.FLAT, feedback=Feedback.DELAYED, submissions=3),
 }
-# RULES.md's Tournament preset; joins PRESETS once the rooms play delayed feedback.
-TOURNAMENT = Rules(notes=True, hint_limit=0, penalty=Penalty.FLAT, feedback=Feedback.DELAYED, submissions=3)
+TOURNAMENT = PRESETS["tournament"]
 STANDARD = PRESETS["standard"]
 
 

@@ -29,6 +29,7 @@ def days_clock(seconds):
 # The Sudoku fragments (games/fragments.py) for pages: a move's answer swaps the same
 # markup by id, so a page and an answer cannot drift apart.
 register.simple_tag(fragments.hint_button, name="hint_button")
+register.simple_tag(fragments.submit_button, name="submit_button")
 register.simple_tag(fragments.score_stat, name="score_stat")
 register.simple_tag(fragments.mistakes_stat, name="mistakes_stat")
 register.simple_tag(fragments.hints_stat, name="hints_stat")

@@ -106,6 +106,7 @@ class ShowdownGame(GameType):
             "presets": race.PRESETS,
             "hint_limits": race.HINT_LIMITS,
             "caps": race.MISTAKE_CAPS,
+            "submission_limits": race.SUBMISSION_LIMITS,
             "penalties": [str(p) for p in race.Penalty],
         }
 
@@ -176,6 +177,7 @@ class ShowdownGame(GameType):
             selected=selected if selected is not None else outcome.cell,
             hint_limit=rules.hint_limit,
             mistake_cap=rules.mistake_cap,
+            delayed=rules.delayed,
             message_id="room-message",
             version=room.version,
             version_id="room-version",

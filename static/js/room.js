@@ -54,7 +54,7 @@
 
   // Lobby rules: a preset fills in the options; changing an option picks the preset it now
   // matches, or Custom, so every change is sent as it shows.
-  const OPTIONS = ["notes", "hint_limit", "penalty", "mistake_cap"];
+  const OPTIONS = ["notes", "hint_limit", "penalty", "mistake_cap", "feedback", "submissions"];
   function optionValue(form, name) {
     const field = form.elements[name];
     if (!field) return null;

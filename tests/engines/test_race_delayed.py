@@ -35,7 +35,10 @@ def filled(wrong_cells=(), rules=TOURNAMENT, board=None):
 
 # A match rule, Feedback: Immediate (v1; every v1 preset) or Delayed.
 def test_every_v1_preset_is_immediate_and_rules_default_to_it():
-    assert {rules.feedback for rules in race.PRESETS.values()} == {Feedback.IMMEDIATE}
+    v1 = {key: rules for key, rules in race.PRESETS.items() if key != "tournament"}
+    assert set(v1) == {"friendly", "standard", "hardcore"}
+    assert {rules.feedback for rules in v1.values()} == {Feedback.IMMEDIATE}
+    assert race.TOURNAMENT.preset == "tournament"
     assert Rules().feedback is Feedback.IMMEDIATE and not Rules().delayed
 
 

@@ -127,6 +127,8 @@ ACTIONS = [
     "enter",
     "note",
     "hint",
+    "erase",  # delayed feedback's own moves (issue 25)
+    "submit",
     "explode",
     "",
     "ENTER",
@@ -140,7 +142,9 @@ SOCKET_FIELDS = {
     "command": st.one_of(st.just("hint"), scalars),
     "mid": st.one_of(st.uuids().map(str), st.just("same-id"), scalars, oversized),
     "level": st.one_of(st.sampled_from(A.LEVELS), scalars),
-    "preset": st.one_of(st.sampled_from(["friendly", "standard", "hardcore", "custom"]), scalars),
+    "preset": st.one_of(st.sampled_from(["friendly", "standard", "hardcore", "tournament", "custom"]), scalars),
+    "feedback": st.one_of(st.sampled_from(["immediate", "delayed", "DELAYED"]), scalars),
+    "submissions": scalars,
     "notes": scalars,
     "hint_limit": scalars,
     "penalty": scalars,
@@ -389,6 +393,15 @@ def test_socket_refusals_have_clear_messages(world):
             {"text_data": json.dumps({"action": "rules", "level": "easy", "preset": "custom", "hint_limit": "2"})},
             "Hint limit must be",
         ),
+        (
+            {"text_data": json.dumps({"action": "rules", "level": "easy", "preset": "custom", "feedback": "later"})},
+            "Feedback must be immediate or delayed.",
+        ),
+        (
+            {"text_data": json.dumps({"action": "rules", "level": "easy", "preset": "custom", "submissions": "2"})},
+            "Submissions must be 1, 3 or 5.",
+        ),
+        ({"text_data": json.dumps({"action": "erase"})}, "Pick a cell on the board first."),
     ]
     for frame, needle in cases:
         before = snapshot()

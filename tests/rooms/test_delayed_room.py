@@ -137,3 +137,54 @@ def test_a_submission_after_the_room_finished_is_refused(room, players):
         perform(room.code, p, A.Forfeit(), now=later(1))
     with pytest.raises(RoomError, match="not running"):
         submit(room, players[0], 2)
+
+
+@pytest.mark.parametrize(
+    "data, rules",
+    [
+        ({"level": "easy", "preset": "tournament"}, race.TOURNAMENT),
+        (
+            {
+                "level": "easy",
+                "preset": "custom",
+                "notes": "on",
+                "hint_limit": "1",
+                "feedback": "delayed",
+                "submissions": "5",
+            },
+            race.Rules(True, 1, race.Penalty.FLAT, None, race.Feedback.DELAYED, 5),
+        ),
+        ({"level": "easy", "preset": "custom", "notes": "on", "hint_limit": "3"}, race.STANDARD),
+    ],
+)
+def test_the_lobby_reads_feedback_and_submissions(data, rules):
+    assert A.parse_rules(data) == A.SetRules("easy", rules)
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"feedback": "later"}, "Feedback must be immediate or delayed."),
+        ({"feedback": "delayed", "submissions": "2"}, "Submissions must be 1, 3 or 5."),
+        ({"feedback": "delayed", "submissions": "9"}, "between 1 and 5"),
+    ],
+)
+def test_the_lobby_refuses_other_feedback_options(data, message):
+    with pytest.raises((A.MalformedMessage, race.MalformedMove), match=message):
+        A.parse_rules({"level": "easy", "preset": "custom", **data})
+
+
+def test_submit_is_enabled_when_the_grid_becomes_full(room, players):
+    ada = players[0]
+    for cell in EMPTY[:-1]:
+        perform(room.code, ada, A.Enter(cell, right(cell)), now=later(1))
+    room.refresh_from_db()
+    game, s = game_for(room), seat(room, ada)
+    before = dict(s.state)
+    result = perform(room.code, ada, A.Enter(EMPTY[-1], right(EMPTY[-1])), now=later(2))
+    answer = game.move_answer(room, seat(room, ada), before, result.outcome, EMPTY[-1])
+    assert 'id="submit-button"' in answer and "disabled" not in answer.split('id="submit-button"')[1].split(">")[0]
+    full = seat(room, ada).state
+    result = perform(room.code, ada, A.GameMove(play.Erase(EMPTY[-1])), now=later(3))
+    answer = game.move_answer(room, seat(room, ada), full, result.outcome, EMPTY[-1])
+    assert 'id="submit-button"' in answer and "disabled" in answer.split('id="submit-button"')[1].split(">")[0]
