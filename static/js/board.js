@@ -88,6 +88,11 @@
       press('.pad [data-digit="' + event.key + '"]');
       return;
     }
+    if (event.key === "Backspace" || event.key === "Delete") {  // delayed feedback's Erase (absent elsewhere)
+      if (document.querySelector('button[name="action"][value="erase"]')) event.preventDefault();
+      press('button[name="action"][value="erase"]');
+      return;
+    }
     const key = event.key.toLowerCase();
     if (key === "n") press("[data-notes-toggle]");
     else if (key === "h") press('button[name="command"][value="hint"]');
