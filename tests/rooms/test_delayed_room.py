@@ -2,8 +2,10 @@
 the room write path: entries kept as typed, erase, submit, out, ranking and scores at the end."""
 
 import datetime as dt
+import re
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from games.engines import race
@@ -188,3 +190,21 @@ def test_submit_is_enabled_when_the_grid_becomes_full(room, players):
     result = perform(room.code, ada, A.GameMove(play.Erase(EMPTY[-1])), now=later(3))
     answer = game.move_answer(room, seat(room, ada), full, result.outcome, EMPTY[-1])
     assert 'id="submit-button"' in answer and "disabled" in answer.split('id="submit-button"')[1].split(">")[0]
+
+
+def test_the_race_page_has_erase_and_a_disabled_submit(room, players):
+    from tests.conftest import client_for
+
+    perform(room.code, players[0], A.Enter(EMPTY[0], 1), now=later(1))  # past the countdown: playing
+    html = client_for(players[0]).get(reverse("room", args=[room.code])).content.decode()
+    assert 'name="action" value="erase"' in html and re.search(r'id="submit-button"[^>]*disabled', html)
+    assert "Delayed feedback, 3 submissions" in html
+
+
+def test_the_lobby_offers_tournament_and_the_feedback_options(players, bank_puzzle):
+    from tests.conftest import client_for
+
+    lobby = create_room(players[0], level="easy")
+    html = client_for(players[0]).get(reverse("room", args=[lobby.code])).content.decode()
+    assert 'value="tournament"' in html and 'data-feedback="delayed"' in html
+    assert 'name="feedback"' in html and 'name="submissions"' in html
