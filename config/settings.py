@@ -271,7 +271,7 @@ MFA_SUPPORTED_TYPES = ["webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True  # sign in with a passkey alone
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG  # http://127.0.0.1 in development and tests
 
-# --- Email: one EMAIL_URL (dj-email-url), e.g. smtp+tls://user:pass@host:587 ---
+# --- Email: one EMAIL_URL (dj-email-url), e.g. submission://user:pass@host:587 (STARTTLS) ---
 # Unset: every message (the sign-in codes) is printed on the `make run` console.
 EMAIL_URL = env_str("EMAIL_URL")
 if EMAIL_URL:

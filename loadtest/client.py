@@ -49,7 +49,8 @@ MISTAKES = re.compile(r"data-mistakes>\s*(\d+)")
 HINTS = re.compile(r"data-hints>\s*(\d+)")
 STANDING = re.compile(
     r'<li class="standing status-(\w+)">.*?aria-label="Place (\d+)".*?<strong class="name">(.*?)</strong>'
-    r'\s*<span class="line">\s*(\d+) pts',
+    # the line starts with the rival's state when there is one ("finished 1:35 · 210 pts")
+    r'\s*<span class="line">\s*(?:<span class="state">[^<]*</span> · )?(\d+) pts',
     re.S,
 )
 COUNTDOWN = re.compile(r'data-countdown="1"[^>]*?data-elapsed="([\d.]+)"')

@@ -35,7 +35,9 @@ class Profile(models.Model):
     )
     # Unlinked from its account's page: its records still count for the account, but no
     # browser plays as it any more (its token was replaced).
-    unlinked = models.BooleanField(default=False)
+    # db_default too: rows written by code that predates the column (an older process mid-deploy,
+    # the migration tests' old models) get False from the database.
+    unlinked = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["-created_at"]

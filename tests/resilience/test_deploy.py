@@ -25,6 +25,8 @@ def production(**extra):
             "DJANGO_DEBUG": "false",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
             "DJANGO_ALLOWED_HOSTS": "showdown.example.com",
+            # sign-in codes go out by email: production names its SMTP server
+            "EMAIL_URL": "submission://showdown:secret@mail.example.com:587",
         },
         **extra,
     )
@@ -34,6 +36,14 @@ def test_check_deploy_passes_with_production_settings():
     result = manage("check", "--deploy", "--fail-level", "WARNING", **production())
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_check_deploy_names_a_production_site_without_a_mail_server():
+    """Without EMAIL_URL the codes would only be printed on the console: the deploy check says so."""
+    env = production()
+    env["EMAIL_URL"] = ""
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **env)
+    assert result.returncode != 0 and "mail.E001" in result.stdout + result.stderr
 
 
 def test_check_deploy_fails_on_a_weak_secret_key():
