@@ -162,8 +162,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.group = group_name(self.code)
         self.awaiting = {}  # forwarded messages' tokens -> answered (rooms/hub.py)
         await self.accept()
-        # Signing out in this browser closes its sockets (accounts/linking.py).
-        await self.channel_layer.group_add(profile_group(self.player.pk), self.channel_name)
+        self.signed_out_heard = await self._profile_group("add")
         try:
             await hub.current().attach(self)  # a running room gets its owner now, not on the first move
             await self.send_full()  # resync: the first push is always the full current state
@@ -175,9 +174,20 @@ class RoomConsumer(AsyncWebsocketConsumer):
         game = Room.objects.filter(code=self.code).values_list("game", flat=True).first()
         return game, game is not None and Seat.objects.filter(room__code=self.code, player=self.player).exists()
 
+    async def _profile_group(self, op: str) -> bool:
+        """Join (or leave) the group that signing out in this browser closes (accounts/linking.py).
+        With Redis away it fails like every layer call, and the socket stays: the join is tried
+        again before its next message is acted on."""
+        method = self.channel_layer.group_add if op == "add" else self.channel_layer.group_discard
+        try:
+            await method(profile_group(self.player.pk), self.channel_name)
+        except Exception:  # Redis away (redis raises its own ConnectionError, not the builtin)
+            return False
+        return True
+
     async def disconnect(self, code):
         if hasattr(self, "group"):
-            await self.channel_layer.group_discard(profile_group(self.player.pk), self.channel_name)
+            await self._profile_group("discard")
             await hub.current().detach(self)
 
     async def player_signed_out(self, event):
@@ -194,6 +204,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message = str(error) if isinstance(error, Malformed) else _("Messages must be JSON.")
             await self.send_error(message)
             return
+        if not self.signed_out_heard:
+            self.signed_out_heard = await self._profile_group("add")
         if isinstance(action, A.Sync) and not await limits.aconnect_allowed(self.ip, self.player.pk):
             await self.send(text_data=slow_down(self.language))  # a resync renders it all: budgeted
             return
