@@ -51,7 +51,7 @@ class CardokuDuel(DuelGame):
     totals_label = gettext_noop("Cardoku duels")
     template = "rooms/cardoku.html"
     styles = ("css/cardoku.css", "css/duels.css")
-    scripts = ("js/board-events.js", "js/cardoku.js")
+    scripts = ("js/board-events.js", "js/board.js", "js/cardoku.js")  # board.js: the room clock ticks
     progress_unit = gettext_noop("cards played")
 
     def rules(self, room) -> DuelSettings:

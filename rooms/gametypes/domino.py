@@ -43,7 +43,7 @@ class DominoDuel(DuelGame):
     totals_label = gettext_noop("Sudoku Domino duels")
     template = "rooms/domino.html"
     styles = ("css/domino.css", "css/duels.css")
-    scripts = ("js/board-events.js", "js/domino.js", "js/duels.js")
+    scripts = ("js/board-events.js", "js/board.js", "js/domino.js", "js/duels.js")  # board.js: the room clock ticks
     has_level = True
     time_limit = timedelta(seconds=dm.TIME_LIMIT)
     progress_unit = gettext_noop("stones placed")

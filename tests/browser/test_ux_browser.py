@@ -278,3 +278,19 @@ def test_no_forfeit_for_a_player_already_out(browser, daphne_server):
     page.wait_for_selector("#room-body[data-state=playing] #game")
     assert page.get_by_text("Forfeit and leave").count() == 0
     page.context.close()
+
+
+# --- 3: a duel's race clock ticks ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["cardoku", "domino"])
+def test_a_duels_time_ticks_during_play(browser, daphne_server, game):
+    room, (ada, _grace) = running_room(game)
+    page = new_page(browser, daphne_server, ada)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=playing] #game")
+    first = page.locator("[data-race-clock]").inner_text()
+    page.wait_for_timeout(2200)
+    later = page.locator("[data-race-clock]").inner_text()
+    assert first != later and later != "0:00", (first, later)
+    page.context.close()
