@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import IntegrityError
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
+from redis.exceptions import RedisError
 
 from config.database import TRY_AGAIN
 from games.engines.errors import Malformed, Refusal
@@ -181,7 +182,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         method = self.channel_layer.group_add if op == "add" else self.channel_layer.group_discard
         try:
             await method(profile_group(self.player.pk), self.channel_name)
-        except Exception:  # Redis away (redis raises its own ConnectionError, not the builtin)
+        except (RedisError, OSError):  # Redis away (redis's ConnectionError is not the builtin one)
             return False
         return True
 
