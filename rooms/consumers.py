@@ -74,6 +74,7 @@ def not_json(constant: str):
 
 class RoomConsumer(AsyncWebsocketConsumer):
     language = settings.LANGUAGE_CODE  # until connect() reads the player's (socket_language)
+    signed_out_heard = True  # in the sign-out group; connect() sets it (False: Redis was away)
 
     async def __call__(self, scope, receive, send):
         """Frames are taken off the connection as they arrive (a pump), counted against the
