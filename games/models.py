@@ -38,7 +38,7 @@ class Puzzle(models.Model):
 
 
 class Revised(models.Model):
-    """A game row its write path may keep in memory between moves (games/rows.py). Every write
+    """A game row its write path may keep in memory between moves (games/rowwriter.py). Every write
     moves `revision` on, so a kept copy is written back only over the row it was read as."""
 
     revision = models.PositiveIntegerField(default=0, editable=False)
@@ -46,7 +46,7 @@ class Revised(models.Model):
     class Meta:
         abstract = True
 
-    def save(self, *args, update_fields=None, **kwargs):  # the admin, a sweep: writes outside games/rows.py
+    def save(self, *args, update_fields=None, **kwargs):  # the admin, a sweep: writes outside games/rowwriter.py
         self.revision += 1
         if update_fields is not None:
             update_fields = {*update_fields, "revision"}

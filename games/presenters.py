@@ -2,13 +2,13 @@
 
 from django.utils.safestring import SafeString
 
-from games import fragments
 from games.engines.race import Board, Outcome
+from games.sudoku import fragments
 
 
 def board_rows(board: Board, selected: int | None = None, flash: Outcome | None = None) -> list[list[SafeString]]:
     """Rows of ready-made cell markup for the ARIA grid (templates/games/board.html#grid),
-    from the same builder as a move's answer (games/fragments.py)."""
+    from the same builder as a move's answer (games/sudoku/fragments.py)."""
     return fragments.sudoku_rows(board, selected, flash)
 
 

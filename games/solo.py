@@ -11,7 +11,7 @@ from games.engines import race
 from games.engines.errors import Refusal
 from players.identity import record_filter
 
-from . import rows, uptime
+from . import rowwriter, uptime
 from .bank import take_puzzle
 from .models import Level, SoloRun
 from .numbers import ascii_int
@@ -114,10 +114,10 @@ def start_run(player, level: str) -> SoloRun:
 
 def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     """Apply one action to `player`'s run (a Profile or the request's player token) through
-    games.rows.write: one write of the changed columns, to the run this process kept from its
+    games.rowwriter.write: one write of the changed columns, to the run this process kept from its
     last move or read (with its puzzle's solution) by one SELECT."""
     now = now or timezone.now()
-    return rows.write(
+    return rowwriter.write(
         SoloRun,
         run_id,
         player,

@@ -5,16 +5,17 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from config.methods import page
+from games import responses
 from games.engines import race
 from games.responses import busy, flash
 from players.middleware import player_token
 
-from . import fragments, i18n, solo
+from . import i18n, solo
 from .bank import BankEmpty
 from .limits import creation_limit
 from .models import Level, SoloRun
 from .presenters import board_rows, digit_pad
-from .sudoku import play
+from .sudoku import fragments, play
 from .zones import time_zones
 
 
@@ -98,7 +99,7 @@ def solo_run(request, run_id: int):
 def solo_act(request, run_id: int):
     """Every move on a run comes here: digits, notes, hints, pause and resume.
 
-    An htmx move answers with only what changed (games/fragments.move_answer, swapped out
+    An htmx move answers with only what changed (games/sudoku/fragments.move_answer, swapped out
     of band; the form's own target is left alone). The whole game comes back on pause,
     resume and the finish, after a refusal the rules made, and when the page was behind
     (its version is not the run's: another tab moved, or an answer was lost)."""
@@ -111,7 +112,7 @@ def solo_act(request, run_id: int):
         return flash(request, str(error), 403)
     except race.MalformedMove as error:
         if request.htmx:  # nothing changed: the message alone
-            return fragments.answer(fragments.outcome_message(error=str(error), oob=True), 400)
+            return responses.answer(fragments.outcome_message(error=str(error), oob=True), 400)
         return _refused_game(request, run_id, str(error), 400, selected, mode)
     except race.IllegalMove as error:
         return _refused_game(request, run_id, str(error), 409, selected, mode)
@@ -132,7 +133,7 @@ def solo_act(request, run_id: int):
     )
     if played.newly_assisted:  # the first hint, or one mistake too many
         answer += fragments.run_badge(True, oob=True)
-    return fragments.answer(answer)
+    return responses.answer(answer)
 
 
 def _refused_game(request, run_id, message, status, selected, mode):

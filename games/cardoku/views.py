@@ -12,10 +12,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from config.methods import page
 from games.engines import cardoku as ck
-from games.fragments import answer
 from games.i18n import say
 from games.limits import creation_limit
-from games.responses import flash
+from games.responses import answer, flash
 from players.middleware import player_token
 
 from . import fragments, play, records, solo

@@ -14,9 +14,9 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from games.fragments import oob as add_oob
 from games.i18n import say
 from games.presenters import format_seconds
+from games.responses import oob as add_oob
 
 
 def _e(value) -> str:

@@ -13,10 +13,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from config.methods import page
 from games.bank import BankEmpty
 from games.engines import domino as engine
-from games.fragments import answer
 from games.limits import creation_limit
 from games.models import Level
-from games.responses import busy, flash
+from games.responses import answer, busy, flash
 from players.middleware import player_token
 
 from . import fragments, play, solo

@@ -1,9 +1,10 @@
 from django import template
 from django.utils.translation import gettext
 
-from games import fragments, i18n
+from games import i18n
 from games.i18n import label
 from games.presenters import format_seconds
+from games.sudoku import fragments
 
 register = template.Library()
 
@@ -26,7 +27,7 @@ def days_clock(seconds):
     return words % {"n": days} + f" {rest // 3600}:{rest % 3600 // 60:02d}"
 
 
-# The Sudoku fragments (games/fragments.py) for pages: a move's answer swaps the same
+# The Sudoku fragments (games/sudoku/fragments.py) for pages: a move's answer swaps the same
 # markup by id, so a page and an answer cannot drift apart.
 register.simple_tag(fragments.hint_button, name="hint_button")
 register.simple_tag(fragments.submit_button, name="submit_button")

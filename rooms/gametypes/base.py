@@ -15,8 +15,8 @@ from datetime import timedelta
 
 from django.utils.translation import gettext_noop
 
-from games import fragments as sudoku
 from games.i18n import level_label
+from games.sudoku import fragments as sudoku
 
 
 class GameType(ABC):

@@ -3,11 +3,11 @@
 from django.conf import settings
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games import fragments, i18n
+from games import i18n
 from games.bank import take_puzzle
 from games.engines import race
 from games.presenters import board_rows, digit_pad
-from games.sudoku import play
+from games.sudoku import fragments, play
 
 from .. import actions as A
 from ..models import Seat

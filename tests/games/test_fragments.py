@@ -1,4 +1,4 @@
-"""The Sudoku fragment builders (games/fragments.py): the page and a move's answer are the
+"""The Sudoku fragment builders (games/sudoku/fragments.py): the page and a move's answer are the
 same markup, escaped, with stable ids."""
 
 import re
@@ -7,8 +7,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import fragments
 from games.engines import race
+from games.sudoku import fragments
 from tests.conftest import PUZZLE, SOLUTION
 
 GIVENS = tuple(map(int, PUZZLE))

@@ -1,4 +1,5 @@
-"""Sudoku board fragments: one cell, the counters, the digit pad, the message line.
+"""Sudoku board fragments (the htmx answer helpers `oob` and `answer` they use are in
+games/responses.py, shared by every game): one cell, the counters, the digit pad, the message line.
 
 The same functions build the page (templates/games/board.html renders the cells and pad
 buttons these return) and a move's answer (only the fragments that changed, swapped by id
@@ -19,36 +20,16 @@ from __future__ import annotations
 
 from html import escape
 
-from django.http import HttpResponse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
-from django_htmx.http import reswap
 
 from games.engines.race import Board, Outcome
 from games.i18n import say
-
-OOB = ' hx-swap-oob="true"'
-# A move's answer is out-of-band swaps only: no main swap, and settled at once (htmx's
-# default 20 ms settle delay would show a swapped element's new attributes that much later).
-ANSWER_SWAP = "none settle:0ms"
+from games.responses import oob
 
 
 def _e(value) -> str:
     return escape(str(value), quote=True)
-
-
-def oob(fragment: str) -> SafeString:
-    """`fragment` with `hx-swap-oob="true"` on its first (top-level) element, right after
-    the tag name."""
-    end = fragment.index("<") + 1
-    while end < len(fragment) and fragment[end] not in " />\t\n":
-        end += 1
-    return mark_safe(fragment[:end] + OOB + fragment[end:])
-
-
-def answer(html: str, status: int = 200) -> HttpResponse:
-    """An htmx answer made of out-of-band fragments (the games' move answers)."""
-    return reswap(HttpResponse(html, status=status), ANSWER_SWAP)  # type: ignore[arg-type]  # django-htmx types bare swap styles; htmx takes modifiers too
 
 
 def _done(html: str, out_of_band: bool) -> SafeString:

@@ -1,4 +1,4 @@
-"""games/rows.py: a move is one compare-and-set UPDATE of the copy of its game this process
+"""games/rowwriter.py: a move is one compare-and-set UPDATE of the copy of its game this process
 kept from the last move; a copy that is behind the row (another tab or process wrote) is
 never written over it, and a refusal decided on it is asked again of the row."""
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from games import rows, solo
+from games import rowwriter, solo
 from games.cardoku import solo as cardoku
 from games.cardoku.models import CardokuGame
 from games.engines import race
@@ -23,13 +23,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _nothing_kept():
-    rows.forget()
+    rowwriter.forget()
     yield
-    rows.forget()
+    rowwriter.forget()
 
 
 def kept(model, pk):
-    return rows._kept[(model, pk)][1]
+    return rowwriter._kept[(model, pk)][1]
 
 
 def enter(player, run, n, version=None):
@@ -52,7 +52,7 @@ def test_a_copy_behind_the_row_loses_no_move_and_doubles_none(player, run):
     enter(player, run, 0)
     behind = copy.copy(kept(SoloRun, run.pk))
     enter(player, run, 1)  # what another process did: this one's copy is now behind
-    rows._kept[(SoloRun, run.pk)] = (player.token, behind)
+    rowwriter._kept[(SoloRun, run.pk)] = (player.token, behind)
     played = enter(player, run, 2, version=2)
     stored = SoloRun.objects.get(pk=run.pk)
     assert [stored.get_board().cells[EMPTY[n]] for n in range(3)] == [int(SOLUTION[EMPTY[n]]) for n in range(3)]
@@ -80,7 +80,7 @@ def test_a_refusal_decided_on_a_copy_behind_the_row_is_asked_again(player):
     cardoku.play_move(game.pk, player.token, discard)
     behind = copy.copy(kept(CardokuGame, game.pk))
     cardoku.play_move(game.pk, player.token, cardoku.play.parse_action({"action": "discard", "step": "1"}))
-    rows._kept[(CardokuGame, game.pk)] = (player.token, behind)
+    rowwriter._kept[(CardokuGame, game.pk)] = (player.token, behind)
     played = cardoku.play_move(game.pk, player.token, cardoku.play.parse_action({"action": "discard", "step": "2"}))
     assert played.game.step == 3 and CardokuGame.objects.get(pk=game.pk).discards == 3
 
@@ -89,14 +89,14 @@ def test_another_players_token_never_gets_the_kept_copy(player, other_player, ru
     enter(player, run, 0)
     with pytest.raises(solo.NotYourRun):
         solo.act(run.pk, other_player.token, solo.SoloAction("enter", cell=EMPTY[1], digit=1))
-    assert SoloRun.objects.get(pk=run.pk).moves == 1 and (SoloRun, run.pk) in rows._kept
+    assert SoloRun.objects.get(pk=run.pk).moves == 1 and (SoloRun, run.pk) in rowwriter._kept
 
 
 def test_a_rolled_back_write_is_never_kept(player, run):
     with pytest.raises(RuntimeError), transaction.atomic():
         enter(player, run, 0)
         raise RuntimeError
-    assert (SoloRun, run.pk) not in rows._kept and SoloRun.objects.get(pk=run.pk).moves == 0
+    assert (SoloRun, run.pk) not in rowwriter._kept and SoloRun.objects.get(pk=run.pk).moves == 0
 
 
 def test_a_kept_move_over_http_is_one_statement(player_client, run):
