@@ -13,8 +13,9 @@ reports the highest entry rate whose p99 stays within 100 ms. Entries whose upda
 saturated server) are counted, never silently dropped from the percentiles' story.
 
 --previous REV plays the same load against an older commit too (checked out in a temporary
-worktree, its daphne processes on the same database and Redis, rooms set up by this tree's
-code): the two trees take turns (this one first in odd repeats, the older one first in even
+worktree, its daphne processes on the same Redis; the schema moves between commits, so the
+older tree gets a database of its own, DATABASE_URL's name + "_previous", created afresh and
+migrated, and its rooms are set up by its own code): the two trees take turns (this one first in odd repeats, the older one first in even
 ones), each row is printed as it comes, and at the end each tree's totals and their ratio.
 
 --pace S: one entry per player every S seconds on average, each gap drawn between 0.5 S and
@@ -283,6 +284,7 @@ def main():
         old = Path(tempfile.mkdtemp(prefix="bench-previous-"))
         subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(old), args.previous], cwd=ROOT, check=True)
         trees.append((old, f"previous {args.previous[:7]}"))
+        previous_database(old)
     totals: dict[str, list] = {label: [] for _, label in trees}
     try:
         # Every phase gets fresh daphne processes: a saturated run leaves a backlog behind.
@@ -304,7 +306,7 @@ def main():
             order = trees if n % 2 == 0 else trees[::-1]  # turns: ABBA..., so drift hits both alike
             for tree, label in order:
                 with daphnes(args.servers, tree) as (ports, servers):
-                    rooms = setup_rooms(args.rooms, args.players)
+                    rooms = setup_rooms(args.rooms, args.players) if tree is None else old_rooms(tree, args)
                     rate, lat, trouble = asyncio.run(run_load(ports, rooms, args.rate, args.duration, servers=servers))
                     spent = trouble["cpu"]
                 report(f"load, {label}", rate, lat, trouble)
@@ -496,12 +498,52 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def previous_url() -> str:
+    return os.environ["DATABASE_URL"] + "_previous"
+
+
+def previous_database(tree: Path) -> None:
+    """A fresh database for the older tree, migrated by its own code (its schema, not ours)."""
+    import psycopg
+
+    url = previous_url()
+    name, admin = url.rsplit("/", 1)[1], url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=tree, check=True, env=dict(os.environ, DATABASE_URL=url)
+    )
+
+
+def old_rooms(tree: Path, args) -> list:
+    """The rooms of a load run, set up by the older tree's own code in its own database."""
+    script = (
+        "import json; from loadtest.common import setup_rooms; "
+        f"print('ROOMS ' + json.dumps(setup_rooms({args.rooms}, {args.players})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, DATABASE_URL=previous_url()),
+    ).stdout
+    line = next(line for line in out.splitlines() if line.startswith("ROOMS "))
+    return [(code, cookies) for code, cookies in json.loads(line[len("ROOMS ") :])]
+
+
 @contextlib.contextmanager
 def daphnes(count, tree: Path | None = None):
-    """`count` daphne processes of this tree's code, or of `tree` (an older checkout)."""
+    """`count` daphne processes of this tree's code, or of `tree` (an older checkout, on its
+    own database)."""
     ports = [free_port() for _ in range(count)]
     logs = Path(tempfile.gettempdir())
-    servers = [start_daphne(port, log_path=str(logs / f"bench-daphne-{port}.log"), tree=tree) for port in ports]
+    env = None if tree is None else dict(os.environ, DATABASE_URL=previous_url())
+    servers = [
+        start_daphne(port, log_path=str(logs / f"bench-daphne-{port}.log"), tree=tree, env=env) for port in ports
+    ]
     groups = [cap_cpu(server, CPU_QUOTA) for server in servers] if CPU_QUOTA else []
     try:
         yield ports, servers
