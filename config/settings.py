@@ -197,6 +197,22 @@ PUZZLE_BANK_INLINE = env_bool("PUZZLE_BANK_INLINE", False)
 COUNTDOWN_SECONDS = env_float("COUNTDOWN_SECONDS", 3.0)
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
 
+# --- Showdown rating (RULES.md section 8, stats/ratings.py; README "Ratings") ---
+# Weng-Lin Plackett-Luce at openskill's defaults (mu 25, sigma 25/3); the shown number is
+# 1500 + RATING_SCALE x (mu - 3 sigma): 1500 at the start, rising as the rating grows certain.
+RATING_SCALE = env_float("RATING_SCALE", 20.0)
+# Provisional ("?") while sigma is above this: about 10 rated rooms of 2-3 players.
+RATING_PROVISIONAL_SIGMA = env_float("RATING_PROVISIONAL_SIGMA", 6.7)
+# Sigma grows by this (in quadrature) per idle week beyond RATING_IDLE_GRACE_DAYS, never past
+# the starting sigma; the grace is the rankings' activity window, so ranked players never decay.
+RATING_IDLE_SIGMA_PER_WEEK = env_float("RATING_IDLE_SIGMA_PER_WEEK", 0.5)
+RATING_IDLE_GRACE_DAYS = env_int("RATING_IDLE_GRACE_DAYS", 30)
+# The same group of accounts rates at most this many rooms together per UTC day.
+RATING_GROUP_ROOMS_PER_DAY = env_int("RATING_GROUP_ROOMS_PER_DAY", 5)
+# The rankings' top list: at least this many rated rooms and a rated room in the last N days.
+RANKING_MIN_ROOMS = env_int("RANKING_MIN_ROOMS", 10)
+RANKING_ACTIVE_DAYS = env_int("RANKING_ACTIVE_DAYS", 30)
+
 # --- Limits per client (games/limits.py, rooms/limits.py) ---
 # Proxies whose X-Forwarded-For is believed (IPs or CIDRs, e.g. "127.0.0.1,10.0.0.0/8"). Empty:
 # REMOTE_ADDR is the client (direct, or daphne --proxy-headers already put the client there).

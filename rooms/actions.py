@@ -47,6 +47,7 @@ class SetReady:
 class SetRules:
     level: str | None  # None: a game type without difficulty keeps the room's
     rules: Settings
+    rated: bool = True  # Showdown's Rated/Unrated toggle (stats/ratings.py), kept in Room.rules
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,15 @@ def parse_level(data: dict) -> str:
 def parse_rules(data: dict) -> SetRules:
     """Showdown's lobby settings: a difficulty and a preset, or custom rules."""
     level = parse_level(data)
+    rating = data.get("rating") or "rated"  # absent (an older page): rated, the default
+    if rating not in ("rated", "unrated"):
+        raise MalformedMessage(_("Rating must be rated or unrated."))
+    rated = rating == "rated"
     preset = data.get("preset") or "custom"
     if not isinstance(preset, str):
         raise MalformedMessage(_("Unknown rule preset."))
     if preset in race.PRESETS:
-        return SetRules(level, race.PRESETS[preset])
+        return SetRules(level, race.PRESETS[preset], rated)
     if preset != "custom":
         raise MalformedMessage(_("Unknown rule preset."))
     notes = str(data.get("notes", "")).lower() in ("on", "true", "1", "yes")
@@ -122,7 +127,7 @@ def parse_rules(data: dict) -> SetRules:
         feedback=feedback,
         submissions=_int(data.get("submissions", race.DEFAULT_SUBMISSIONS), "submissions", 1, 5),
     )
-    return SetRules(level, rules)
+    return SetRules(level, rules, rated)
 
 
 def _scalar(value) -> bool:

@@ -300,6 +300,8 @@ def _rules(room, seats, seat, player, action, now):
     if action.level is not None:
         room.level = action.level
     room.rules = action.rules.to_dict()
+    if not action.rated:
+        room.rules["rated"] = False  # the host turned rating off (absent: rated)
     # Any host change resets every ready flag: players agree to what they see.
     Seat.objects.filter(room=room).update(ready=False)
     for s in seats:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.engines.text import _
 from players.models import Profile
+from stats import ratings
 
 from . import push
 from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for
@@ -333,7 +334,8 @@ def _seat(room, player):
 
 
 def record_results(room, seats, now):
-    """Everyone's result of a finished room (idempotent: one row per player and room)."""
+    """Everyone's result of a finished room and, for a rated Showdown, the rating changes
+    (idempotent: one row per player and room)."""
     game = game_for(room)
     for seat in seats:
         RoomResult.objects.get_or_create(
@@ -351,3 +353,4 @@ def record_results(room, seats, now):
                 summary=game.result_summary(room, seat),
             ),
         )
+    ratings.rate_room(room, seats, now)  # once per room (its own unique rows), in this transaction

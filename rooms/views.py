@@ -263,7 +263,11 @@ def room_rematch(request, code: str):
                 )
             game = GAME_TYPES[room.game]
             new = create_room(request.player, room.game, room.level)
-            perform(new.code, request.player, A.SetRules(room.level, game.rules(room)))
+            perform(
+                new.code,
+                request.player,
+                A.SetRules(room.level, game.rules(room), room.rules.get("rated", True) is not False),
+            )
             rematch, created = new.code, True
             cache.set(rematch_key(room.code), rematch, 24 * 3600)  # as long as the results stay readable
     if not created:

@@ -1,0 +1,257 @@
+"""The Showdown rating (RULES.md section 8): Weng-Lin Plackett-Luce (the `openskill`
+package) over a room's final ranking, once per finished room, in the room's final write.
+
+- Ranks: the room's places (ties share one), players who left after everyone else (and
+  tied with each other).
+- The shown number is conservative: 1500 + RATING_SCALE x (mu - 3 sigma), 1500 at the start
+  (mu 25, sigma 25/3) and rising as sigma falls. Provisional ("?") while sigma is above
+  RATING_PROVISIONAL_SIGMA. `limit_sigma` is on: a room never makes a rating less certain,
+  so winning never lowers the shown number.
+- Idle growth: per week without a rated room beyond RATING_IDLE_GRACE_DAYS, sigma grows by
+  RATING_IDLE_SIGMA_PER_WEEK in quadrature (never past the start), applied when the player
+  next plays (stored in that room's RatingChange) and whenever the rating is shown.
+- A room is rated when it is a Showdown, every seat is signed in (one account a seat), at
+  least 2 players, preset rules (not Custom), the host left rating on, and this group of
+  accounts has had fewer than RATING_GROUP_ROOMS_PER_DAY rated rooms together that UTC day.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from openskill.models import PlackettLuce
+
+from players.models import Profile
+from rooms.gametypes import game_for
+
+from .models import Rating, RatingChange, RoomRating
+
+MODEL = PlackettLuce(limit_sigma=True)
+MU, SIGMA = MODEL.mu, MODEL.sigma
+START = 1500
+LEFT = "left"
+
+
+# --- the numbers (no database) -------------------------------------------------------------
+
+
+def shown(mu: float, sigma: float) -> int:
+    return round(START + settings.RATING_SCALE * (mu - 3 * sigma))
+
+
+def provisional(sigma: float) -> bool:
+    return sigma > settings.RATING_PROVISIONAL_SIGMA
+
+
+def idle_sigma(sigma: float, last: datetime | None, now: datetime) -> float:
+    """Sigma after the idle weeks between `last` (the previous rated room) and `now`."""
+    if last is None:
+        return sigma
+    weeks = ((now - last) - timedelta(days=settings.RATING_IDLE_GRACE_DAYS)) // timedelta(weeks=1)
+    if weeks <= 0:
+        return sigma
+    return min(SIGMA, math.sqrt(sigma**2 + weeks * settings.RATING_IDLE_SIGMA_PER_WEEK**2))
+
+
+def update(players: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
+    """New (mu, sigma) of each player, from their (mu, sigma) and ranks (1 best, ties equal)."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in players]
+    rated = MODEL.rate(teams, ranks=list(ranks))
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def rating_ranks(seats) -> list[int]:
+    """Each seat's rank for the rating: its place, and after everyone else those who left."""
+    stayed = [seat.place or 1 for seat in seats if seat.status != LEFT]
+    last = max(stayed, default=0) + 1
+    return [last if seat.status == LEFT else (seat.place or 1) for seat in seats]
+
+
+# --- which rooms are rated ------------------------------------------------------------------
+
+
+def group_key(account_ids) -> str:
+    return hashlib.sha256(",".join(map(str, sorted(account_ids))).encode()).hexdigest()
+
+
+def host_wants_rating(room) -> bool:
+    """The lobby's Rated/Unrated toggle, kept in the room's rules (absent: rated)."""
+    return (room.rules or {}).get("rated", True) is not False
+
+
+def rated_in_principle(room) -> bool:
+    """What the rule summary can say before anyone finishes: a Showdown with preset rules
+    and rating left on (the seats' sign-in and the daily limit are judged at the end)."""
+    return room.game == "showdown" and host_wants_rating(room) and game_for(room).preset(room) != "custom"
+
+
+def _decide(room, accounts: list[int | None], day) -> tuple[str, str]:
+    """(reason, group): reason "" when the room is rated."""
+    known = [a for a in accounts if a is not None]
+    group = group_key(set(known))
+    if len(accounts) < 2:
+        return RoomRating.Reason.FEW, group
+    if len(known) < len(accounts):
+        return RoomRating.Reason.ANONYMOUS, group
+    if len(set(known)) < len(known):
+        return RoomRating.Reason.SAME_ACCOUNT, group
+    if game_for(room).preset(room) == "custom":
+        return RoomRating.Reason.CUSTOM, group
+    if not host_wants_rating(room):
+        return RoomRating.Reason.HOST_OFF, group
+    if RoomRating.objects.filter(group=group, day=day, rated=True).count() >= settings.RATING_GROUP_ROOMS_PER_DAY:
+        return RoomRating.Reason.GROUP_LIMIT, group
+    return RoomRating.Reason.RATED, group
+
+
+# --- the final write's hook -----------------------------------------------------------------
+
+
+def rate_room(room, seats, now) -> RoomRating | None:
+    """Rate a finished Showdown room once (called from rooms.store.record_results, inside
+    the room's final write). A second call, from a retried or concurrent write, finds the
+    room's RoomRating (or hits the unique constraints) and changes nothing."""
+    if room.game != "showdown" or room.pk is None:
+        return None
+    existing = RoomRating.objects.filter(room_id=room.pk).first()
+    if existing is not None:
+        return existing
+    at = room.finished_at or now
+    profiles = dict(Profile.objects.filter(pk__in=[s.player_id for s in seats]).values_list("id", "account_id"))
+    accounts = [profiles.get(seat.player_id) for seat in seats]
+    reason, group = _decide(room, accounts, at.date())
+    try:
+        with transaction.atomic():  # a savepoint: a lost race never spoils the room's write
+            decision = RoomRating.objects.create(
+                room_id=room.pk, rated=reason == "", reason=reason, group=group, day=at.date(), at=at
+            )
+            if decision.rated:
+                players = [(account or 0, s.player_id) for account, s in zip(accounts, seats, strict=True)]
+                _apply(room.pk, players, rating_ranks(seats), at)
+    except IntegrityError:
+        return RoomRating.objects.filter(room_id=room.pk).first()
+    return decision
+
+
+def _apply(room_id, players: list[tuple[int, int]], ranks: list[int], at) -> list[RatingChange]:
+    """Rate one room: players are (account id, profile id); writes the changes and ratings."""
+    ids = sorted(a for a, _p in players)
+    # Locked in id order: two rooms finishing at once with a player in common wait, never deadlock.
+    current = {r.account_id: r for r in Rating.objects.select_for_update().filter(account_id__in=ids).order_by("pk")}
+    changes, ratings = _compute(room_id, players, ranks, at, current)
+    RatingChange.objects.bulk_create(changes)
+    for rating in ratings:
+        if rating.account_id in current:
+            rating.save()
+        else:
+            Rating.objects.create(**{f.attname: getattr(rating, f.attname) for f in Rating._meta.concrete_fields})
+    return changes
+
+
+def _compute(room_id, players, ranks, at, current: dict) -> tuple[list[RatingChange], list[Rating]]:
+    """The room's RatingChanges and the players' new Ratings (unsaved), from `current`."""
+    before = []
+    for account_id, _profile in players:
+        rating = current.get(account_id)
+        if rating is None:
+            before.append((MU, SIGMA))
+        else:
+            before.append((rating.mu, idle_sigma(rating.sigma, rating.last_room_at, at)))
+    after = update(before, ranks)
+    changes, ratings = [], []
+    for (account_id, profile_id), rank, (mu0, s0), (mu1, s1) in zip(players, ranks, before, after, strict=True):
+        changes.append(
+            RatingChange(
+                room_id=room_id,
+                account_id=account_id,
+                profile_id=profile_id,
+                rank=rank,
+                mu_before=mu0,
+                sigma_before=s0,
+                mu_after=mu1,
+                sigma_after=s1,
+                before=shown(mu0, s0),
+                after=shown(mu1, s1),
+                at=at,
+            )
+        )
+        old = current.get(account_id)
+        ratings.append(
+            Rating(
+                account_id=account_id,
+                profile_id=profile_id,
+                mu=mu1,
+                sigma=s1,
+                shown=shown(mu1, s1),
+                rooms=(old.rooms if old else 0) + 1,
+                last_room_at=at,
+            )
+        )
+    return changes, ratings
+
+
+def recompute() -> int:
+    """Replay every rated room, in the order they were rated, from the starting rating:
+    rewrites each RatingChange's numbers and every Rating. Returns how many changes differed
+    from what was stored (0 when the stored numbers are what the model gives)."""
+    differing = 0
+    with transaction.atomic():
+        current: dict[int, Rating] = {}
+        rows: dict[int, list[RatingChange]] = {}
+        for change in RatingChange.objects.order_by("id"):
+            rows.setdefault(change.room_id, []).append(change)
+        fields = ["mu_before", "sigma_before", "mu_after", "sigma_after", "before", "after"]
+        rewritten = []
+        for room_id in RoomRating.objects.filter(rated=True).order_by("id").values_list("room_id", flat=True):
+            stored = rows.get(room_id, [])
+            if not stored:
+                continue
+            players = [(c.account_id, c.profile_id) for c in stored]
+            fresh, ratings = _compute(room_id, players, [c.rank for c in stored], stored[0].at, current)
+            for old, new in zip(stored, fresh, strict=True):
+                if any(getattr(old, f) != getattr(new, f) for f in fields):
+                    differing += 1
+                    for f in fields:
+                        setattr(old, f, getattr(new, f))
+                    rewritten.append(old)
+            current.update({r.account_id: r for r in ratings})
+        RatingChange.objects.bulk_update(rewritten, fields, batch_size=500)
+        Rating.objects.all().delete()
+        Rating.objects.bulk_create(current.values(), batch_size=500)
+    return differing
+
+
+# --- what the pages show --------------------------------------------------------------------
+
+
+@dataclass
+class Shown:
+    number: int
+    provisional: bool
+    rooms: int
+
+    def __str__(self) -> str:
+        return f"{self.number}?" if self.provisional else str(self.number)
+
+
+def current_rating(account_id, now) -> Shown | None:
+    """An account's rating as shown now (idle growth applied), None before its first rated room."""
+    rating = Rating.objects.filter(account_id=account_id).first() if account_id else None
+    return shown_of(rating, now) if rating is not None else None
+
+
+def shown_of(rating: Rating, now) -> Shown:
+    sigma = idle_sigma(rating.sigma, rating.last_room_at, now)
+    return Shown(shown(rating.mu, sigma), provisional(sigma), rating.rooms)
+
+
+def history(account_id, limit: int = 50) -> list[RatingChange]:
+    """The account's latest rating changes, oldest first (the profile's chart)."""
+    latest = RatingChange.objects.filter(account_id=account_id).order_by("-id")[:limit]
+    return list(reversed(list(latest)))

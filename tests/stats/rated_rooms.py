@@ -1,0 +1,57 @@
+"""Signed-in players and Showdown rooms raced to the end through the write path (rooms.api),
+for the rating tests."""
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games.models import Puzzle
+from players.models import Profile
+from rooms import actions as A
+from rooms.api import create_room, perform
+from rooms.models import Room
+from tests.conftest import EMPTY, PUZZLE, SOLUTION
+
+
+def signed_in(name: str) -> Profile:
+    """A profile linked to an account of its own (what signing in makes of a browser's profile)."""
+    account = get_user_model().objects.create(username=name.lower(), email=f"{name.lower()}@example.com")
+    return Profile.objects.create(display_name=name, account=account)
+
+
+def wrong_digit(cell: int) -> int:
+    return int(SOLUTION[cell]) % 9 + 1
+
+
+def race(players, finish=(), leave=(), eliminate=(), preset="standard", rules=None, now=None, cells=20) -> Room:
+    """A room of `players` (the first hosts) raced to its end: `finish` [(player, seconds)]
+    solve the puzzle at those seconds (equal seconds finish together), `eliminate` make three
+    mistakes (a Hardcore room), `leave` fill `cells` cells and forfeit; in that order."""
+    now = now or timezone.now()
+    # Each room takes a puzzle of its own from the bank: put this one there (again).
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, techniques=["naked single"], seed=1)
+    room = create_room(players[0], level="easy", preset=preset)
+    for p in players[1:]:
+        perform(room.code, p, A.Join(), now=now)
+    if rules is not None:
+        perform(room.code, players[0], rules, now=now)
+    for p in players:
+        perform(room.code, p, A.SetReady(True), now=now)
+    perform(room.code, players[0], A.Start(), now=now)
+    play = now + dt.timedelta(seconds=3.5)
+    for who in leave:
+        for cell in EMPTY[:cells]:
+            perform(room.code, who, A.Enter(cell, int(SOLUTION[cell])), now=play + dt.timedelta(seconds=1))
+    for who in eliminate:
+        for _ in range(3):
+            perform(room.code, who, A.Enter(EMPTY[-1], wrong_digit(EMPTY[-1])), now=play + dt.timedelta(seconds=2))
+    for who in leave:
+        perform(room.code, who, A.Forfeit(), now=play + dt.timedelta(seconds=3))
+    for who, seconds in finish:
+        at = play + dt.timedelta(seconds=seconds)
+        for cell in EMPTY:
+            perform(room.code, who, A.Enter(cell, int(SOLUTION[cell])), now=at)
+    room.refresh_from_db()
+    assert room.state == "finished", room.state
+    return room
