@@ -16,7 +16,8 @@ saturated server) are counted, never silently dropped from the percentiles' stor
 worktree, its daphne processes on the same Redis; the schema moves between commits, so the
 older tree gets a database of its own, DATABASE_URL's name + "_previous", created afresh and
 migrated, and its rooms are set up by its own code): the two trees take turns (this one
-first in odd repeats, the older one first in even ones), each row is printed as it comes, and at the end each tree's totals and their ratio.
+first in odd repeats, the older one first in even ones), each row is printed as it comes,
+and at the end each tree's totals and their ratio.
 
 --pace S: one entry per player every S seconds on average, each gap drawn between 0.5 S and
 1.5 S (a racer makes an entry every 3-10 s, not every second): with many rooms at a person's
