@@ -257,7 +257,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def live_event(self, event):
         """A push from the room's owner in this process (or relayed from another)."""
         if event["type"] == "room.standings":  # rendered once per language (rooms/push.py)
-            await self.send(text_data=event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE])
+            rendered = event["html"]  # the owner renders its sockets' languages: one is always here
+            await self.send(text_data=rendered.get(self.language) or next(iter(rendered.values())))
         else:
             await self.send_full()
 

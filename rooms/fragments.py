@@ -15,6 +15,7 @@ from games.sudoku import fragments as sudoku
 
 GRID = "M1 0V9M2 0V9M4 0V9M5 0V9M7 0V9M8 0V9M0 1H9M0 2H9M0 4H9M0 5H9M0 7H9M0 8H9"
 BOXES = "M3 0V9M6 0V9M0 3H9M0 6H9"
+_SQUARES = [f"M{i % 9} {i // 9}h1v1h-1z" for i in range(81)]  # one cell's square, by index
 
 
 def _e(value) -> str:
@@ -24,13 +25,9 @@ def _e(value) -> str:
 def silhouette_paths(classes: list[str]) -> tuple[str, str]:
     """SVG path data for a silhouette's start squares ('g') and filled squares ('f'): two
     attributes instead of 81 elements, in every standings push to every socket."""
-    given, filled = [], []
-    for i, kind in enumerate(classes):
-        if kind == "g":
-            given.append(f"M{i % 9} {i // 9}h1v1h-1z")
-        elif kind == "f":
-            filled.append(f"M{i % 9} {i // 9}h1v1h-1z")
-    return "".join(given), "".join(filled)
+    given = "".join(_SQUARES[i] for i, kind in enumerate(classes) if kind == "g")
+    filled = "".join(_SQUARES[i] for i, kind in enumerate(classes) if kind == "f")
+    return given, filled
 
 
 def standing_row(place: int, seat, game, room) -> str:

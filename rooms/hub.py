@@ -336,7 +336,10 @@ class Hub:
     async def publish(self, room: LiveRoom, result: Result) -> None:
         """After a change is durable: everyone else hears of it, once per socket here and
         once per other process."""
-        event = room_event(room.room, room.seats, result)
+        # Standings in the languages of this process's sockets of the room; every language
+        # when sockets elsewhere hear it too (their languages are not known here).
+        languages = None if room.remote else {s.language for s in self.sockets.get(room.code, ())}
+        event = room_event(room.room, room.seats, result, languages or None)
         if event is None:
             return
         if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every process, once

@@ -21,10 +21,11 @@ def group_name(code: str) -> str:
     return f"room-{code}"
 
 
-def standings_html(room, seats) -> dict[str, str]:
-    """The shared standings in every language the site speaks: each socket takes its own."""
+def standings_html(room, seats, languages=None) -> dict[str, str]:
+    """The shared standings in `languages` (default: every language the site speaks): each
+    socket takes its own."""
     rendered = {}
-    for language, _name in settings.LANGUAGES:
+    for language in languages or [code for code, _name in settings.LANGUAGES]:
         with translation.override(language):
             rendered[language] = str(standings_context(room, seats)["standings_html"])
     return rendered
@@ -35,13 +36,16 @@ def standings_html(room, seats) -> dict[str, str]:
 layer_failures = 0
 
 
-def room_event(room, seats, result) -> dict | None:
+def room_event(room, seats, result, languages=None) -> dict | None:
     """What a change means for the room's other sockets: nothing (a private pencil mark),
-    the shared standings (a board move in a running race), or a refresh of each view."""
+    the shared standings (a board move in a running race), or a refresh of each view.
+    `languages`: the standings are rendered in these only (the live owner names its sockets'
+    languages: rendering every language for a room that reads one was a quarter of a
+    move's CPU); by default in every language."""
     if result.outcome is not None and game_for(room).private(result.outcome):
         return None  # nothing changes for anyone else (a pencil mark)
     if result.outcome is not None and room.state == Room.State.PLAYING and not result.room_changed:
-        return {"type": "room.standings", "html": standings_html(room, seats)}
+        return {"type": "room.standings", "html": standings_html(room, seats, languages)}
     return {"type": "room.refresh"}
 
 
