@@ -1,6 +1,8 @@
 """Typed room actions, and the boundary parser for socket messages and form posts."""
 
+import datetime as dt
 import math
+import zoneinfo
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -11,6 +13,7 @@ from games.engines.text import _
 from games.numbers import number_field
 from games.sudoku import play
 from games.sudoku.play import Enter, Hint, Note  # noqa: F401 - the Showdown board moves
+from games.zones import time_zones
 
 
 class Settings(Protocol):
@@ -73,6 +76,39 @@ class Expire:
 
 
 @dataclass(frozen=True)
+class Coming:
+    """A scheduled showdown's guest list: "I'm coming" (True) or "Not coming" (False), with
+    the browser's time zone ("" when it sent none), in which reminders tell the time."""
+
+    coming: bool
+    zone: str = ""
+
+
+@dataclass(frozen=True)
+class Remind:
+    """A guest turns a reminder channel ("push" or "email") on or off."""
+
+    channel: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class Reschedule:
+    """The host moves a scheduled showdown (an aware UTC start, the host's IANA zone)."""
+
+    scheduled_for: dt.datetime
+    host_timezone: str
+
+
+@dataclass(frozen=True)
+class Cancel:
+    """The host cancels a scheduled showdown."""
+
+
+CHANNELS = ("push", "email")
+
+
+@dataclass(frozen=True)
 class GameMove:
     """A board move of another game type (Domino, Cardoku), already parsed by that type."""
 
@@ -130,6 +166,31 @@ def parse_rules(data: dict) -> SetRules:
     return SetRules(level, rules, rated)
 
 
+def parse_schedule(date_text, zone_name) -> tuple[dt.datetime, str]:
+    """A local date-time in a named zone -> an aware UTC datetime (the home page's form and
+    the host's reschedule form). The zone's rules on that date decide the offset, so a
+    showdown set in winter for a summer evening keeps its evening across the DST change."""
+    if not isinstance(zone_name, str) or zone_name not in time_zones():
+        raise MalformedMessage(_("Pick a time zone from the list."))
+    try:
+        local = dt.datetime.fromisoformat(str(date_text))
+    except ValueError:
+        raise MalformedMessage(_("Give the start as a date and a time.")) from None
+    if local.tzinfo is not None:
+        raise MalformedMessage(_("Give the start as a local date and time, with its time zone picked separately."))
+    zone = zoneinfo.ZoneInfo(zone_name)
+    moment = local.replace(tzinfo=zone).astimezone(dt.UTC)
+    if moment.astimezone(zone).replace(tzinfo=None) != local:  # the hour the clocks skip
+        raise MalformedMessage(
+            _(
+                "%(time)s does not exist in %(zone)s (the clocks go forward then): pick another time.",
+                time=f"{local:%H:%M}",
+                zone=zone_name,
+            )
+        )
+    return moment, zone_name
+
+
 def _scalar(value) -> bool:
     """Text, a whole or finite number, true/false or null."""
     if isinstance(value, float):
@@ -167,6 +228,18 @@ def parse_message(data, game) -> tuple[object, str]:
         return SetReady(action == "ready"), message_id
     if action == "rules":
         return game.parse_settings(data), message_id
+    if action in ("coming", "not_coming"):
+        zone = data.get("zone") or ""
+        return Coming(action == "coming", zone if zone in time_zones() else ""), message_id
+    if action == "remind":  # {"action": "remind", "channel": "email", "on": "1"}
+        channel = data.get("channel")
+        if channel not in CHANNELS:
+            raise MalformedMessage(_("Pick push or email reminders."))
+        return Remind(channel, str(data.get("on", "")).lower() in ("on", "true", "1", "yes")), message_id
+    if action == "reschedule":
+        return Reschedule(*parse_schedule(data.get("scheduled_at", ""), data.get("timezone", ""))), message_id
+    if action == "cancel":
+        return Cancel(), message_id
     return game.parse(data), message_id
 
 

@@ -54,6 +54,10 @@ class Room(models.Model):
         null=True, blank=True, db_index=True, help_text="UTC start of a scheduled showdown"
     )
     host_timezone = models.CharField(max_length=64, blank=True, default="")
+    # The .ics SEQUENCE (RFC 5545): every reschedule or cancel raises it, and a reminder is
+    # sent only for the schedule it was due for (notify/).
+    schedule_sequence = models.PositiveIntegerField(default=0, db_default=0)
+    cancelled_at = models.DateTimeField(null=True, blank=True, help_text="The host cancelled the scheduled showdown")
     expiry_reason = models.CharField(max_length=120, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change (resync checks)")
 
@@ -90,6 +94,29 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.player} in {self.room.code}"
+
+
+class Guest(models.Model):
+    """A scheduled showdown's guest list (RULES.md 1, "Scheduled showdowns"): who said they
+    are coming, or not, and how they want to be reminded. Not a seat: seats are taken in the
+    ready room. The calendar file is always there; push and email are the guest's choice."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="guests")
+    player = models.ForeignKey("players.Profile", on_delete=models.CASCADE, related_name="guest_of")
+    coming = models.BooleanField(default=True)
+    by_push = models.BooleanField(default=False, help_text="Web Push to this profile's subscribed browsers")
+    by_email = models.BooleanField(default=False, help_text="Email to the signed-in player's address")
+    time_zone = models.CharField(
+        max_length=64, blank=True, default="", help_text="The guest's browser's zone: reminders say times in it"
+    )
+    answered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["answered_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["room", "player"], name="one_guest_per_player")]
+
+    def __str__(self):
+        return f"{self.player} {'coming to' if self.coming else 'not coming to'} {self.room.code}"
 
 
 class RoomEvent(models.Model):

@@ -1,10 +1,12 @@
 """Context for the room templates, for one viewer (a seated player or a spectator)."""
 
 from django.core.cache import cache
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.models import Level
+from games.zones import time_zones
 from players.forms import DEFAULT_NAME
 
 from . import fragments
@@ -131,6 +133,7 @@ def room_context(
                 "ready_opens_ms": int(until_open) if 0 < until_open < 2**31 - 1000 else None,
             }
         )
+        context.update(guest_context(room, player, now >= opens, zone))
     if state == Room.State.LOBBY:
         context.update(game.settings_context(room))
     context["start_blocked"] = start_blocked(room, seats, context.get("ready_room_open", True))
@@ -141,6 +144,31 @@ def room_context(
             )
         )
     return context
+
+
+def guest_context(room, player, ready_room_open: bool, zone) -> dict:
+    """The guest list (RULES.md 1, "Scheduled showdowns"): who is coming, by display name,
+    this viewer's answer and reminder channels, and what the host may still change."""
+    guests = list(room.guests.select_related("player"))
+    mine = next((g for g in guests if player is not None and g.player_id == player.pk), None)
+    email = ""
+    if player is not None and getattr(player, "account_id", None):
+        email = player.account.email or ""
+    local = timezone.localtime(room.scheduled_for, zone)
+    return {
+        "guests": [g for g in guests if g.coming],
+        "not_coming": sum(not g.coming for g in guests),
+        "my_guest": mine,
+        "guest_list_open": not ready_room_open and room.state == Room.State.LOBBY,
+        "viewer_email": email,
+        "login_url": reverse("account_login") + "?next=" + reverse("room", args=[room.code]),
+        "moved": room.schedule_sequence > 0 and room.cancelled_at is None,
+        "cancelled": room.cancelled_at is not None,
+        # The host's form starts from the current schedule, in the host's zone.
+        "schedule_local": local.strftime("%Y-%m-%dT%H:%M"),
+        "schedule_zone": str(zone),
+        "time_zones": time_zones() if player is not None and room.host_id == player.pk else [],
+    }
 
 
 def _zone(name):

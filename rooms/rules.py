@@ -18,8 +18,8 @@ from games.engines.text import Sentences, _
 
 from . import actions as A
 from .gametypes import GameType, game_for, standings
-from .lifecycle import RUNNING, overdue_state, ready_room_opens
-from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
+from .lifecycle import RUNNING, SCHEDULE_AHEAD, overdue_state, ready_room_opens
+from .models import MAX_PLAYERS, MIN_PLAYERS, Guest, Room, RoomEvent, Seat
 
 __all__ = ["RUNNING"]
 
@@ -153,6 +153,8 @@ def apply(room, seats, player, action, now, message_id: str = "") -> Result:
 
 def _event_data(action, result) -> dict:
     data: dict[str, object] = {k: v for k, v in vars(action).items() if isinstance(v, (int, str, bool, type(None)))}
+    if isinstance(action, A.Reschedule):
+        data["scheduled_for"] = action.scheduled_for.isoformat()
     if isinstance(action, A.SetRules):
         data["rules"] = action.rules.to_dict()
     if result.outcome is not None:
@@ -328,6 +330,88 @@ def _start(room, seats, seat, player, action, now):
     return Result(room, seat)
 
 
+def check_schedule(when, now) -> None:
+    """A scheduled start must be in the future and at most 30 days ahead (creating a room and
+    moving one alike)."""
+    if when <= now:
+        raise RoomError(_("That time is in the past: pick a start time in the future."))
+    if when > now + SCHEDULE_AHEAD:
+        raise RoomError(_("Showdowns can be scheduled at most 30 days ahead."))
+
+
+def _require_before_ready_room(room, now, what):
+    """The guest list and the host's schedule changes close when the ready room opens."""
+    if room.scheduled_for is None:
+        raise RoomError(_("This room is not a scheduled showdown."))
+    _require_lobby(room, what)
+    if now >= ready_room_opens(room):
+        raise RoomError(_("%(what)s closed when the ready room opened, 15 minutes before the start.", what=what))
+
+
+def _coming(room, seats, seat, player, action, now):
+    """I'm coming / Not coming: anyone with the invitation, until the ready room opens."""
+    _require_before_ready_room(room, now, _("The guest list"))
+    guest = Guest.objects.filter(room=room, player=player).first()
+    if guest is None:
+        Guest.objects.create(room=room, player=player, coming=action.coming, time_zone=action.zone)
+        return Result(room, seat)
+    zone = action.zone or guest.time_zone
+    if guest.coming == action.coming and guest.time_zone == zone:
+        return Result(room, seat, changed=False)
+    guest.coming, guest.time_zone = action.coming, zone
+    guest.save(update_fields=["coming", "time_zone", "answered_at"])
+    return Result(room, seat)
+
+
+def _remind(room, seats, seat, player, action, now):
+    """A guest picks how to be reminded (push in this browser, email when signed in)."""
+    if room.scheduled_for is None:
+        raise RoomError(_("This room is not a scheduled showdown."))
+    guest = Guest.objects.filter(room=room, player=player, coming=True).first()
+    if guest is None:
+        raise RoomError(_("Reminders are for guests: say you are coming first."))
+    if action.on and action.channel == "email" and not _email_of(player):
+        raise RoomError(_("Email reminders need a signed-in account with an email address."))
+    field = "by_push" if action.channel == "push" else "by_email"
+    if getattr(guest, field) == action.on:
+        return Result(room, seat, changed=False)
+    setattr(guest, field, action.on)
+    guest.save(update_fields=[field, "answered_at"])
+    return Result(room, seat)
+
+
+def _email_of(player) -> str:
+    account = getattr(player, "account", None) if getattr(player, "account_id", None) else None
+    return (account.email or "") if account is not None else ""
+
+
+def _reschedule(room, seats, seat, player, action, now):
+    """The host moves the start (date, time or zone) until the ready room opens. SEQUENCE
+    rises; reminders, the ready room and the expiry follow the new time (notify/ sends
+    only what is due for the current sequence)."""
+    _require_host(room, player)
+    _require_before_ready_room(room, now, _("Moving the showdown"))
+    check_schedule(action.scheduled_for, now)
+    if action.scheduled_for == room.scheduled_for and action.host_timezone == room.host_timezone:
+        raise RoomError(_("That is already the showdown's time."))
+    room.scheduled_for = action.scheduled_for
+    room.host_timezone = action.host_timezone
+    room.schedule_sequence += 1
+    return Result(room, seat)
+
+
+def _cancel(room, seats, seat, player, action, now):
+    _require_host(room, player)
+    _require_before_ready_room(room, now, _("Cancelling the showdown"))
+    room.cancelled_at = now
+    room.schedule_sequence += 1
+    _expire(room, CANCELLED, now)
+    return Result(room, seat)
+
+
+CANCELLED = _("The host cancelled this showdown.")
+
+
 def _sync(room, seats, seat, player, action, now):
     return Result(room, seat, changed=False)
 
@@ -367,6 +451,10 @@ _HANDLERS = {
     A.Kick: _kick,
     A.Start: _start,
     A.Sync: _sync,
+    A.Coming: _coming,
+    A.Remind: _remind,
+    A.Reschedule: _reschedule,
+    A.Cancel: _cancel,
     A.Expire: _expire_action,
     A.Enter: _board,
     A.Note: _board,

@@ -23,9 +23,9 @@ from stats import ratings
 
 from . import push
 from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for
-from .lifecycle import RUNNING, SCHEDULE_AHEAD
-from .models import Room, RoomEvent, RoomResult, Seat
-from .rules import Result, RoomError, RoomNotFound, apply, normalize_code, restore
+from .lifecycle import RUNNING
+from .models import Guest, Room, RoomEvent, RoomResult, Seat
+from .rules import Result, RoomError, RoomNotFound, apply, check_schedule, normalize_code, restore
 
 logger = logging.getLogger(__name__)
 
@@ -240,10 +240,7 @@ def create_room(
     rules = GAME_TYPES[game].initial_rules(preset)
     now = now or timezone.now()
     if scheduled_for is not None:
-        if scheduled_for <= now:
-            raise RoomError(_("That time is in the past: pick a start time in the future."))
-        if scheduled_for > now + SCHEDULE_AHEAD:
-            raise RoomError(_("Showdowns can be scheduled at most 30 days ahead."))
+        check_schedule(scheduled_for, now)
     for _attempt in range(10):
         try:
             with transaction.atomic():
@@ -256,6 +253,8 @@ def create_room(
                     host_timezone=host_timezone,
                 )
                 Seat.objects.create(room=room, player=player)
+                if scheduled_for is not None:  # the host is the first on the guest list
+                    Guest.objects.create(room=room, player=player)
                 RoomEvent.objects.create(room=room, kind="create", version=0)
                 return room
         except IntegrityError:  # a code collision: draw again

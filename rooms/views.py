@@ -10,11 +10,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
-from icalendar import Calendar, Event
+from icalendar import Alarm, Calendar, Event
 
 from config.methods import page
 from games.engines import race
-from games.zones import time_zones
+from games.i18n import say
+from games.zones import time_zones  # noqa: F401 - the zones the schedule forms accept
 from players.middleware import ensure_player, known_player
 from players.views import name_gate, remember_name_choice
 
@@ -72,15 +73,10 @@ def _go(request, name, **kwargs):
 
 def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:
     """A local date-time in a named zone -> an aware UTC datetime (or RoomError)."""
-    if zone_name not in time_zones():
-        raise RoomError(_("Pick a time zone from the list."))
     try:
-        local = dt.datetime.fromisoformat(date_text)
-    except ValueError:
-        raise RoomError(_("Give the start as a date and a time.")) from None
-    if local.tzinfo is not None:
-        raise RoomError(_("Give the start as a local date and time, with its time zone picked separately."))
-    return local.replace(tzinfo=zoneinfo.ZoneInfo(zone_name)).astimezone(dt.UTC), zone_name
+        return A.parse_schedule(date_text, zone_name)
+    except A.MalformedMessage as error:
+        raise RoomError(say(error)) from None
 
 
 @require_POST
@@ -144,15 +140,34 @@ def room_calendar(request, code: str):
     calendar = Calendar()
     calendar.add("prodid", "-//Sudoku Showdown//EN")
     calendar.add("version", "2.0")
+    calendar.add("method", "PUBLISH")
     event = Event()
+    # One UID per room for its whole life, and SEQUENCE rising with every move or cancel, so a
+    # calendar that imports the file again updates the event it has instead of adding one.
     event.add("uid", f"showdown-{room.code}@sudoku-showdown")
+    event.add("sequence", room.schedule_sequence)
+    event.add("status", "CANCELLED" if room.cancelled_at else "CONFIRMED")
     event.add("summary", f"{room.get_game_display()} (room {room.code})")
+    # In UTC (calendars show it in their reader's zone); the host's own time is in the text.
     event.add("dtstart", room.scheduled_for)
     event.add("dtend", room.scheduled_for + dt.timedelta(minutes=30))
+    zone = zoneinfo.ZoneInfo(room.host_timezone or "UTC")
+    start = room.scheduled_for.astimezone(zone)
     event.add("dtstamp", timezone.now())
+    event.add("last-modified", room.last_activity)
     url = request.build_absolute_uri(reverse("room", args=[room.code]))
     event.add("url", url)
-    event.add("description", f"Join with code {room.code} or {url}. The ready room opens 15 minutes before.")
+    host_time = f"{start:%a %d %b %Y %H:%M} ({zone})"
+    event.add(
+        "description",
+        f"Starts {host_time}. Join with code {room.code} or {url}. The ready room opens 15 minutes before.",
+    )
+    if not room.cancelled_at:
+        alarm = Alarm()  # dropped by some calendars on import: the guest's reminders are the other channels
+        alarm.add("action", "DISPLAY")
+        alarm.add("description", f"{room.get_game_display()}: the ready room opens now (room {room.code})")
+        alarm.add("trigger", -dt.timedelta(minutes=15))
+        event.add_component(alarm)
     calendar.add_component(event)
     response = HttpResponse(calendar.to_ical(), content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="showdown-{room.code}.ics"'
