@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "games.domino",
     "rooms",
     "stats",
+    "notify",  # scheduled showdowns' reminders: Web Push (VAPID), email, the Reminder rows
 ]
 
 MIDDLEWARE = [
@@ -186,7 +187,17 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.domino.tasks.sweep_overdue_domino_games",
         "schedule": env_float("SWEEP_SECONDS", 15.0),
     },
+    # Scheduled showdowns' reminders (notify/): each sent once however often this runs.
+    "send-reminders": {"task": "notify.tasks.send_reminders", "schedule": env_float("REMINDER_SECONDS", 15.0)},
 }
+
+# --- Reminders (notify/): Web Push keys (VAPID, RFC 8292) and the site's address for links ---
+# Unset: the embedded default makes a key pair once and keeps it in the database. Keep one
+# pair for good: browsers subscribed with its public key, a new pair orphans them all.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY")  # base64url, raw 32 bytes (or DER)
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY")  # optional: checked against the private key
+VAPID_CONTACT = env_str("VAPID_CONTACT", "mailto:admin@localhost")  # push services write here about abuse
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # the links in reminder emails
 
 # --- Game settings ---
 PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per level

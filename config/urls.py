@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("players.urls")),
     path("", include("stats.urls")),
     path("", include("rooms.urls")),
+    path("", include("notify.urls")),  # /sw.js and the manifest at the root: the worker's scope is "/"
 ]

@@ -82,6 +82,7 @@ class Coming:
 
     coming: bool
     zone: str = ""
+    language: str = ""
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ class Cancel:
 
 
 CHANNELS = ("push", "email")
+LANGUAGE_CODES = ("en", "nl")  # settings.LANGUAGES (no Django here)
 
 
 @dataclass(frozen=True)
@@ -230,7 +232,10 @@ def parse_message(data, game) -> tuple[object, str]:
         return game.parse_settings(data), message_id
     if action in ("coming", "not_coming"):
         zone = data.get("zone") or ""
-        return Coming(action == "coming", zone if zone in time_zones() else ""), message_id
+        language = data.get("lang") or ""
+        return Coming(
+            action == "coming", zone if zone in time_zones() else "", language if language in LANGUAGE_CODES else ""
+        ), message_id
     if action == "remind":  # {"action": "remind", "channel": "email", "on": "1"}
         channel = data.get("channel")
         if channel not in CHANNELS:

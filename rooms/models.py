@@ -109,6 +109,7 @@ class Guest(models.Model):
     time_zone = models.CharField(
         max_length=64, blank=True, default="", help_text="The guest's browser's zone: reminders say times in it"
     )
+    language = models.CharField(max_length=8, blank=True, default="", help_text="The page's language: reminders use it")
     answered_at = models.DateTimeField(auto_now=True)
 
     class Meta:

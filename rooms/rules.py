@@ -353,13 +353,15 @@ def _coming(room, seats, seat, player, action, now):
     _require_before_ready_room(room, now, _("The guest list"))
     guest = Guest.objects.filter(room=room, player=player).first()
     if guest is None:
-        Guest.objects.create(room=room, player=player, coming=action.coming, time_zone=action.zone)
+        Guest.objects.create(
+            room=room, player=player, coming=action.coming, time_zone=action.zone, language=action.language
+        )
         return Result(room, seat)
-    zone = action.zone or guest.time_zone
-    if guest.coming == action.coming and guest.time_zone == zone:
+    zone, language = action.zone or guest.time_zone, action.language or guest.language
+    if (guest.coming, guest.time_zone, guest.language) == (action.coming, zone, language):
         return Result(room, seat, changed=False)
-    guest.coming, guest.time_zone = action.coming, zone
-    guest.save(update_fields=["coming", "time_zone", "answered_at"])
+    guest.coming, guest.time_zone, guest.language = action.coming, zone, language
+    guest.save(update_fields=["coming", "time_zone", "language", "answered_at"])
     return Result(room, seat)
 
 

@@ -7,11 +7,12 @@ from django.core.management.base import BaseCommand
 
 from games.bank import fill_bank
 from games.domino.tasks import sweep_overdue_domino_games
+from notify.tasks import send_reminders
 from rooms.tasks import sweep_rooms
 
 
 class Command(BaseCommand):
-    help = "Run the room lifecycle sweeps and the puzzle bank top-up every --every seconds."
+    help = "Run the room lifecycle sweeps, the reminders and the puzzle bank top-up every --every seconds."
 
     def add_arguments(self, parser):
         parser.add_argument("--every", type=float, default=15.0)
@@ -22,11 +23,12 @@ class Command(BaseCommand):
         while True:
             rooms = sweep_rooms()
             domino = sweep_overdue_domino_games()
+            reminders = send_reminders()  # scheduled showdowns: each reminder once
             if time.monotonic() - last_fill > 60 or once:
                 fill_bank()
                 last_fill = time.monotonic()
-            if rooms or domino:
-                self.stdout.write(f"rooms changed: {rooms}, domino games ended: {domino}")
+            if rooms or domino or reminders:
+                self.stdout.write(f"rooms changed: {rooms}, domino games ended: {domino}, reminders sent: {reminders}")
             if once:
                 return
             time.sleep(every)
