@@ -112,7 +112,7 @@ def test_a_dst_change_between_scheduling_and_the_event_keeps_the_local_time(db, 
     )
     start = action.scheduled_for
     assert start == dt.datetime(2027, 3, 28, 18, 0, tzinfo=dt.UTC)
-    room, ada, grace = scheduled(start=start, at=dt.datetime(2027, 3, 20, 12, 0, tzinfo=dt.UTC))
+    _room, _ada, grace = scheduled(start=start, at=dt.datetime(2027, 3, 20, 12, 0, tzinfo=dt.UTC))
     Guest.objects.filter(player=grace).update(time_zone="Europe/Amsterdam")
     (guest,) = pushed(push_peer, grace)
     with time_machine.travel(dt.datetime(2027, 3, 28, 17, 44, 59, tzinfo=dt.UTC), tick=False):
