@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "accounts",
     "players",
     "games",
+    "games.daily",  # daily puzzles (RULES.md section 7): Daily, the job choosing them, boards
     "games.cardoku",
     "games.domino",
     "rooms",
@@ -189,6 +190,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Scheduled showdowns' reminders (notify/): each sent once however often this runs.
     "send-reminders": {"task": "notify.tasks.send_reminders", "schedule": env_float("REMINDER_SECONDS", 15.0)},
+    # Daily puzzles (games/daily/schedule.py): the next DAILY_DAYS_AHEAD days chosen; idempotent.
+    "choose-daily-puzzles": {"task": "games.daily.tasks.choose_daily_puzzles", "schedule": 600.0},
 }
 
 # --- Reminders (notify/): Web Push keys (VAPID, RFC 8292) and the site's address for links ---
@@ -206,6 +209,19 @@ PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per
 # it off: a request never waits for a generator there (games/bank.py).
 PUZZLE_BANK_INLINE = env_bool("PUZZLE_BANK_INLINE", False)
 COUNTDOWN_SECONDS = env_float("COUNTDOWN_SECONDS", 3.0)
+
+# --- Daily puzzles (RULES.md section 7, games/daily/, README "Daily puzzles") ---
+DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)  # dates chosen ahead of today (UTC)
+# Fair play: a ranked daily finish is held "under review" when DAILY_FAST_ENTRIES or more
+# consecutive entries came with a median gap under DAILY_FAST_GAP_MS milliseconds (faster
+# than a person types), or when its time is under DAILY_MEDIAN_FRACTION of the daily's
+# median once DAILY_MEDIAN_MIN_FINISHES players have finished it.
+DAILY_FAST_ENTRIES = env_int("DAILY_FAST_ENTRIES", 20)
+DAILY_FAST_GAP_MS = env_int("DAILY_FAST_GAP_MS", 150)
+DAILY_MEDIAN_FRACTION = env_float("DAILY_MEDIAN_FRACTION", 1 / 3)
+DAILY_MEDIAN_MIN_FINISHES = env_int("DAILY_MEDIAN_MIN_FINISHES", 20)
+DAILY_BOARD_SIZE = env_int("DAILY_BOARD_SIZE", 100)  # places listed on a daily's board
+DAILY_BOARD_CACHE_SECONDS = env_float("DAILY_BOARD_CACHE_SECONDS", 5.0)  # a board is read from the cache this long
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
 
 # --- Showdown rating (RULES.md section 8, stats/ratings.py; README "Ratings") ---

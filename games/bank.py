@@ -41,7 +41,9 @@ class BankEmpty(Refusal):
         super().__init__(message)
 
 
-def generate_into_bank(level: str, seed: int | None = None) -> Puzzle:
+def generate_into_bank(level: str, seed: int | None = None, for_daily: bool = False) -> Puzzle:
+    """A freshly generated puzzle of `level` in the bank; `for_daily`: a daily's, marked and
+    used at once, so the bank never gives it out (games/daily/schedule.py)."""
     from games.engines import sudoku  # the generator is only needed when the bank runs dry
 
     seed = secrets.randbits(62) if seed is None else seed
@@ -53,6 +55,8 @@ def generate_into_bank(level: str, seed: int | None = None) -> Puzzle:
         clues=made.clues,
         techniques=list(made.grade.techniques),
         seed=seed,
+        for_daily=for_daily,
+        used_at=timezone.now() if for_daily else None,
     )
 
 
@@ -66,7 +70,7 @@ def _claim(level: str) -> Puzzle | None:
     with transaction.atomic():
         puzzle = (
             Puzzle.objects.select_for_update(skip_locked=True)
-            .filter(level=level, used_at__isnull=True)
+            .filter(level=level, used_at__isnull=True, for_daily=False)
             .order_by("id")
             .first()
         )
@@ -99,7 +103,10 @@ def take_puzzle(level: str, wait: float = BANK_WAIT) -> Puzzle:
     puzzle = _claim(level)
     if puzzle is not None:
         low = max(1, settings.PUZZLE_BANK_TARGET // 2)
-        if not inline_allowed() and Puzzle.objects.filter(level=level, used_at__isnull=True)[:low].count() < low:
+        if (
+            not inline_allowed()
+            and Puzzle.objects.filter(level=level, used_at__isnull=True, for_daily=False)[:low].count() < low
+        ):
             request_top_up(level)  # running low: top up before anyone finds it empty
         return puzzle
     if inline_allowed():
@@ -126,7 +133,7 @@ def fill_bank(target: int | None = None, levels=None) -> dict[str, int]:
     target = settings.PUZZLE_BANK_TARGET if target is None else target
     made = {}
     for level in levels or Level.values:
-        ready = Puzzle.objects.filter(level=level, used_at__isnull=True).count()
+        ready = Puzzle.objects.filter(level=level, used_at__isnull=True, for_daily=False).count()
         for _n in range(max(0, target - ready)):
             generate_into_bank(level)
         made[level] = max(0, target - ready)

@@ -21,6 +21,9 @@ class Puzzle(models.Model):
     seed = models.BigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
     used_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # A daily's puzzle (games/daily): made used when chosen and never claimed by the bank, so
+    # no Solo Run, room, Domino game or other daily gets it.
+    for_daily = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["id"]
@@ -82,9 +85,44 @@ class SoloRun(Revised):
     elapsed = models.FloatField(null=True, blank=True, help_text="Final play time in seconds")
     moves = models.PositiveIntegerField(default=0)
 
+    # --- Daily puzzles (games/daily, RULES.md section 7) ---
+    # The daily this run plays; practice: an unranked replay (from the archive).
+    daily = models.ForeignKey("daily.Daily", null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
+    practice = models.BooleanField(default=False, db_default=False)
+    # A ranked daily run: when its daily closes everywhere (a move after it is refused: DNF).
+    closes_at = models.DateTimeField(null=True, blank=True)
+    # A ranked daily run's moves with their server times: [ms since the start, kind, cell, digit].
+    log = models.JSONField(null=True, blank=True)
+
+    class Review(models.TextChoices):
+        NONE = "", _("On the board")
+        HELD = "held", _("Under review")
+        CLEARED = "cleared", _("Cleared")
+        VOIDED = "voided", _("Voided")
+        UNLISTED = "unlisted", _("Not on the board")
+
+    review = models.CharField(max_length=8, choices=Review.choices, default="", db_default="", blank=True)
+    review_reason = models.CharField(max_length=200, blank=True, default="", db_default="")
+
     class Meta:
         ordering = ["-started_at"]
-        indexes = [models.Index(fields=["player", "level", "state", "assisted"])]
+        indexes = [
+            models.Index(fields=["player", "level", "state", "assisted"]),
+            # A daily's board: its finished ranked runs in board order (games/daily/boards.py).
+            models.Index(
+                fields=["daily", "assisted", "elapsed", "mistakes"],
+                name="daily_board",
+                condition=models.Q(daily__isnull=False, practice=False, state="finished"),
+            ),
+        ]
+        constraints = [
+            # One ranked run per profile and daily (per account: games/daily/play.py locks it).
+            models.UniqueConstraint(
+                fields=["daily", "player"],
+                condition=models.Q(daily__isnull=False, practice=False),
+                name="one_ranked_run_per_daily",
+            )
+        ]
 
     def __str__(self):
         return f"{self.player} {self.get_level_display()} run #{self.pk}"

@@ -6,13 +6,17 @@ import time
 from django.core.management.base import BaseCommand
 
 from games.bank import fill_bank
+from games.daily.tasks import choose_daily_puzzles
 from games.domino.tasks import sweep_overdue_domino_games
 from notify.tasks import send_reminders
 from rooms.tasks import sweep_rooms
 
 
 class Command(BaseCommand):
-    help = "Run the room lifecycle sweeps, the reminders and the puzzle bank top-up every --every seconds."
+    help = (
+        "Run the room lifecycle sweeps, the reminders, the puzzle bank top-up and the daily puzzles' choice"
+        " every --every seconds."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--every", type=float, default=15.0)
@@ -26,6 +30,9 @@ class Command(BaseCommand):
             reminders = send_reminders()  # scheduled showdowns: each reminder once
             if time.monotonic() - last_fill > 60 or once:
                 fill_bank()
+                dailies = choose_daily_puzzles()  # idempotent: only dates still without their dailies
+                if dailies:
+                    self.stdout.write(f"daily puzzles chosen: {dailies}")
                 last_fill = time.monotonic()
             if rooms or domino or reminders:
                 self.stdout.write(f"rooms changed: {rooms}, domino games ended: {domino}, reminders sent: {reminders}")
