@@ -3,7 +3,12 @@
 from django.conf import settings
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
+
+from stats import ratings
+from stats.charts import line_chart
 
 from .forms import DEFAULT_NAME, DisplayNameForm, friendly_name
 from .identity import record_profiles
@@ -31,9 +36,24 @@ def profile(request):
                     else reverse("profile") + "?saved=1"  # the page then says "Saved"
                 )
             )
-        return render(request, "players/profile.html", {"form": form}, status=400)
+        return render(request, "players/profile.html", {"form": form}, status=400)  # no player made for a refusal
     form = DisplayNameForm(initial={"display_name": request.player.display_name})
-    return render(request, "players/profile.html", {"form": form, "saved": request.GET.get("saved")})
+    context = {"form": form, "saved": request.GET.get("saved"), **rating_context(request.player)}
+    return render(request, "players/profile.html", context)
+
+
+def rating_context(player) -> dict:
+    """The profile's Showdown rating (signed-in players only): the number, "?" while
+    provisional, rated rooms, and the chart of its history."""
+    account_id = getattr(player, "account_id", None)
+    if account_id is None:
+        return {}
+    now = timezone.now()
+    rating = ratings.current_rating(account_id, now)
+    history = ratings.history(account_id)
+    points = [change.after for change in history]  # one dot per rated room, oldest first
+    chart = line_chart(points, lambda v: f"{v:.0f}", lower_is_better=False, what=gettext("ratings"))
+    return {"rating": rating, "rating_chart": chart, "rating_signed_in": True}
 
 
 # --- picking a name before the first room ---------------------------------------------------

@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 from games.models import Level
 from games.zones import time_zones
 from players.forms import DEFAULT_NAME
+from stats import ratings
 
 from . import fragments
 from .gametypes import game_for, standings
@@ -115,6 +116,7 @@ def room_context(
     context["race_seconds"] = race_seconds(room, state, now)
     if state == Room.State.FINISHED:
         context.update(rematch_context(room, player))
+        context["rating"] = ratings.room_outcome(room, seats)
     if with_standings:
         context.update(standings_context(room, seats))
     if room.scheduled_for:

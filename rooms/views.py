@@ -23,6 +23,7 @@ from . import actions as A
 from . import limits
 from .api import RoomError, RoomNotFound, create_room, normalize_code, perform
 from .gametypes import DEFAULT_GAME, GAME_TYPES
+from .gametypes.showdown import host_rates
 from .models import CODE_LENGTH, Room, Seat
 from .presenters import rematch_key, room_context
 from .push import push_room_update
@@ -281,7 +282,7 @@ def room_rematch(request, code: str):
             perform(
                 new.code,
                 request.player,
-                A.SetRules(room.level, game.rules(room), room.rules.get("rated", True) is not False),
+                A.SetRules(room.level, game.rules(room), host_rates(room)),
             )
             rematch, created = new.code, True
             cache.set(rematch_key(room.code), rematch, 24 * 3600)  # as long as the results stay readable

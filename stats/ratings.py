@@ -29,6 +29,7 @@ from openskill.models import PlackettLuce
 
 from players.models import Profile
 from rooms.gametypes import game_for
+from rooms.gametypes.showdown import host_rates
 
 from .models import Rating, RatingChange, RoomRating
 
@@ -80,17 +81,6 @@ def group_key(account_ids) -> str:
     return hashlib.sha256(",".join(map(str, sorted(account_ids))).encode()).hexdigest()
 
 
-def host_wants_rating(room) -> bool:
-    """The lobby's Rated/Unrated toggle, kept in the room's rules (absent: rated)."""
-    return (room.rules or {}).get("rated", True) is not False
-
-
-def rated_in_principle(room) -> bool:
-    """What the rule summary can say before anyone finishes: a Showdown with preset rules
-    and rating left on (the seats' sign-in and the daily limit are judged at the end)."""
-    return room.game == "showdown" and host_wants_rating(room) and game_for(room).preset(room) != "custom"
-
-
 def _decide(room, accounts: list[int | None], day) -> tuple[str, str]:
     """(reason, group): reason "" when the room is rated."""
     known = [a for a in accounts if a is not None]
@@ -103,7 +93,7 @@ def _decide(room, accounts: list[int | None], day) -> tuple[str, str]:
         return RoomRating.Reason.SAME_ACCOUNT, group
     if game_for(room).preset(room) == "custom":
         return RoomRating.Reason.CUSTOM, group
-    if not host_wants_rating(room):
+    if not host_rates(room):
         return RoomRating.Reason.HOST_OFF, group
     if RoomRating.objects.filter(group=group, day=day, rated=True).count() >= settings.RATING_GROUP_ROOMS_PER_DAY:
         return RoomRating.Reason.GROUP_LIMIT, group
@@ -249,6 +239,47 @@ def current_rating(account_id, now) -> Shown | None:
 def shown_of(rating: Rating, now) -> Shown:
     sigma = idle_sigma(rating.sigma, rating.last_room_at, now)
     return Shown(shown(rating.mu, sigma), provisional(sigma), rating.rooms)
+
+
+@dataclass
+class SeatChange:
+    delta: int
+    after: int
+    provisional: bool
+
+    @property
+    def signed(self) -> str:
+        return f"+{self.delta}" if self.delta > 0 else ("\u00b10" if self.delta == 0 else f"\u2212{-self.delta}")
+
+
+@dataclass
+class RoomOutcome:
+    """What a finished Showdown's page says about the rating: each seat's change, in the
+    room's order of places, or why the room was not rated."""
+
+    rated: bool
+    reason: str
+    rows: list[tuple[object, SeatChange]]  # (seat, its change)
+
+    @property
+    def any_provisional(self) -> bool:
+        return any(change.provisional for _seat, change in self.rows)
+
+
+def room_outcome(room, seats) -> RoomOutcome | None:
+    """The rating decision of a finished room (None: not a Showdown, or not decided yet)."""
+    if room.game != "showdown" or room.pk is None:
+        return None
+    decision = RoomRating.objects.filter(room_id=room.pk).first()
+    if decision is None:
+        return None
+    rows = []
+    if decision.rated:
+        stored = RatingChange.objects.filter(room_id=room.pk).only("profile_id", "before", "after", "sigma_after")
+        changes = {c.profile_id: SeatChange(c.delta, c.after, provisional(c.sigma_after)) for c in stored}
+        ordered = sorted(seats, key=lambda seat: (seat.place or len(seats) + 1, seat.pk))
+        rows = [(seat, changes[seat.player_id]) for seat in ordered if seat.player_id in changes]
+    return RoomOutcome(decision.rated, decision.get_reason_display(), rows)
 
 
 def history(account_id, limit: int = 50) -> list[RatingChange]:

@@ -4,4 +4,6 @@ from . import views
 
 urlpatterns = [
     path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("rankings/", views.rankings, name="rankings"),
+    path("rankings/solo/<str:level>/<str:kind>/", views.rankings, name="rankings_solo"),
 ]

@@ -1,8 +1,15 @@
+from django.conf import settings
+from django.http import Http404
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.methods import page
+from games.models import Level
 from games.panels import pick, tab_url
 
+from . import rankings as rankings_data
 from .panels import PANELS, latest_game, settle
 
 
@@ -32,3 +39,45 @@ def leaderboards(request):
         **PANELS[game].stats_panel(player, request.GET, problems),
     }
     return render(request, "stats/leaderboards.html", context, status=400 if problems else 200)
+
+
+KINDS = {"classic": False, "assisted": True}
+
+
+@page
+def rankings(request, level: str | None = None, kind: str | None = None):
+    """Global rankings: the Showdown rating's top 100 (the default tab) or one all-time Solo
+    Run board across accounts; each with the viewer's own place."""
+    now = timezone.now()
+    account_id = getattr(request.player, "account_id", None)
+    context: dict = {"levels": [], "board": None}
+    if level is None:
+        context.update(top=rankings_data.rating_top(now), mine=rankings_data.my_rating(account_id, now))
+    else:
+        if level not in Level.values or kind not in KINDS:
+            raise Http404("No such board.")
+        assisted = KINDS[kind]
+        context.update(
+            board={
+                "level": level,
+                "level_label": Level(level).label,
+                "kind_label": gettext("Assisted") if assisted else gettext("Classic"),
+            },
+            top=rankings_data.solo_top(level, assisted),
+            mine=rankings_data.my_solo(account_id, level, assisted),
+        )
+    context["levels"] = [
+        {
+            "value": value,
+            "label": label,
+            "current": value == level,
+            "url": reverse("rankings_solo", args=[value, kind or "classic"]),
+        }
+        for value, label in Level.choices
+    ]
+    context["kinds"] = [
+        {"key": key, "current": key == kind, "url": reverse("rankings_solo", args=[level or "easy", key])}
+        for key in KINDS
+    ]
+    context["gates"] = {"min_rooms": settings.RANKING_MIN_ROOMS, "active_days": settings.RANKING_ACTIVE_DAYS}
+    return render(request, "stats/rankings.html", context)

@@ -14,6 +14,11 @@ from ..models import Seat
 from .base import GameType
 
 
+def host_rates(room) -> bool:
+    """The host's Rated/Unrated lobby choice, kept in the room's rules (absent: rated)."""
+    return (room.rules or {}).get("rated", True) is not False
+
+
 def hints(seat) -> int:
     """Hints are the race's own count: kept in the seat's board (race.Board), not on Seat."""
     return seat.state.get("hints", 0) if seat.state else 0
@@ -84,7 +89,10 @@ class ShowdownGame(GameType):
         return race.PRESETS.get(preset, race.STANDARD).to_dict()
 
     def summary(self, room) -> list[str]:
-        return self.rules(room).summary()
+        # Rated: rating left on and a preset (seats' sign-in and the daily limit are judged
+        # at the finish, stats.ratings, and the finish screen says why a room was not rated).
+        rated = host_rates(room) and self.preset(room) != "custom"
+        return [*self.rules(room).summary(), gettext_noop("Rated") if rated else gettext_noop("Unrated")]
 
     def badges(self, room) -> list[tuple[str, str]]:
         preset = self.preset(room)
@@ -108,6 +116,7 @@ class ShowdownGame(GameType):
             "caps": race.MISTAKE_CAPS,
             "submission_limits": race.SUBMISSION_LIMITS,
             "penalties": [str(p) for p in race.Penalty],
+            "rating_on": host_rates(room),
         }
 
     def start(self, room, seats) -> None:
