@@ -1,5 +1,7 @@
 """Context for the room templates, for one viewer (a seated player or a spectator)."""
 
+import math
+
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
@@ -13,7 +15,7 @@ from stats import ratings
 from . import fragments
 from .gametypes import game_for, standings
 from .lifecycle import overdue_state, ready_room_opens
-from .models import MAX_PLAYERS, MIN_PLAYERS, Room, Seat
+from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
 
 
 def standings_context(room, seats) -> dict:
@@ -46,13 +48,31 @@ def start_blocked(room, seats, ready_room_open: bool) -> str:
             "min": MIN_PLAYERS,
             "missing": missing,
         }
-    waiting = sum(not s.ready for s in seats)
+    waiting = sum(not s.ready and s.player_id != room.host_id for s in seats)  # the host's Start is their ready
     if waiting:  # the player list shows who
         return gettext("Start needs everyone ready: %(waiting)s of %(seats)s not ready yet.") % {
             "waiting": waiting,
             "seats": len(seats),
         }
     return ""
+
+
+def ready_reset(room, me) -> bool:
+    """Did the host's last rules change take this player's ready flag away (they were ready
+    and have not answered since)? The lobby then says why they must ready again."""
+    if me is None or me.ready or me.player_id == room.host_id:
+        return False
+    rules_changes = RoomEvent.objects.filter(room=room, kind="setrules").order_by("-version")
+    changed = rules_changes.values_list("version", flat=True).first()
+    if changed is None:
+        return False
+    mine = (
+        RoomEvent.objects.filter(room=room, seat=me, kind="setready")
+        .order_by("-version")
+        .values_list("version", "data")
+        .first()
+    )
+    return mine is not None and mine[0] < changed and bool(mine[1].get("ready"))
 
 
 def race_seconds(room, state, now) -> float | None:
@@ -101,7 +121,6 @@ def room_context(
         "levels": Level.choices,
         "min_players": MIN_PLAYERS,
         "max_players": MAX_PLAYERS,
-        "can_start": len(seats) >= MIN_PLAYERS and all(s.ready for s in seats),
         "countdown_ms": max(0, int((room.starts_at - now).total_seconds() * 1000)) if room.starts_at else 0,
         "outcome": outcome,
         "error": error,
@@ -111,7 +130,8 @@ def room_context(
         "game_type": game,
         "start_label": gettext(game.start_label),
         "badges": game.badges(room),
-        "countdown_seconds": max(0.0, (room.starts_at - now).total_seconds()) if room.starts_at else 0,
+        # The big 3, 2, 1 (never a clock reading 0:02): whole seconds left, rounded up.
+        "countdown_digit": max(1, math.ceil((room.starts_at - now).total_seconds())) if room.starts_at else 1,
     }
     context["race_seconds"] = race_seconds(room, state, now)
     if state == Room.State.FINISHED:
@@ -138,6 +158,7 @@ def room_context(
         context.update(guest_context(room, player, now >= opens, zone))
     if state == Room.State.LOBBY:
         context.update(game.settings_context(room))
+        context["ready_reset"] = ready_reset(room, me)
     context["start_blocked"] = start_blocked(room, seats, context.get("ready_room_open", True))
     if me is not None and me.state and state in (Room.State.PLAYING, Room.State.FINISHED, Room.State.COUNTDOWN):
         context.update(

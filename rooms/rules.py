@@ -317,9 +317,12 @@ def _start(room, seats, seat, player, action, now):
     _require_ready_room(room, now, _("Starting the showdown"))
     if len(seats) < MIN_PLAYERS:
         raise RoomError(_("At least %(n)s players are needed to start.", n=MIN_PLAYERS))
-    waiting = [s.player.display_name for s in seats if not s.ready]
+    # The host's Start is the host's "I'm ready" (issue 27): only the others mark it.
+    waiting = [s.player.display_name for s in seats if not s.ready and s is not seat]
     if waiting:
         raise RoomError(_("Not everyone is ready yet: waiting for %(names)s.", names=", ".join(waiting)))
+    if seat is not None:
+        seat.ready = True
     room.starts_at = now + timedelta(seconds=settings.COUNTDOWN_SECONDS)  # duel clocks start here
     for s in seats:
         s.status = Seat.Status.PLAYING

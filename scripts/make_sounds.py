@@ -1,4 +1,4 @@
-"""Writes the two sound cues to static/sounds/ (issue 14): small 8-bit mono WAV files made
+"""Writes the sound cues to static/sounds/ (issue 14): small 8-bit mono WAV files made
 from a few sine tones, so the site vendors its own sounds and needs no tool beyond Python.
 
     python scripts/make_sounds.py
@@ -62,3 +62,6 @@ if __name__ == "__main__":
             (0.3, tone(1047, 0.42, 0.4)),
         ),
     )
+    # The room's countdown: a short woodblock-like tick per digit (3, 2, 1), then a bright GO.
+    write("tick.wav", tone(880, 0.08, 0.4))
+    write("go.wav", mix((0.0, tone(1047, 0.3, 0.4)), (0.0, tone(1319, 0.3, 0.3))))

@@ -47,10 +47,44 @@
       if (wrap) wrap.hidden = false;
     }
   }
+  // The countdown: 3, 2, 1, GO! to the server's start (data-count-down: the milliseconds left
+  // when it was rendered), a tick per digit and a GO cue under the sound setting
+  // (static/js/sound.js hears "sound:cue"). GO! stays a moment over the board that replaces it.
+  let counting = 0;
+  function cue(name) { document.dispatchEvent(new CustomEvent("sound:cue", { detail: { name: name } })); }
+  function countDown(root) {
+    const el = root.matches && root.matches("[data-count-down]") ? root : root.querySelector("[data-count-down]");
+    if (!el) return;
+    const end = performance.now() + Number(el.dataset.countDown);
+    const go = el.dataset.go;
+    let shown = "";
+    clearInterval(counting);
+    function tick() {
+      const left = end - performance.now();
+      const text = left > 0 ? String(Math.max(1, Math.ceil(left / 1000))) : go;
+      if (text === shown) return;
+      shown = text;
+      const live = document.querySelector("[data-count-down]");
+      if (live) live.textContent = text;
+      cue(left > 0 ? "tick" : "go");
+      if (left > 0) return;
+      clearInterval(counting);
+      const flash = document.createElement("div");
+      flash.className = "go-flash";
+      flash.setAttribute("aria-hidden", "true");
+      flash.textContent = go;
+      document.body.appendChild(flash);
+      setTimeout(function () { flash.remove(); }, 1100);
+    }
+    counting = setInterval(tick, 50);
+    tick();
+  }
+
   new MutationObserver(function (records) {
-    for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) localTimes(node);
+    for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) { localTimes(node); countDown(node); }
   }).observe(document.documentElement, { childList: true, subtree: true });
   localTimes(document);
+  countDown(document.documentElement);
 
   // Lobby rules: a preset fills in the options; changing an option picks the preset it now
   // matches, or Custom, so every change is sent as it shows.

@@ -9,7 +9,8 @@
   const KEY = "sound-muted";
   // The files' URLs come from the script tag ({% static %}: hashed names in production).
   const tag = document.currentScript;
-  const files = { wrong: tag && tag.dataset.wrong, finish: tag && tag.dataset.finish };
+  const files = { wrong: tag && tag.dataset.wrong, finish: tag && tag.dataset.finish,
+                  tick: tag && tag.dataset.tick, go: tag && tag.dataset.go };
   const audio = {};
   let interacted = false;
 
@@ -67,6 +68,8 @@
       if (key) remember(key);
     }
   }
+  // Other scripts ask for a cue by name (the room's 3-2-1 countdown: "tick", "go").
+  document.addEventListener("sound:cue", function (event) { play(event.detail && event.detail.name); });
   document.addEventListener("htmx:afterSettle", function () { scan(true); });
   document.addEventListener("htmx:wsAfterMessage", function () { scan(true); });
 

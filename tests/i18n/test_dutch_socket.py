@@ -51,8 +51,9 @@ async def test_a_dutch_player_gets_a_dutch_answer_and_an_english_one_english():
 
 
 async def test_the_language_cookie_outranks_accept_language():
-    room, ada, _grace, _watcher = await setup_room(started=False)
-    headers = with_cookie(headers_for(ada, ORIGIN), "nl") + [(b"accept-language", b"en")]
+    room, _ada, grace, _watcher = await setup_room(started=False)
+    # Grace, not the host: the host's Start is the host's ready (no "I'm ready" for Ada).
+    headers = with_cookie(headers_for(grace, ORIGIN), "nl") + [(b"accept-language", b"en")]
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application

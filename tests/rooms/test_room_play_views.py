@@ -75,7 +75,7 @@ def test_start_is_disabled_with_its_reason_until_two_players_are_all_ready(playe
     assert 'id="start-why"' not in html
 
 
-def test_scheduled_room_offers_no_ready_before_the_ready_room_opens(player, bank_puzzle):
+def test_scheduled_room_offers_no_ready_before_the_ready_room_opens(player, other_player, bank_puzzle):
     when = timezone.now() + dt.timedelta(hours=2)
     room = create_room(player, level="easy", scheduled_for=when, host_timezone="Europe/Amsterdam")
     html = page(player, room)
@@ -86,7 +86,10 @@ def test_scheduled_room_offers_no_ready_before_the_ready_room_opens(player, bank
     room.scheduled_for = timezone.now() + dt.timedelta(minutes=10)
     room.save()
     html = page(player, room)
-    assert "I'm ready" in html and "load delay" not in html
+    # The host's Start is the host's ready (issue 27): "I'm ready" is for the other players.
+    assert "I'm ready" not in html and "load delay" not in html
+    perform(room.code, other_player, A.Join())
+    assert "I'm ready" in page(other_player, room)
 
 
 def test_scheduled_time_shows_in_the_hosts_zone(player, bank_puzzle):

@@ -95,6 +95,18 @@ def test_start_needs_two_players_all_ready(players, bank_puzzle):
         perform(room.code, players[0], A.Start())
 
 
+def test_the_hosts_start_counts_as_the_hosts_ready(players, bank_puzzle):
+    room = create_room(players[0], level="easy")
+    perform(room.code, players[1], A.Join())
+    with pytest.raises(RoomError, match=r"waiting for Grace\.$"):
+        perform(room.code, players[0], A.Start())  # the others still mark ready; the host is not named
+    perform(room.code, players[1], A.SetReady(True))
+    perform(room.code, players[0], A.Start())  # the host never pressed "I'm ready"
+    room.refresh_from_db()
+    assert room.state == "countdown"
+    assert all(seat.ready for seat in room.seats.all())
+
+
 def test_countdown_locks_rules_refuses_entries_and_joins(room, players):
     now = timezone.now()
     start(room, players[:2], now)

@@ -1,0 +1,88 @@
+"""Issue 27, the party half (real Chromium against a daphne process): the 3-2-1-GO countdown,
+the host's Start as the host's ready, the reason a ready flag reset, event toasts, player
+colours, quick reactions, and the layout defects 6, 9 and 13."""
+
+import pytest
+from playwright.sync_api import expect
+
+from players.models import Profile
+from rooms import actions as A
+from rooms.api import create_room, perform
+from rooms.models import Room, Seat
+from tests.browser.conftest import new_page
+
+pytestmark = pytest.mark.browser
+
+SAMPLE = """() => { window.__seen = [];
+  setInterval(() => { for (const el of document.querySelectorAll(".big-count, .go-flash")) {
+    const t = el.textContent.trim();
+    if (t && window.__seen[window.__seen.length - 1] !== t) window.__seen.push(t); } }, 40); }"""
+
+
+def lobby(names=("Ada", "Grace"), level="easy"):
+    players = [Profile.objects.create(display_name=name) for name in names]
+    room = create_room(players[0], "showdown", level, "standard")
+    for p in players[1:]:
+        perform(room.code, p, A.Join())
+    return room, players
+
+
+# --- 7: the countdown, the host's Start, the ready flags' reset ------------------------------
+
+
+def test_the_host_starts_without_readying_and_everyone_counts_3_2_1_go(browser, daphne_server, bank_puzzle):
+    room, (ada, grace) = lobby()
+    perform(room.code, grace, A.SetReady(True))
+    host = new_page(browser, daphne_server, ada)
+    guest = new_page(browser, daphne_server, grace, width=375, height=812)
+    host.goto(f"/r/{room.code}/")
+    guest.goto(f"/r/{room.code}/")
+    # The host is offered Start alone: no "I'm ready" first. The player list says the host starts.
+    expect(host.get_by_role("button", name="I'm ready")).to_have_count(0)
+    expect(host.locator(".player", has_text="Ada")).to_contain_text("Starts the race")
+    guest.evaluate("() => localStorage.setItem('sound-muted', '1')")  # the guest muted sounds
+    guest.locator("h1").click()  # a first tap (sound unlocks only after one)
+    for page in (host, guest):
+        page.evaluate(SAMPLE)
+    host.get_by_role("button", name="Start showdown").click()
+    for page in (host, guest):
+        page.wait_for_selector("#room-body[data-state=playing] #game", timeout=8000)
+        page.wait_for_timeout(200)
+    seen = host.evaluate("window.__seen")
+    assert [t for t in seen if t in ("3", "2", "1", "GO!")][-3:] == ["2", "1", "GO!"], seen
+    assert not any(":" in t for t in seen), seen  # never a clock reading 0:02
+    assert "GO!" in guest.evaluate("window.__seen")
+    # The cue follows the sound setting: the host hears GO, the muted guest nothing.
+    assert host.evaluate("document.documentElement.dataset.lastSound") == "go"
+    assert guest.evaluate("document.documentElement.dataset.lastSound") is None
+    assert Room.objects.get(pk=room.pk).state in ("countdown", "playing")
+    assert Seat.objects.get(room=room, player=ada).ready
+    for page in (host, guest):
+        page.context.close()
+
+
+def test_a_rules_change_tells_the_ready_players_why_to_ready_again(browser, daphne_server, bank_puzzle):
+    room, (ada, grace, linus) = lobby(("Ada", "Grace", "Linus"))
+    perform(room.code, grace, A.SetReady(True))  # Linus never readied
+    host = new_page(browser, daphne_server, ada)
+    pages = {name: new_page(browser, daphne_server, who) for name, who in (("grace", grace), ("linus", linus))}
+    host.goto(f"/r/{room.code}/")
+    for page in pages.values():
+        page.goto(f"/r/{room.code}/")
+    expect(pages["grace"].get_by_role("button", name="Not ready")).to_be_visible()
+    host.locator("input[name=preset][value=hardcore]").check()
+    host.get_by_role("button", name="Apply rules").click()
+    reason = pages["grace"].locator(".ready-reset")
+    expect(reason).to_have_text("The host changed the rules: ready again.")
+    expect(reason).to_have_attribute("role", "status")
+    expect(pages["grace"].get_by_role("button", name="I'm ready")).to_be_visible()
+    assert not Seat.objects.get(room=room, player=grace).ready
+    # Linus was never ready (nothing was taken from him); the host changed them.
+    expect(pages["linus"].locator(".player", has_text="Grace")).to_contain_text("Not ready")
+    assert pages["linus"].locator(".ready-reset").count() == 0 and host.locator(".ready-reset").count() == 0
+    # Readying again answers it.
+    pages["grace"].get_by_role("button", name="I'm ready").click()
+    expect(pages["grace"].get_by_role("button", name="Not ready")).to_be_visible()
+    assert pages["grace"].locator(".ready-reset").count() == 0
+    for page in [host, *pages.values()]:
+        page.context.close()
