@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("cardoku/", include("games.cardoku.urls")),
     path("domino/", include("games.domino.urls")),
+    path("daily/", include("games.daily.urls")),
     path("", include("accounts.urls")),
     path("", include("players.urls")),
     path("", include("stats.urls")),

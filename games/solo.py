@@ -9,6 +9,7 @@ from django.utils.translation import gettext, ngettext
 
 from games.engines import race
 from games.engines.errors import Refusal
+from games.engines.text import _
 from players.identity import record_filter
 
 from . import rowwriter, uptime
@@ -104,20 +105,31 @@ def parse_action(data) -> SoloAction:
 def start_run(player, level: str) -> SoloRun:
     if level not in Level.values:
         raise race.MalformedMove("Pick Easy, Medium, Hard or Expert.")
-    puzzle = take_puzzle(level)
+    return new_run(player, take_puzzle(level))
+
+
+def new_run(player, puzzle, **daily) -> SoloRun:
+    """A run of `puzzle` whose clock starts now; `daily`: the daily's fields (games/daily/play.py)."""
     board = race.Board.new(puzzle.givens_tuple)
     now = timezone.now()
     return SoloRun.objects.create(
-        player=player, puzzle=puzzle, level=level, board=board.to_dict(), started_at=now, active_since=now
+        player=player,
+        puzzle=puzzle,
+        level=puzzle.level,
+        board=board.to_dict(),
+        started_at=now,
+        active_since=now,
+        **daily,
     )
 
 
 def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     """Apply one action to `player`'s run (a Profile or the request's player token) through
     games.rowwriter.write: one write of the changed columns, to the run this process kept from its
-    last move or read (with its puzzle's solution) by one SELECT."""
+    last move or read (with its puzzle's solution) by one SELECT. A ranked daily run's finish
+    is judged for fair play (games/daily/review.py) once written."""
     now = now or timezone.now()
-    return rowwriter.write(
+    played = rowwriter.write(
         SoloRun,
         run_id,
         player,
@@ -126,11 +138,32 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
         "puzzle",
         ("solution",),
     )
+    if played.run.log is not None and played.outcome is not None and played.run.state == SoloRun.State.FINISHED:
+        from .daily.review import judge
+
+        judge(played.run)
+    return played
+
+
+LOG_KINDS = {"enter": "e", "note": "n", "hint": "h", "pause": "p", "resume": "r"}
+
+
+def _logged(run: SoloRun, action: SoloAction, now, fields: list[str]) -> list[str]:
+    """A ranked daily run keeps each action with the server's time (fair play, games/daily/review.py)."""
+    if run.log is None:
+        return fields
+    ms = round((now - run.started_at).total_seconds() * 1000)
+    run.log = [*run.log, [ms, LOG_KINDS[action.kind], action.cell, action.digit]]
+    return [*fields, "log"]
 
 
 def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
     if run.state == SoloRun.State.FINISHED:
         raise race.IllegalMove("This run is finished. Start a new one from the home page.")
+    if run.closes_at is not None and now >= run.closes_at:  # a ranked daily's run left unfinished
+        raise race.IllegalMove(
+            _("This daily has closed: the run did not finish. Play it again as practice from the archive.")
+        )
     stale = action.version is not None and action.version != run.moves
     advance_clock(run, now)
     was_assisted = run.assisted
@@ -139,7 +172,7 @@ def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
             if has_entry(run):  # the clock stops after PAUSE_GRACE; before an entry it runs on
                 run.active_since, run.paused_at = None, now
             run.state = SoloRun.State.PAUSED
-        return Played(run, None, None, None, stale), CLOCK_FIELDS
+        return Played(run, None, None, None, stale), _logged(run, action, now, CLOCK_FIELDS)
     if action.kind == "resume":
         if run.state == SoloRun.State.PAUSED:
             if run.paused_at is not None:
@@ -149,7 +182,9 @@ def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
                 run.paused_at = None
             run.active_since = run.active_since or now
             run.state = SoloRun.State.PLAYING
-        return Played(run, None, None, None, stale, run.assisted and not was_assisted), CLOCK_FIELDS
+        return Played(run, None, None, None, stale, run.assisted and not was_assisted), _logged(
+            run, action, now, CLOCK_FIELDS
+        )
     if run.state == SoloRun.State.PAUSED:
         raise race.IllegalMove("The run is paused: resume to play.")
 
@@ -165,7 +200,9 @@ def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
         run.state = SoloRun.State.FINISHED
         run.finished_at = now
         run.active_since = None
-    return Played(run, before, board, outcome, stale, run.assisted and not was_assisted), MOVE_FIELDS
+    return Played(run, before, board, outcome, stale, run.assisted and not was_assisted), _logged(
+        run, action, now, MOVE_FIELDS
+    )
 
 
 MOVE_FIELDS = [
@@ -273,6 +310,7 @@ def finish_summary(run: SoloRun) -> Finish:
         raise ValueError(f"run {run.pk} has not finished")
     earlier = SoloRun.objects.filter(
         record_filter(run.player),
+        practice=False,
         level=run.level,
         assisted=run.assisted,
         state=SoloRun.State.FINISHED,

@@ -1,5 +1,6 @@
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -37,7 +38,11 @@ def _home_context(player, **extra):
 
 @page
 def home(request):
-    return render(request, "home.html", _home_context(request.player))
+    from .daily.views import player_zone, today_context
+
+    tz, name, _error = player_zone(request)  # the browser's zone (static/js/daily.js), UTC until it says
+    daily = today_context(request.player, tz)
+    return render(request, "home.html", _home_context(request.player, daily_zone=name, **daily))
 
 
 @page
@@ -79,12 +84,37 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
         "version": run.moves,
         # The finish screen's comparisons and chart; `outcome` set: it was just reached (celebrate).
         "finish": solo.finish_summary(run) if run.state == SoloRun.State.FINISHED else None,
+        "daily": run_daily_context(run) if run.daily_id else None,
     }
+
+
+def run_daily_context(run: SoloRun) -> dict:
+    """What a daily run's page shows beside Solo Run's: the daily, practice or ranked, and after
+    a ranked finish the place, the streak, the share line, or the review hold."""
+    from .daily import boards, days, play, review
+
+    daily = run.daily
+    context: dict = {"daily": daily, "practice": run.practice, "closes_at": run.closes_at}
+    if run.state == SoloRun.State.FINISHED and not run.practice and daily is not None:
+        current, longest = play.streak(run.player, daily.date)
+        context.update(streak=current, longest_streak=longest, share=play.share_line(run, current))
+        if run.review == SoloRun.Review.HELD:
+            context["held"] = review.reason_text(run.review_reason)
+        else:
+            context["place"] = boards.own(run.player, daily.pk, boards.top(daily.pk))
+    elif run.closes_at is not None and run.state != SoloRun.State.FINISHED:
+        context["closed"] = days.closes_at(daily.date) <= timezone.now() if daily else False
+    return context
 
 
 @page
 def solo_run(request, run_id: int):
-    run = get_object_or_404(SoloRun.objects.select_related("puzzle"), pk=run_id)
+    run = get_object_or_404(SoloRun.objects.select_related("puzzle", "player", "daily"), pk=run_id)
+    account = request.player.account_id
+    if run.daily_id and account is not None and run.player.account_id == account:
+        from .daily.play import take_over
+
+        run = take_over(run, request.player)  # a daily continues on the account's other devices
     if run.player_id != request.player.pk:
         return render(
             request,

@@ -39,8 +39,8 @@ class SoloBoard:
 
 
 def solo_board(player, level: str, assisted: bool) -> SoloBoard:
-    finished = SoloRun.objects.filter(
-        record_filter(player), level=level, state=SoloRun.State.FINISHED, assisted=assisted
+    finished = SoloRun.objects.filter(  # practice runs of past dailies are replays: never a record
+        record_filter(player), practice=False, level=level, state=SoloRun.State.FINISHED, assisted=assisted
     )
     key = _assisted_key if assisted else _classic_key
     # Equal results share a place; the earlier finish is listed first.
@@ -72,7 +72,7 @@ CHART_RUNS = 20
 def board_counts(player) -> dict[tuple[str, bool], int]:
     """Finished runs per (level, assisted), for the level and board filters."""
     rows = (
-        SoloRun.objects.filter(record_filter(player), state=SoloRun.State.FINISHED)
+        SoloRun.objects.filter(record_filter(player), practice=False, state=SoloRun.State.FINISHED)
         .values("level", "assisted")
         .annotate(n=Count("id"))
     )
@@ -82,7 +82,9 @@ def board_counts(player) -> dict[tuple[str, bool], int]:
 def recent_times(player, level: str, assisted: bool, count=CHART_RUNS) -> list[float]:
     """The latest finishes' times on one board, oldest first (for the chart)."""
     times = (
-        SoloRun.objects.filter(record_filter(player), level=level, state=SoloRun.State.FINISHED, assisted=assisted)
+        SoloRun.objects.filter(
+            record_filter(player), practice=False, level=level, state=SoloRun.State.FINISHED, assisted=assisted
+        )
         .order_by("-finished_at")
         .values_list("elapsed", flat=True)[:count]
     )
@@ -91,7 +93,9 @@ def recent_times(player, level: str, assisted: bool, count=CHART_RUNS) -> list[f
 
 def latest_solo(player) -> SoloRun | None:
     return (
-        SoloRun.objects.filter(record_filter(player), state=SoloRun.State.FINISHED, finished_at__isnull=False)
+        SoloRun.objects.filter(
+            record_filter(player), practice=False, state=SoloRun.State.FINISHED, finished_at__isnull=False
+        )
         .order_by("-finished_at")
         .only("level", "assisted", "finished_at")
         .first()

@@ -22,10 +22,12 @@ class SoloRunPanel(Panel):
         return {"current_run": solo.current_run(player)}
 
     def finished(self, player):
-        return SoloRun.objects.filter(record_filter(player), state=SoloRun.State.FINISHED, finished_at__isnull=False)
+        return SoloRun.objects.filter(
+            record_filter(player), practice=False, state=SoloRun.State.FINISHED, finished_at__isnull=False
+        )
 
     def count(self, player) -> int:
-        return SoloRun.objects.filter(record_filter(player), state=SoloRun.State.FINISHED).count()
+        return SoloRun.objects.filter(record_filter(player), practice=False, state=SoloRun.State.FINISHED).count()
 
     def recent_results(self, player, limit: int) -> list[dict]:
         return [

@@ -1,0 +1,133 @@
+"""Each daily's leaderboard per level (RULES.md section 7): Classic finishes by time, then
+fewer mistakes; Assisted finishes after them, by fewer hints, then fewer mistakes, then time.
+
+Places need an account: the board lists ranked finishes of signed-in players (held, voided
+and unlisted runs left out), the top DAILY_BOARD_SIZE in one query (a window RANK over the
+board's order, on the partial index `daily_board`), cached DAILY_BOARD_CACHE_SECONDS. The
+viewer's own run comes with its place (1 + the listed finishes strictly better) in one more
+query, unless it is in the list already; an anonymous player's run is shown only to them,
+where it would stand.
+"""
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, Subquery, Value, When, Window
+from django.db.models.functions import Coalesce, Rank
+
+from games.models import SoloRun
+from players.identity import record_filter
+
+from .models import Daily
+
+LISTED = Q(practice=False, state=SoloRun.State.FINISHED, review__in=["", "cleared"], player__account__isnull=False)
+ORDER = [
+    F("assisted").asc(),
+    Case(When(assisted=True, then=F("hints")), default=Value(0)).asc(),
+    Case(When(assisted=True, then=F("mistakes")), default=Value(0)).asc(),
+    F("elapsed").asc(),
+    F("mistakes").asc(),
+]
+FIELDS = ("pk", "player_id", "player__display_name", "player__account_id", "elapsed", "mistakes", "hints", "assisted")
+
+
+@dataclass(frozen=True)
+class Row:
+    place: int
+    run_id: int
+    name: str
+    account_id: int | None
+    elapsed: float
+    mistakes: int
+    hints: int
+    assisted: bool
+    mine: bool = False
+    review: str = ""  # the viewer's own run: held, voided, unlisted
+
+
+_dailies: dict[tuple[dt.date, str], Daily] = {}  # a daily never changes once chosen
+
+
+def daily_of(date: dt.date, level: str) -> Daily | None:
+    daily = _dailies.get((date, level))
+    if daily is None:
+        daily = Daily.objects.filter(date=date, level=level).first()
+        if daily is not None:
+            _dailies[(date, level)] = daily
+    return daily
+
+
+def top(daily_id: int) -> list[Row]:
+    """The board's first DAILY_BOARD_SIZE places, cached a few seconds (shared by every viewer)."""
+    key = f"daily-board-{daily_id}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = _top(daily_id)
+        cache.set(key, rows, settings.DAILY_BOARD_CACHE_SECONDS)
+    return rows
+
+
+def _top(daily_id: int) -> list[Row]:
+    ranked = (
+        SoloRun.objects.filter(LISTED, daily_id=daily_id)
+        .annotate(place=Window(Rank(), order_by=ORDER))
+        .filter(place__lte=settings.DAILY_BOARD_SIZE)
+        .order_by("place", "pk")
+        .values_list("place", *FIELDS)
+    )
+    return [
+        Row(place, pk, name, account, elapsed, mistakes, hints, assisted)
+        for place, pk, _p, name, account, elapsed, mistakes, hints, assisted in ranked
+    ]
+
+
+def better_than(mine) -> Q:
+    """The listed finishes strictly better than OuterRef's run, in the board's order."""
+    classic_better = Q(assisted=False) & (
+        Q(elapsed__lt=OuterRef("elapsed")) | Q(elapsed=OuterRef("elapsed"), mistakes__lt=OuterRef("mistakes"))
+    )
+    assisted_better = (
+        Q(assisted=False)
+        | Q(hints__lt=OuterRef("hints"))
+        | Q(hints=OuterRef("hints"), mistakes__lt=OuterRef("mistakes"))
+        | Q(hints=OuterRef("hints"), mistakes=OuterRef("mistakes"), elapsed__lt=OuterRef("elapsed"))
+    )
+    return assisted_better if mine else classic_better
+
+
+def _count(condition: Q) -> Subquery:
+    return Subquery(
+        SoloRun.objects.filter(LISTED, condition, daily_id=OuterRef("daily_id"))
+        .order_by()
+        .values("daily_id")
+        .annotate(n=Count("pk"))
+        .values("n"),
+        output_field=IntegerField(),
+    )
+
+
+def own(player, daily_id: int, listed: list[Row]) -> Row | None:
+    """The viewer's ranked run of the daily with its place (finished), or None."""
+    if player is None or player.pk in (None, 0):
+        return None
+    if player.account_id is not None:
+        for row in listed:
+            if row.account_id == player.account_id:
+                return Row(**{**row.__dict__, "mine": True})
+    found = (
+        SoloRun.objects.filter(record_filter(player), daily_id=daily_id, practice=False, state=SoloRun.State.FINISHED)
+        .annotate(
+            classic_ahead=Coalesce(_count(better_than(False)), 0),
+            assisted_ahead=Coalesce(_count(better_than(True)), 0),
+        )
+        .values_list("classic_ahead", "assisted_ahead", "review", *FIELDS)
+        .order_by("started_at")
+        .first()
+    )
+    if found is None:
+        return None
+    classic_ahead, assisted_ahead, review, pk, _p, name, account, elapsed, mistakes, hints, assisted = found
+    ahead = assisted_ahead if assisted else classic_ahead
+    return Row(ahead + 1, pk, name, account, elapsed, mistakes, hints, assisted, mine=True, review=review)

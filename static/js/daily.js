@@ -1,0 +1,53 @@
+// Daily puzzles: the browser's IANA time zone goes to the server (a cookie, and each start
+// form's field), so "today" is the player's own date; the page rendered for another zone
+// (the first visit, a trip) reloads once with it. The share line's Copy and Share buttons.
+(function () {
+  "use strict";
+  let zone = "";
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* old browser: UTC */ }
+  if (zone) {
+    document.cookie = "showdown_zone=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
+    document.querySelectorAll("input[data-browser-zone]").forEach(function (input) { input.value = zone; });
+    const page = document.querySelector("[data-zone-page]");
+    const key = "daily-zone-reload";
+    if (page && page.dataset.zone !== zone) {
+      let tried = null;
+      try { tried = sessionStorage.getItem(key); sessionStorage.setItem(key, zone); } catch (e) { tried = zone; }
+      if (tried !== zone) { window.location.reload(); return; }  // once: never a reload loop
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    const copy = event.target.closest("[data-copy]");
+    const share = event.target.closest("[data-share-button]");
+    const box = (copy || share) && (copy || share).closest("[data-share]");
+    if (!box) return;
+    const text = box.querySelector("[data-share-text]").textContent.trim();
+    if (share) {
+      navigator.share({ text: text, url: window.location.origin + "/daily/" }).catch(function () { /* dismissed */ });
+      return;
+    }
+    const done = function () {
+      const said = box.querySelector("[data-copied]");
+      if (said) { said.hidden = false; setTimeout(function () { said.hidden = true; }, 2500); }
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { select(box); });
+    } else {
+      select(box);
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* selected: the player copies */ }
+    }
+  });
+
+  function select(box) {
+    const range = document.createRange();
+    range.selectNodeContents(box.querySelector("[data-share-text]"));
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
+  if (navigator.share) {
+    document.querySelectorAll("[data-share-button]").forEach(function (button) { button.hidden = false; });
+  }
+})();
