@@ -4,7 +4,7 @@ to a room through its one writer, the live owner in this process, the owner in a
 room nobody owns (rooms/store.py). Also what those callers need beside it."""
 
 from . import hub, store
-from .rules import NotAllowed, Result, RoomError, RoomNotFound, normalize_code
+from .rules import NotAllowed, Result, RoomError, RoomNotFound, as_seated, normalize_code
 from .store import create_room, running_view
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "RoomError",
     "RoomNotFound",
     "act",
+    "as_seated",
     "create_room",
     "normalize_code",
     "perform",

@@ -38,7 +38,7 @@ from .answers import (
 from .gametypes import GAME_TYPES
 from .models import Room, Seat
 from .push import group_name
-from .rules import normalize_code
+from .rules import as_seated, normalize_code
 from .store import CONNECTION_LOST
 
 logger = logging.getLogger(__name__)
@@ -145,7 +145,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 return
 
     async def connect(self):
-        self.player = self.scope.get("player")
+        # This browser's profile (its sign-out closes the socket); self.player becomes the
+        # profile it plays as in this room.
+        self.browser = self.player = self.scope.get("player")
         self.language = socket_language(self.scope)  # every answer and push is rendered in it
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
         if self.player is None:
@@ -183,9 +185,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(TRY_AGAIN)  # the socket stays; the next message resyncs it
 
     def _room_and_seat(self) -> tuple[str | None, bool]:
-        """The room's game type (None: no such room) and whether this player sits in it."""
+        """The room's game type (None: no such room) and whether this player sits in it. A
+        signed-in player plays as the profile their account has in the room, whichever browser
+        this is (as_seated): one seat, one stream of message ids."""
         game = Room.objects.filter(code=self.code).values_list("game", flat=True).first()
-        return game, game is not None and Seat.objects.filter(room__code=self.code, player=self.player).exists()
+        if game is None:
+            return None, False
+        self.player = as_seated(self.code, self.player)
+        return game, Seat.objects.filter(room__code=self.code, player=self.player).exists()
 
     async def _profile_group(self, op: str) -> bool:
         """Join (or leave) the group that signing out in this browser closes (accounts/linking.py).
@@ -193,7 +200,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         again before its next message is acted on."""
         method = self.channel_layer.group_add if op == "add" else self.channel_layer.group_discard
         try:
-            await method(profile_group(self.player.pk), self.channel_name)
+            await method(profile_group(self.browser.pk), self.channel_name)
         except (RedisError, OSError):  # Redis away (redis's ConnectionError is not the builtin one)
             return False
         return True

@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 from games import limits as base
 from games.engines.text import _
 from games.limits import client_ip, creation_limit, creation_limited
+from players.identity import record_filter
 
 from .models import Seat
 
@@ -48,7 +49,9 @@ def lookup_allowed(ip: str, player, code: str) -> bool:
     the player sits in (a limited guesser gets the same refusal for every code)."""
     if not limited(ip):
         return True
-    return bool(player is not None and player.pk and Seat.objects.filter(room__code=code, player=player).exists())
+    if player is None or not player.pk:
+        return False
+    return Seat.objects.filter(record_filter(player), room__code=code).exists()  # the account's seat counts
 
 
 # --- socket connects and resyncs: each renders the full state; one budget per IP and per

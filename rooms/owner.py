@@ -26,7 +26,7 @@ from . import lifecycle, movelog, store
 from .gametypes import game_for
 from .lifecycle import RUNNING
 from .models import Room, Seat
-from .rules import ROOM_FIELDS, Result, RoomError, apply, seat_summary
+from .rules import ROOM_FIELDS, Result, RoomError, apply, seat_of, seat_summary
 from .store import CONNECTION_LOST
 
 logger = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ class LiveRoom:
         self.timer = asyncio.ensure_future(self._clock())
 
     def seat_of(self, player) -> Seat | None:
-        return next((s for s in self.seats if player is not None and s.player_id == player.pk), None)
+        return seat_of(self.seats, player)
 
     async def act(self, player, action, message_id: str = "", now=None) -> Result:
         async with self.lock:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from games.models import Level
 from games.zones import time_zones
 from players.forms import DEFAULT_NAME
+from players.identity import record_filter
 from stats import ratings
 
 from . import fragments
@@ -33,7 +34,7 @@ def rematch_context(room, player) -> dict:
     code = cache.get(rematch_key(room.code))
     if not code:
         return {}
-    seated = player is not None and Seat.objects.filter(room__code=code, player=player).exists()
+    seated = player is not None and Seat.objects.filter(record_filter(player), room__code=code).exists()
     host = Room.objects.filter(code=code).values_list("host__display_name", flat=True).first()
     return {"rematch": code, "rematch_seated": seated, "rematch_host": host or gettext("A player")}
 

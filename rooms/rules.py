@@ -113,12 +113,41 @@ def restore(room, seats, events) -> None:
         room.version = version
 
 
+def seat_of(seats, player) -> Seat | None:
+    """The player's seat: its profile's, or another profile's of its account (a player signed
+    in on two devices is one player in a room, RULES.md 6). Seats come with their player."""
+    if player is None:
+        return None
+    account_id = getattr(player, "account_id", None)
+    own = next((s for s in seats if s.player_id == player.pk), None)
+    if own is not None or account_id is None:
+        return own
+    return next((s for s in seats if s.player.account_id == account_id), None)
+
+
+def as_seated(code: str, player):
+    """The profile `player` is in room `code`: its own, or, when the account already sits there
+    (or is on its guest list) under another of its profiles, that one, so that the account
+    has one seat, one guest answer and one stream of message ids however many browsers it
+    plays from. One query for a signed-in player; none for an anonymous one."""
+    account_id = getattr(player, "account_id", None)
+    if account_id is None:
+        return player
+    mine = {"room__code": code, "player__account_id": account_id}
+    profiles = [seat.player for seat in Seat.objects.filter(**mine).select_related("player")] or [
+        guest.player for guest in Guest.objects.filter(**mine).select_related("player")
+    ]
+    return next((p for p in profiles if p.pk == player.pk), profiles[0] if profiles else player)
+
+
 def apply(room, seats, player, action, now, message_id: str = "") -> Result:
     """The rules of a room, in memory: apply what time has made due, then the action.
     Shared by the locked path (rooms/store.py) and the live owner (rooms/owner.py). Board moves,
     forfeits and time never touch the database here; lobby actions still create and
     delete seats (they only ever run on the locked path)."""
-    seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
+    seat = seat_of(seats, player)
+    if seat is not None and seat.player_id != player.pk:
+        player = seat.player  # another browser of the seat's account (two joins at once, a stale socket)
     seats_before = {s.pk: seat_summary(s) for s in seats}
     room_before = room_summary(room)
     advanced = _advance(room, seats, now)
@@ -224,7 +253,7 @@ def _join(room, seats, seat, player, action, now):
         raise RoomError(_("This room has expired."))
     if room.state != Room.State.LOBBY:
         raise RoomError(_("This showdown has already started: you can watch, but not join."))
-    if RoomEvent.objects.filter(room=room, kind="kick", data__player_id=player.pk).exists():
+    if RoomEvent.objects.filter(room=room, kind="kick", data__player_id__in=_profile_ids(player)).exists():
         raise NotAllowed(_("The host removed you from this room: you can watch, but not join again."))
     if len(seats) >= MAX_PLAYERS:
         raise RoomError(_("This room is full: %(n)s players at most.", n=MAX_PLAYERS))
@@ -233,6 +262,14 @@ def _join(room, seats, seat, player, action, now):
     if room.host_id is None:
         room.host = player
     return Result(room, seat)
+
+
+def _profile_ids(player) -> list[int]:
+    """The player's profile, or every profile of its account: a removed player stays removed
+    on their other devices too."""
+    if getattr(player, "account_id", None) is None:
+        return [player.pk]
+    return list(type(player).objects.filter(account_id=player.account_id).values_list("pk", flat=True))
 
 
 def _leave(room, seats, seat, player, action, now):

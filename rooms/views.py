@@ -16,12 +16,13 @@ from config.methods import page
 from games.engines import race
 from games.i18n import say
 from games.zones import time_zones  # noqa: F401 - the zones the schedule forms accept
+from players.identity import record_filter
 from players.middleware import ensure_player, known_player
 from players.views import name_gate, remember_name_choice
 
 from . import actions as A
 from . import limits
-from .api import RoomError, RoomNotFound, create_room, normalize_code, perform
+from .api import RoomError, RoomNotFound, as_seated, create_room, normalize_code, perform
 from .gametypes import DEFAULT_GAME, GAME_TYPES
 from .gametypes.showdown import host_rates
 from .models import CODE_LENGTH, Room, Seat
@@ -60,7 +61,7 @@ def _seat_refused(request, code: str, title, message, status: int):
     if len(code) != CODE_LENGTH:  # no room has such a code: say so
         return _not_found(request)
     player = known_player(request)
-    if player is not None and player.pk and Seat.objects.filter(room__code=code, player=player).exists():
+    if player is not None and player.pk and Seat.objects.filter(record_filter(player), room__code=code).exists():
         return None
     limits.count_miss(limits.client_ip(request))
     return _message(request, title, message, status)
@@ -203,7 +204,7 @@ def room_join(request, code: str | None = None):
             return _not_found(request)
         return name_gate(request, _("Pick your name, then join the room"), {"code": code})
     try:
-        perform(code, request.player, A.Join())
+        perform(code, as_seated(code, request.player), A.Join())
     except RoomNotFound:
         return _not_found(request)
     except RoomError as error:
@@ -225,7 +226,7 @@ def room_leave(request, code: str):
     if refused := _seat_refused(request, code, _("Cannot leave"), watching, 409):
         return refused
     try:
-        perform(code, request.player, A.Leave())
+        perform(code, as_seated(code, request.player), A.Leave())
     except RoomNotFound:
         return _not_found(request)
     except RoomError as error:
@@ -244,7 +245,7 @@ def room_page(request, code: str):
     if room is None:
         return _not_found(request)
     # Watching live needs the room socket, which refuses a browser without a profile.
-    context = room_context(room, ensure_player(request))
+    context = room_context(room, as_seated(room.code, ensure_player(request)))
     context["share_url"] = request.build_absolute_uri(reverse("room", args=[room.code]))
     return render(request, "rooms/room.html", context)
 
@@ -288,7 +289,7 @@ def room_rematch(request, code: str):
             cache.set(rematch_key(room.code), rematch, 24 * 3600)  # as long as the results stay readable
     if not created:
         try:
-            perform(rematch, request.player, A.Join())
+            perform(rematch, as_seated(rematch, request.player), A.Join())
         except RoomError as error:
             return _message(request, _("Cannot join the rematch"), str(error), 409)
     else:

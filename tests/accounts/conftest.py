@@ -59,3 +59,32 @@ def _fresh_allauth_limits(settings):
     settings.CACHES = {
         name: {**config, "KEY_PREFIX": f"t-{uuid.uuid4().hex}"} for name, config in settings.CACHES.items()
     }
+
+
+# One account on two browsers (a laptop and a phone), and a stranger without one.
+@pytest.fixture
+def account(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("ada", email="ada@example.com")
+
+
+@pytest.fixture
+def laptop(account):
+    from players.models import Profile
+
+    return Profile.objects.create(display_name="Ada", account=account)
+
+
+@pytest.fixture
+def phone(account):
+    from players.models import Profile
+
+    return Profile.objects.create(display_name="Ada", account=account)
+
+
+@pytest.fixture
+def stranger(db):
+    from players.models import Profile
+
+    return Profile.objects.create(display_name="Grace")

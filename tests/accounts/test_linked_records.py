@@ -4,7 +4,6 @@ records of every profile of that account, each once; an anonymous profile only i
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.cardoku import records as cardoku_records
@@ -14,7 +13,6 @@ from games.domino.records import player_records
 from games.models import SoloRun
 from games.sudoku.panels import SoloRunPanel
 from players.identity import record_profiles
-from players.models import Profile
 from rooms.models import RoomResult
 from stats.history import room_history
 from stats.leaderboards import board_counts, solo_board
@@ -49,26 +47,6 @@ def room_result(profile, code, placement, minutes_ago):
         score=300,
         finished_at=timezone.now() - timedelta(minutes=minutes_ago),
     )
-
-
-@pytest.fixture
-def account(db):
-    return get_user_model().objects.create_user("ada", email="ada@example.com")
-
-
-@pytest.fixture
-def laptop(account):
-    return Profile.objects.create(display_name="Ada", account=account)
-
-
-@pytest.fixture
-def phone(account):
-    return Profile.objects.create(display_name="Ada", account=account)
-
-
-@pytest.fixture
-def stranger(db):
-    return Profile.objects.create(display_name="Grace")
 
 
 @pytest.fixture
