@@ -11,7 +11,7 @@ from games.engines import race
 from games.responses import busy, flash
 from players.middleware import player_token
 
-from . import i18n, solo
+from . import guide, i18n, solo
 from .bank import BankEmpty
 from .limits import creation_limit
 from .models import Level, SoloRun
@@ -47,9 +47,9 @@ def home(request):
 
 @page
 def how_to_play(request):
-    return render(
-        request, "how_to_play.html", {"presets": [(i18n.PRESETS[key], rules) for key, rules in race.PRESETS.items()]}
-    )
+    guides = {"sudoku": guide.sudoku_picture(), "cardoku": guide.cardoku_picture(), "domino": guide.domino_picture()}
+    presets = [(i18n.PRESETS[key], rules) for key, rules in race.PRESETS.items()]
+    return render(request, "how_to_play.html", {"presets": presets, "guide": guides})
 
 
 @require_POST

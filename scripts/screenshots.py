@@ -13,6 +13,7 @@ English; the name gets a -<lang> suffix). The script reads the scratch database 
 
 import argparse
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -35,6 +36,7 @@ STATES = [
     "domino-solo",
     "domino-duel",
     "domino-duel-over",
+    "how-to-play",
 ]
 
 
@@ -158,7 +160,7 @@ def open_room(shots: Shooter, game: str, host: str, guests: list[str]) -> str:
     for guest in guests:
         other = shots.player(guest)
         other.goto(f"/r/{code}/")
-        other.locator("#room-body").get_by_role("button", name="Join as").click()
+        other.locator("#room-body").get_by_role("button", name=re.compile(r"^Join (as|the room)")).click()
         shots.into_lobby(other, guest)
     return code
 
@@ -323,6 +325,11 @@ def domino_duel(shots: Shooter) -> None:
     shots.shoot("domino-duel-over", "Grace", f"/r/{code}/", "#room-body[data-state=finished]", settle=1500)
 
 
+def how_to_play(shots: Shooter) -> None:
+    """The guides (a screen each, pictures from the real boards) above the rules in detail."""
+    shots.shoot("how-to-play", "Ada", "/how-to-play/", "#play-solo")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="folder for the PNGs (made if missing)")
@@ -365,6 +372,7 @@ def main() -> None:
                     (cardoku_duel, {"cardoku-duel", "cardoku-duel-over"}),
                     (domino_solo, {"domino-solo"}),
                     (domino_duel, {"domino-duel", "domino-duel-over"}),
+                    (how_to_play, {"how-to-play"}),
                 ):
                     if not only or only & states or step is showdown:
                         step(shots)
