@@ -36,6 +36,14 @@ def _bind(request, profile: Profile) -> None:
     request.player = profile
 
 
+def daily_runs_joined(profile: Profile) -> None:
+    """The browser's ranked daily runs join the account's board places (RULES.md section 7):
+    only those of dailies still open, and only where the account had none of that daily."""
+    from games.daily.play import joined_account
+
+    joined_account(profile)
+
+
 def link_at_sign_in(request, user) -> Profile | None:
     binding = getattr(request, "_player_binding", None)
     if binding is None:  # the admin's own sign-in: no player cookie there
@@ -50,6 +58,7 @@ def link_at_sign_in(request, user) -> Profile | None:
             profile.account = user
             profile.display_name = name or profile.display_name  # the account's name wins
             profile.save(update_fields=["account", "display_name"])
+            daily_runs_joined(profile)
         else:  # no profile yet, or one of another account: a fresh profile for this one
             profile = Profile.objects.create(account=user, **({"display_name": name} if name else {}))
     _bind(request, profile)

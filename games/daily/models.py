@@ -1,6 +1,6 @@
 from django.db import models
 
-from games.models import Level, Puzzle
+from games.models import Level, Puzzle, SoloRun
 
 
 class Daily(models.Model):
@@ -19,3 +19,12 @@ class Daily(models.Model):
 
     def __str__(self):
         return f"Daily {self.date.isoformat()} {self.get_level_display()}"
+
+
+class ReviewedRun(SoloRun):
+    """Ranked daily runs as the admin's review list sees them (games/daily/admin.py)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "daily run under review"
+        verbose_name_plural = "daily runs under review"

@@ -122,6 +122,22 @@ def take_over(run: SoloRun, player) -> SoloRun:
     return run
 
 
+def joined_account(profile, now: dt.datetime | None = None) -> int:
+    """`profile` was just linked to an account: its ranked daily runs of dailies that have
+    closed, or of dailies the account already had a ranked run of, stay off the board
+    ("unlisted"). Returns how many."""
+    now = now or timezone.now()
+    runs = SoloRun.objects.filter(player=profile, daily__isnull=False, practice=False, review=SoloRun.Review.NONE)
+    late = runs.filter(closes_at__lte=now).update(review=SoloRun.Review.UNLISTED, review_reason="late")
+    others = SoloRun.objects.filter(player__account_id=profile.account_id, daily__isnull=False, practice=False).exclude(
+        player=profile
+    )
+    twice = runs.filter(daily__in=others.values("daily_id")).update(
+        review=SoloRun.Review.UNLISTED, review_reason="twice"
+    )
+    return late + twice
+
+
 def start_practice(player, date: dt.date, level: str, now: dt.datetime | None = None) -> SoloRun:
     """An unranked run of a past daily (the archive): it never counts on a board or a streak."""
     now = now or timezone.now()

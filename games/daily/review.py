@@ -90,4 +90,8 @@ def reason_text(code: str) -> str:
             ) % {"n": parts[0], "median": format_seconds(float(parts[1]))}
     except (IndexError, ValueError):
         pass
+    if kind == "late":
+        return gettext("The account was signed in to after this daily closed.")
+    if kind == "twice":
+        return gettext("The account already had a ranked run of this daily.")
     return code
