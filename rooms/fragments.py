@@ -30,7 +30,32 @@ def silhouette_paths(classes: list[str]) -> tuple[str, str]:
     return given, filled
 
 
-def standing_row(place: int, seat, game, room) -> str:
+COLOURS = 5  # one per seat of a full room (MAX_PLAYERS): static/css/site.css .racer-c0 to .racer-c4
+
+
+def colours(seats) -> dict[int, int]:
+    """Each seat's colour (seat pk -> 0..4), by when it joined: the same for every viewer,
+    in the standings, the silhouettes, the lobby and the toasts."""
+    ordered = sorted(seats, key=lambda s: (s.joined_at, s.pk))
+    return {seat.pk: i % COLOURS for i, seat in enumerate(ordered)}
+
+
+def event_sentence(seat, note: str | None) -> str:
+    """What a seat's change of status says as a toast to everyone in the room ("" while
+    playing): "Ana finished 1:35", "Ben is out", "Cleo left"."""
+    name = seat.player.display_name
+    if seat.status == "left":
+        return gettext("%(name)s left") % {"name": name}
+    if seat.status == "eliminated":
+        return gettext("%(name)s is out") % {"name": name}
+    if seat.status == "finished":
+        if note:
+            return gettext("%(name)s: %(note)s") % {"name": name, "note": note}
+        return gettext("%(name)s finished %(time)s") % {"name": name, "time": format_seconds(seat.finish_seconds)}
+    return ""
+
+
+def standing_row(place: int, seat, game, room, colour: int = 0) -> str:
     name = _e(seat.player.display_name)
     note = game.status_note(seat)
     # The status comes first and stands out: a phone's one-line strip cuts the end off.
@@ -45,6 +70,8 @@ def standing_row(place: int, seat, game, room) -> str:
     else:
         state = ""
     head = f'<span class="state">{state}</span> · ' if state else ""
+    # static/js/party.js toasts the sentence when it sees the status change.
+    event = _e(event_sentence(seat, note))
     percent = round(100 * seat.progress / seat.to_fill) if seat.to_fill else 0
     given, filled = silhouette_paths(game.shown_silhouette(room, seat))
     # (Texts are translated outside the f-strings: xgettext does not look inside them.)
@@ -60,7 +87,8 @@ def standing_row(place: int, seat, game, room) -> str:
         }
     )
     return (
-        f'<li class="standing status-{_e(seat.status)}">'
+        f'<li class="standing status-{_e(seat.status)} racer-c{colour}" data-seat="{seat.pk}"'
+        f' data-status="{_e(seat.status)}" data-event="{event}">'
         f'<span class="place" aria-label="{place_label}">{place}</span>'
         f'<div class="racer"><strong class="name">{name}</strong>'
         f'<span class="line">{head}{_e(game.standing_line(seat))}</span>'
@@ -74,7 +102,8 @@ def standing_row(place: int, seat, game, room) -> str:
 
 def standings(room, ranked, game) -> SafeString:
     """The standings panel: `ranked` is [(place, seat)] from the game type."""
-    rows = "".join(standing_row(place, seat, game, room) for place, seat in ranked)
+    colour = colours([seat for _place, seat in ranked])
+    rows = "".join(standing_row(place, seat, game, room, colour[seat.pk]) for place, seat in ranked)
     title = _e(gettext("Standings"))
     return mark_safe(
         f'<section id="standings" class="panel standings" aria-label="{title}" data-version="{room.version}">'

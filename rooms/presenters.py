@@ -111,6 +111,7 @@ def room_context(
         "room": room,
         "state": state,
         "seats": seats,
+        "colours": fragments.colours(seats),
         "me": me,
         "viewer": player,
         # A viewer still on the default name picks one before joining: "Join", not "Join as Player 7174".

@@ -2,6 +2,8 @@
 the host's Start as the host's ready, the reason a ready flag reset, event toasts, player
 colours, quick reactions, and the layout defects 6, 9 and 13."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -10,6 +12,8 @@ from rooms import actions as A
 from rooms.api import create_room, perform
 from rooms.models import Room, Seat
 from tests.browser.conftest import new_page
+from tests.browser.race_setup import running_room
+from tests.conftest import EMPTY, SOLUTION
 
 pytestmark = pytest.mark.browser
 
@@ -86,3 +90,84 @@ def test_a_rules_change_tells_the_ready_players_why_to_ready_again(browser, daph
     assert pages["grace"].locator(".ready-reset").count() == 0
     for page in [host, *pages.values()]:
         page.context.close()
+
+
+# --- 2: a race you can feel: toasts, colours, the last one racing, the phone's progress -----
+
+
+def test_everyone_hears_who_finished_is_out_or_left_and_the_last_one_is_told(browser, daphne_server):
+    room, players = running_room("showdown", names=("Ann", "Ben", "Cleo", "Dan"), preset="hardcore")
+    ann, ben, cleo, dan = players
+    for index in EMPTY[:-1]:  # Dan is one cell from the finish
+        perform(room.code, dan, A.Enter(index, int(SOLUTION[index])))
+    phone = new_page(browser, daphne_server, ann, width=375, height=812)
+    pages = {p.display_name: new_page(browser, daphne_server, p) for p in (ben, cleo, dan)}
+    watcher = new_page(browser, daphne_server, Profile.objects.create(display_name="Watcher"))
+    for page in [phone, *pages.values(), watcher]:
+        page.goto(f"/r/{room.code}/")
+        page.wait_for_selector("#room-body[data-state=playing] #standings")
+    expect(phone.locator("#toasts")).to_have_attribute("role", "log")
+    assert phone.locator(".toast").count() == 0  # what was there on load is never toasted
+
+    # A colour per player: four different ones, the same in every view.
+    rows = phone.locator("#standings .standing")
+    colours = {rows.nth(i).get_attribute("data-seat"): _colour(rows.nth(i)) for i in range(4)}
+    assert len(set(colours.values())) == 4, colours
+    # Rivals' progress bars show on the phone strip.
+    for i in range(4):
+        box = rows.nth(i).locator("progress").bounding_box()
+        assert box is not None and box["height"] >= 3 and box["width"] > 40, box
+
+    # Dan finishes: everyone else hears it, with Dan's time and colour.
+    dan_page = pages["Dan"]
+    dan_page.locator(f'[data-cell="{EMPTY[-1]}"]').click()
+    dan_page.keyboard.press(SOLUTION[EMPTY[-1]])
+    for page in (phone, pages["Ben"], watcher):
+        toast = page.locator(".toast", has_text="Dan finished")
+        expect(toast).to_be_visible()
+        expect(toast).to_have_text(re.compile(r"^Dan finished \d:\d\d$"))
+        assert _colour(toast) == colours[str(Seat.objects.get(room=room, player=dan).pk)]
+    assert dan_page.locator(".toast", has_text="Dan finished").count() == 0  # not to Dan himself
+
+    # Cleo makes three mistakes (the Hardcore cap): she is out, and everyone hears it.
+    cleo_page = pages["Cleo"]
+    for index in EMPTY[:3]:
+        cleo_page.locator(f'[data-cell="{index}"]').click()
+        cleo_page.keyboard.press(str(int(SOLUTION[index]) % 9 + 1))
+        cleo_page.wait_for_timeout(150)
+    for page in (phone, pages["Ben"], watcher):
+        expect(page.locator("#toasts")).to_contain_text("Cleo is out")
+    expect(phone.locator("[data-last-one]")).to_be_hidden()  # Ben still races
+
+    # Ben forfeits: Ann, now alone, is told so, in a toast and in a line that stays.
+    pages["Ben"].get_by_text("Forfeit and leave").click()
+    pages["Ben"].get_by_role("button", name="Yes, forfeit").click()
+    expect(phone.locator("#toasts")).to_contain_text("Ben left")
+    expect(phone.locator("#toasts")).to_contain_text("You are the last one still racing")
+    expect(phone.locator("[data-last-one]")).to_be_visible()
+    expect(watcher.locator("#toasts")).to_contain_text("Ben left")
+    phone.wait_for_timeout(5600)  # toasts leave after a while; the line stays
+    assert phone.locator(".toast").count() == 0
+    expect(phone.locator("[data-last-one]")).to_be_visible()
+    for page in [phone, *pages.values(), watcher]:
+        page.context.close()
+
+
+def test_the_lobby_toasts_who_joins_and_leaves(browser, daphne_server, bank_puzzle):
+    room, (ada, _grace) = lobby()
+    host = new_page(browser, daphne_server, ada)
+    host.goto(f"/r/{room.code}/")
+    cleo = new_page(browser, daphne_server, Profile.objects.create(display_name="Cleo"))
+    cleo.goto(f"/r/{room.code}/")
+    cleo.get_by_role("button", name="Join as Cleo").click()
+    expect(host.locator("#toasts")).to_contain_text("Cleo joined")
+    cleo.wait_for_selector(".player >> text=Cleo")
+    cleo.get_by_role("button", name="Leave room").click()
+    expect(host.locator("#toasts")).to_contain_text("Cleo left")
+    assert not Seat.objects.filter(room=room, player__display_name="Cleo").exists()
+    for page in (host, cleo):
+        page.context.close()
+
+
+def _colour(locator) -> str:
+    return locator.evaluate("el => getComputedStyle(el).getPropertyValue('--racer').trim()")
