@@ -108,6 +108,16 @@ class SoloRun(Revised):
         ordering = ["-started_at"]
         indexes = [
             models.Index(fields=["player", "level", "state", "assisted"]),
+            # The all-time Solo Run boards across accounts (stats/rankings.py): read in board
+            # order, and the runs ahead of one counted from the index (with the player and daily).
+            models.Index(
+                fields=["level", "assisted", "state", "elapsed", "mistakes", "score", "player", "daily"],
+                name="solo_board_time",
+            ),
+            models.Index(
+                fields=["level", "assisted", "state", "hints", "mistakes", "elapsed", "score", "player", "daily"],
+                name="solo_board_hints",
+            ),
             # A daily's board: its finished ranked runs in board order (games/daily/boards.py).
             models.Index(
                 fields=["daily", "assisted", "elapsed", "mistakes"],

@@ -236,7 +236,8 @@ def current_rating(account_id, now) -> Shown | None:
     return shown_of(rating, now) if rating is not None else None
 
 
-def shown_of(rating: Rating, now) -> Shown:
+def shown_of(rating, now) -> Shown:
+    """A Rating (or a row with its mu, sigma, rooms and last_room_at) as shown now."""
     sigma = idle_sigma(rating.sigma, rating.last_room_at, now)
     return Shown(shown(rating.mu, sigma), provisional(sigma), rating.rooms)
 

@@ -52,7 +52,8 @@ def rankings(request, level: str | None = None, kind: str | None = None):
     account_id = getattr(request.player, "account_id", None)
     context: dict = {"levels": [], "board": None}
     if level is None:
-        context.update(top=rankings_data.rating_top(now), mine=rankings_data.my_rating(account_id, now))
+        top, mine = rankings_data.rating_board(account_id, now)
+        context.update(top=top, mine=mine)
     else:
         if level not in Level.values or kind not in KINDS:
             raise Http404("No such board.")

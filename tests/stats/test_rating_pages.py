@@ -168,9 +168,13 @@ def test_my_place_outside_the_top_100_in_one_query(db, settings):
     from stats import rankings
 
     with CaptureQueriesContext(connection) as queries:
-        mine = rankings.my_rating(users[103].pk, now)
-    assert len(queries) == 1 and mine.place == 104
-    assert len(rankings.rating_top(now)) == 100
+        top, mine = rankings.rating_board(users[103].pk, now)
+    assert len(queries) == 1 and mine is not None and mine.place == 104
+    assert [place for place, _r in top] == list(range(1, 101))
+    assert top[-1][1].account_id == users[99].pk and top[0][1].name == "P0"
+    top, mine = rankings.rating_board(users[5].pk, now)  # in the top itself: listed once, place 6
+    assert len(top) == 100 and mine is not None and mine.place == 6
+    assert rankings.rating_board(None, now)[1] is None
 
 
 def test_provisional_players_see_themselves_but_are_not_in_the_top_list(db, bank_puzzle):
