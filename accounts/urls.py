@@ -1,5 +1,6 @@
 from allauth.account import views as allauth_views
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from . import views
 
@@ -16,5 +17,7 @@ urlpatterns = [
     ),
     path("accounts/login/", views.code_requests_limited(allauth_views.login), name="account_login"),
     path("accounts/signup/", views.code_requests_limited(allauth_views.signup), name="account_signup"),
+    # allauth's security index (where it goes after a passkey is added) is our passkeys list
+    path("accounts/2fa/", RedirectView.as_view(pattern_name="mfa_list_webauthn"), name="mfa_index"),
     path("accounts/", include("allauth.urls")),
 ]

@@ -4,6 +4,7 @@ import functools
 import json
 
 from allauth.account.decorators import reauthentication_required
+from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -51,10 +52,11 @@ def code_requests_limited(view):
 def account(request):
     player = known_player(request)
     browsers = record_profiles(player).filter(unlinked=False).order_by("-last_seen") if player is not None else []
+    passkeys = Authenticator.objects.filter(user=request.user, type=Authenticator.Type.WEBAUTHN)
     return render(
         request,
         "account/account.html",
-        {"email": request.user.email, "browsers": browsers, "this_browser": player},
+        {"email": request.user.email, "browsers": browsers, "this_browser": player, "passkeys": passkeys},
     )
 
 

@@ -313,6 +313,12 @@ ACCOUNT_CODE_REQUEST_WINDOW = env_int("ACCOUNT_CODE_REQUEST_WINDOW", 3600)
 MFA_SUPPORTED_TYPES = ["webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True  # sign in with a passkey alone
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG  # http://127.0.0.1 in development and tests
+# A passkey signs in alone and is never asked for after a code, and is called 'Passkey 2' at first
+# (accounts/adapter.py); names
+# have a length limit (accounts/forms.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+MFA_ADAPTER = "accounts.adapter.MFAAdapter"
+MFA_FORMS = {"add_webauthn": "accounts.forms.AddPasskeyForm", "edit_webauthn": "accounts.forms.EditPasskeyForm"}
 
 # --- Email: one EMAIL_URL (dj-email-url), e.g. submission://user:pass@host:587 (STARTTLS) ---
 # Unset: every message (the sign-in codes) is printed on the `make run` console.

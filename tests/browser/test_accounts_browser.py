@@ -89,10 +89,11 @@ def test_records_follow_the_account_and_a_passkey_signs_in_alone(browser, live_s
         with a.expect_navigation():
             a.click("main form button[type=submit] >> nth=0")
         enter_code(a, smtp)
-    a.check("input[name=passwordless]")  # a passkey: it signs in alone
+    assert a.is_checked("input[name=passwordless]")  # always a passkey: it signs in alone
     a.fill("input[name=name]", "Laptop")
     a.click("#mfa_webauthn_add")
     a.wait_for_url(lambda u: "/webauthn/add/" not in u, timeout=10_000)
+    assert "Laptop" in a.inner_text("[data-passkeys]")  # the passkeys list, in the site's layout
     a.goto("/account/")
     a.click("form[action='/accounts/logout/'] button")
     a.wait_for_load_state()
