@@ -38,8 +38,23 @@ def profile(request):
             )
         return render(request, "players/profile.html", {"form": form}, status=400)  # no player made for a refusal
     form = DisplayNameForm(initial={"display_name": request.player.display_name})
-    context = {"form": form, "saved": request.GET.get("saved"), **rating_context(request.player)}
+    context = {
+        "form": form,
+        "saved": request.GET.get("saved"),
+        **rating_context(request.player),
+        **daily_streak_context(request),
+    }
     return render(request, "players/profile.html", context)
+
+
+def daily_streak_context(request) -> dict:
+    """The daily puzzles' streak (RULES.md section 7) over the player's local dates."""
+    from games.daily.play import streak, today
+    from games.daily.views import player_zone
+
+    tz, _name, _error = player_zone(request)
+    current, longest = streak(request.player, today(tz))
+    return {"streak": current, "longest_streak": longest}
 
 
 def rating_context(player) -> dict:

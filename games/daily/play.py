@@ -212,3 +212,56 @@ def share_line(run: SoloRun, current_streak: int) -> str:
         "mistakes": run.mistakes,
         "streak": current_streak,
     }
+
+
+# --- the archive -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArchiveDay:
+    date: dt.date
+    in_month: bool
+    entries: list  # (Daily, mark) in level order; mark: "day" finished on the day, "later", "open", ""
+
+
+def archive_month(
+    player, month: dt.date, local_today: dt.date, now: dt.datetime | None = None
+) -> list[list[ArchiveDay]]:
+    """The month's calendar (weeks from Monday) with each daily's mark for the player: finished
+    on its day (the ranked run), finished later (practice only), open (still playable ranked),
+    or not played. Two queries: the month's dailies, the player's finished runs of them."""
+    now = now or timezone.now()
+    first = month.replace(day=1)
+    following = (first + dt.timedelta(days=32)).replace(day=1)
+    start = first - dt.timedelta(days=first.weekday())
+    end = following + dt.timedelta(days=(7 - following.weekday()) % 7)
+    dailies = [
+        d
+        for d in Daily.objects.filter(date__gte=first, date__lt=following, date__lte=local_today)
+        if d.date <= local_today
+    ]
+    marks: dict[int, str] = {}
+    if player is not None and player.pk not in (None, 0) and dailies:
+        finished = (
+            SoloRun.objects.filter(record_filter(player), daily__in=dailies, state=SoloRun.State.FINISHED)
+            .exclude(review=SoloRun.Review.VOIDED)
+            .values_list("daily_id", "practice")
+        )
+        for daily_id, practice in finished:
+            if not practice:
+                marks[daily_id] = "day"
+            else:
+                marks.setdefault(daily_id, "later")
+    by_date: dict[dt.date, list] = {}
+    for daily in sorted(dailies, key=lambda d: LEVEL_ORDER[d.level]):
+        mark = marks.get(daily.pk) or ("open" if days.is_open(daily.date, now) else "")
+        by_date.setdefault(daily.date, []).append((daily, mark))
+    weeks, week = [], []
+    day = start
+    while day < end:
+        week.append(ArchiveDay(day, first <= day < following, by_date.get(day, [])))
+        if len(week) == 7:
+            weeks.append(week)
+            week = []
+        day += dt.timedelta(days=1)
+    return weeks

@@ -8,6 +8,7 @@ import datetime as dt
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -92,9 +93,10 @@ def daily_start(request):
 @require_POST
 @creation_limit("game")
 def daily_practice(request):
+    date_field, _slash, level_field = request.POST.get("daily", "").partition("/")  # the archive's buttons
     try:
-        date = play.parse_date(request.POST.get("date"))
-        level = play.parse_level(request.POST.get("level"))
+        date = play.parse_date(request.POST.get("date") or date_field)
+        level = play.parse_level(request.POST.get("level") or level_field)
         run = play.start_practice(request.player, date, level)
     except play.DailyMalformed as error:
         return _refused(request, str(error), 400)
@@ -141,4 +143,31 @@ def daily_board(request, date: str, level: str):
 
 @page
 def daily_archive(request):
-    return render(request, "daily/archive.html", {})
+    """The archive calendar, month by month (?month=YYYY-MM): each past daily's mark, and a
+    practice start for every one."""
+    tz, name, error = player_zone(request)
+    local_today = play.today(tz)
+    month = local_today.replace(day=1)
+    wanted = request.GET.get("month", "")
+    if wanted:
+        try:
+            month = dt.date.fromisoformat(f"{wanted}-01")
+        except ValueError:
+            error = _("That is not a month (YYYY-MM): here is this month.")
+    month = min(month, local_today.replace(day=1))  # no future months
+    previous = (month - dt.timedelta(days=1)).replace(day=1)
+    following = (month + dt.timedelta(days=32)).replace(day=1)
+    return render(
+        request,
+        "daily/archive.html",
+        {
+            "weeks": play.archive_month(request.player, month, local_today),
+            "weekdays": [(WEEKDAYS_ABBR[n], WEEKDAYS[n]) for n in range(7)],
+            "month": month,
+            "previous": previous,
+            "following": following if following <= local_today else None,
+            "local_today": local_today,
+            "zone_name": name,
+            "zone_error": error,
+        },
+    )
