@@ -83,7 +83,7 @@ def standing_row(place: int, seat, game, room, colour: int = 0) -> str:
             "name": seat.player.display_name,
             "done": seat.progress,
             "total": seat.to_fill,
-            "unit": gettext(game.progress_unit),
+            "unit": gettext(game.shown_unit(room)),
         }
     )
     return (
@@ -91,7 +91,7 @@ def standing_row(place: int, seat, game, room, colour: int = 0) -> str:
         f' data-status="{_e(seat.status)}" data-event="{event}">'
         f'<span class="place" aria-label="{place_label}">{place}</span>'
         f'<div class="racer"><strong class="name">{name}</strong>'
-        f'<span class="line">{head}{_e(game.standing_line(seat))}</span>'
+        f'<span class="line">{head}{_e(game.shown_line(room, seat))}</span>'
         f'<progress max="{seat.to_fill}" value="{seat.progress}" aria-label="{progress_label}">'
         f'{percent}%</progress></div>'
         f'<svg class="silhouette" role="img" aria-label="{silhouette_label}"'

@@ -139,6 +139,7 @@ def room_context(
     if state == Room.State.FINISHED:
         context.update(rematch_context(room, player))
         context["rating"] = ratings.room_outcome(room, seats)
+        context["review"] = game.review(room, seats)
     if with_standings:
         context.update(standings_context(room, seats))
     if room.scheduled_for:

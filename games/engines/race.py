@@ -483,8 +483,9 @@ def submit(board: Board, rules: Rules, solution: tuple[int, ...]) -> tuple[Board
     new = replace(board, mistakes=mistakes, checked=True)
     said = _("1 cell is wrong") if wrong == 1 else _("%(n)s cells are wrong", n=wrong)
     if left <= 0:
+        # Out, but not scored yet: a score now would say how many cells are right before
+        # the room is over (settle() scores every board when it ends).
         new = replace(new, status=Status.ELIMINATED)
-        new = replace(new, score=final_score(new, rules, solution))
         return new, Submission(
             "out",
             wrong,

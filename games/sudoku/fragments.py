@@ -222,15 +222,17 @@ def submission_answer(
     after: Board,
     outcome,
     *,
+    submissions: int | None = None,
     message_id: str = "game-message",
     version: int | None = None,
     version_id: str = "game-version",
 ) -> SafeString:
     """A wrong delayed submission's answer: no cell changes (it never says which are
-    wrong), only the count of wrong submissions, the message and the version."""
+    wrong), only the count of wrong submissions (of the room's `submissions`), the
+    message and the version."""
     parts = []
     if after.mistakes != before.mistakes:
-        parts.append(mistakes_stat(after.mistakes, None, oob=True))
+        parts.append(mistakes_stat(after.mistakes, submissions, oob=True))
     parts.append(outcome_message(outcome, element_id=message_id, oob=True))
     if version is not None:
         parts.append(version_input(version, element_id=version_id, oob=True))

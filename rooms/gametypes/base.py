@@ -52,6 +52,10 @@ class GameType(ABC):
     def result_template(self) -> str:
         return f"{self.template}#result"
 
+    @property
+    def review_template(self) -> str:
+        return f"{self.template}#review"
+
     # --- settings -------------------------------------------------------------------
     @abstractmethod
     def rules(self, room): ...
@@ -131,6 +135,20 @@ class GameType(ABC):
     def status_note(self, seat) -> str | None:
         """A word for the standings instead of "finished 3:20" (None: the default)."""
         return None
+
+    def shown_line(self, room, seat) -> str:
+        """The standings line every socket of the room gets now (the default: the game's
+        standing_line; delayed feedback shows only filling until the room is over)."""
+        return self.standing_line(seat)
+
+    def shown_unit(self, room) -> str:
+        """What a seat's progress counts, untranslated (the default: progress_unit)."""
+        return self.progress_unit
+
+    def review(self, room, seats) -> list:
+        """What a finished room shows of every seat's board beyond the standings (rendered
+        by the game template's `review` partial); nothing by default."""
+        return []
 
     def move_answer(self, room, seat, before_state: dict, outcome, selected: int | None) -> str | None:
         """Only what a board move changed on the mover's own board, as out-of-band

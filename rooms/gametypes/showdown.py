@@ -47,16 +47,19 @@ class ShowdownGame(GameType):
 
     def rank(self, room, seats):
         rules = self.rules(room)
+        # Delayed feedback while the room plays: the unfinished are ordered by filled cells
+        # alone (their wrong submissions and scores would tell who has wrong cells). A
+        # finished seat's time has its 60 s per wrong submission in it already (apply).
+        secret = rules.delayed and room.state != "finished"
         rows = [
             race.Standing(
                 seat.pk,
                 race.Status(seat.status),
                 seat.progress,  # delayed: filled cells while the room plays, right cells once closed
-                seat.mistakes,
+                0 if secret and seat.status != "finished" else seat.mistakes,
                 hints(seat),
-                seat.score,
+                0 if secret and seat.status != "finished" else seat.score,
                 seat.finish_seconds,
-                penalty_seconds=race.SUBMISSION_PENALTY_SECONDS * seat.mistakes if rules.delayed else 0,
             )
             for seat in seats
         ]
@@ -73,6 +76,66 @@ class ShowdownGame(GameType):
             return []
         givens, cells = seat.state["givens"], seat.state["cells"]
         return ["g" if g != "0" else ("f" if c != "0" else "") for g, c in zip(givens, cells, strict=True)]
+
+    def shown_line(self, room, seat) -> str:
+        """With delayed feedback, until the room is over: how many cells are filled, never
+        a score or a count of wrong submissions (they would say whether entries are right);
+        a finished seat's wrong submissions show as the seconds they added."""
+        rules = self.rules(room)
+        if not rules.delayed:
+            return self.standing_line(seat)
+        if room.state == "finished":
+            parts = [
+                gettext("%(n)s pts") % {"n": seat.score},
+                ngettext("%(n)s wrong submission", "%(n)s wrong submissions", seat.mistakes) % {"n": seat.mistakes},
+            ]
+        else:
+            parts = [gettext("%(filled)s/%(total)s filled") % {"filled": seat.progress, "total": seat.to_fill}]
+            if seat.status == "finished" and seat.mistakes:
+                parts.append(gettext("+%(s)s s") % {"s": race.SUBMISSION_PENALTY_SECONDS * seat.mistakes})
+        if rules.hint_limit:
+            parts.append(ngettext("%(n)s hint", "%(n)s hints", hints(seat)) % {"n": hints(seat)})
+        return " · ".join(parts)
+
+    def shown_unit(self, room) -> str:
+        if room.state == "finished" and self.rules(room).delayed:
+            return gettext_noop("cells right")  # close() made progress the right cells
+        return self.progress_unit
+
+    def review(self, room, seats) -> list[dict]:
+        """Delayed feedback's boards at the end, in place order: each cell's kind (given,
+        hint, right, wrong, empty), the digit the player left there and, in a wrong or
+        empty cell, the right one (the room is over: nothing is secret any more)."""
+        if not self.rules(room).delayed or room.puzzle is None or room.state != "finished":
+            return []
+        solution = room.puzzle.solution_tuple
+        boards = []
+        for seat in sorted((s for s in seats if s.state), key=lambda s: (s.place or len(seats) + 1, s.pk)):
+            board = race.Board.from_dict(seat.state)
+            kinds = race.review(board, solution)
+            cells = [
+                {
+                    "kind": str(kind),
+                    "digit": board.cells[i] or "",
+                    "right": solution[i] if kind in (race.Review.WRONG, race.Review.EMPTY) else "",
+                }
+                for i, kind in enumerate(kinds)
+            ]
+            boards.append(
+                {
+                    "seat": seat,
+                    "cells": cells,
+                    "right": race.right_cells(board, solution),
+                    "wrong": kinds.count(race.Review.WRONG),
+                    "empty": kinds.count(race.Review.EMPTY),
+                    "wrong_cells": [
+                        (race.cell_name(i), board.cells[i], solution[i])
+                        for i, kind in enumerate(kinds)
+                        if kind is race.Review.WRONG
+                    ],
+                }
+            )
+        return boards
 
     def standing_line(self, seat) -> str:
         parts = [
@@ -131,6 +194,10 @@ class ShowdownGame(GameType):
         outcome: race.Outcome | race.Submission
         if isinstance(action, A.GameMove) and isinstance(action.move, (play.Erase, play.Submit)):
             board, outcome = play.apply_delayed(board, rules, solution, action.move)  # delayed feedback
+            if outcome.finished and room.starts_at is not None:
+                # RULES.md: each wrong submission adds 60 s to the player's time; the time
+                # every page, the ranking and the result show has them in it.
+                seat.finish_seconds = (now - room.starts_at).total_seconds() + race.penalty_seconds(board)
         else:
             board, outcome = play.apply(board, rules, solution, action)
         self.store(seat, board)
@@ -177,7 +244,13 @@ class ShowdownGame(GameType):
         if isinstance(outcome, race.Submission):  # a wrong submission: the board stays as it is
             before, after = race.Board.from_dict(before_state), race.Board.from_dict(seat.state)
             return fragments.submission_answer(
-                before, after, outcome, message_id="room-message", version=room.version, version_id="room-version"
+                before,
+                after,
+                outcome,
+                submissions=rules.submissions,
+                message_id="room-message",
+                version=room.version,
+                version_id="room-version",
             )
         return fragments.move_answer(
             race.Board.from_dict(before_state),

@@ -196,6 +196,8 @@ def test_out_after_the_last_wrong_submission(limit):
     assert sub.kind == "out" and sub.eliminated and sub.left == 0
     assert sub.message.endswith("(that was your last submission: you are out)")
     assert board.status is Status.ELIMINATED and board.mistakes == limit
+    # Not scored until the room ends: a score now would tell how many cells are right.
+    assert board.score == 0 and race.settle(board, rules, SOLUTION).score > 0
     for refused in (
         lambda: race.submit(board, rules, SOLUTION),
         lambda: race.enter(board, rules, SOLUTION, EMPTY[0], 1),

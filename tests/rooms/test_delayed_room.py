@@ -208,3 +208,130 @@ def test_the_lobby_offers_tournament_and_the_feedback_options(players, bank_puzz
     html = client_for(players[0]).get(reverse("room", args=[lobby.code])).content.decode()
     assert 'value="tournament"' in html and 'data-feedback="delayed"' in html
     assert 'name="feedback"' in html and 'name="submissions"' in html
+
+
+def race_to_the_end(room, players):
+    """Ada: two wrong cells, fixed, finishes at ~30 s (+60 s); Grace all right at ~50 s;
+    Linus out after three wrong submissions (EMPTY[0..2] wrong at the end)."""
+    ada, grace, linus = players[:3]
+    fill(room, ada, EMPTY[:2])
+    submit(room, ada, 20)
+    for cell in EMPTY[:2]:
+        perform(room.code, ada, A.Enter(cell, right(cell)), now=later(21))
+    submit(room, ada, 30)
+    fill(room, grace, at=40)
+    submit(room, grace, 50)
+    fill(room, linus, EMPTY[:1])
+    for n in range(3):
+        if n:
+            perform(room.code, linus, A.Enter(EMPTY[n], wrong(EMPTY[n])), now=later(60 + n))
+        submit(room, linus, 61 + n)
+
+
+def page(player, room):
+    from tests.conftest import client_for
+
+    return client_for(player).get(reverse("room", args=[room.code])).content.decode()
+
+
+def review_boards(html):
+    """[(name, [(kind, digit, small digit) per cell])] of the page's review section."""
+    section = html.split('id="review"', 1)[1].split("</section>", 1)[0]
+    boards = []
+    for item in section.split('<li class="review-board')[1:]:
+        name = re.search(r'</span> ([^<]+?)(?: <span|</h3>)', item).group(1)
+        grid = item.split('class="review-grid"', 1)[1].split("</div>", 1)[0]
+        cells = re.findall(r'<span class="(\w+)">(\d?)(?:<small>(\d)</small>)?</span>', grid)
+        boards.append((name, cells))
+    return boards
+
+
+def test_the_finished_room_shows_every_board_with_its_wrong_cells_marked(room, players):
+    linus, ken = players[2:]
+    race_to_the_end(room, players)
+    room.refresh_from_db()
+    assert room.state == "finished"
+    for viewer in (linus, ken):  # a player and a spectator see the same boards
+        boards = review_boards(page(viewer, room))
+        assert [name for name, _ in boards] == ["Grace", "Ada", "Linus"]  # in place order
+        for name, cells in boards:
+            assert len(cells) == 81
+            givens = [i for i, (kind, _, _) in enumerate(cells) if kind == "given"]
+            assert givens == [i for i in range(81) if i not in EMPTY]
+            wrong = {i: (int(d), int(small)) for i, (kind, d, small) in enumerate(cells) if kind == "wrong"}
+            if name == "Linus":  # his three wrong cells: his digit, the right one small
+                assert wrong == {c: (wrong_digit(c), right(c)) for c in EMPTY[:3]}
+            else:
+                assert wrong == {}
+            rights = [(i, d, small) for i, (kind, d, small) in enumerate(cells) if kind == "right"]
+            assert all(int(d) == right(i) and not small for i, d, small in rights)
+    html = page(linus, room)
+    assert "48 right · 3 wrong · 0 empty" in html and "row 1, column 3: 5, right 4" in html
+
+
+def test_the_review_arrives_with_the_finish_push(room, players):
+    """The room's refresh (the push every socket gets when the room ends) renders the same
+    partial as the page."""
+    from rooms.answers import render_views
+
+    linus, ken = players[2:]
+    race_to_the_end(room, players)
+    views = render_views(room.code, {(ken.pk, "en"): ken, (linus.pk, "nl"): linus})
+    assert review_boards(views[ken.pk, "en"]) == review_boards(page(ken, room))
+    assert "Elk bord aan het eind" in views[linus.pk, "nl"]
+
+
+def test_an_immediate_room_has_no_review(players, bank_puzzle):
+    room = create_room(players[0], level="easy")
+    perform(room.code, players[1], A.Join())
+    for p in players[:2]:
+        perform(room.code, p, A.SetReady(True))
+    perform(room.code, players[0], A.Start())
+    for p in players[:2]:
+        perform(room.code, p, A.Forfeit(), now=later(1))
+    assert 'id="review"' not in page(players[0], room)
+
+
+def wrong_digit(cell):
+    return wrong(cell)
+
+
+def standings_html(viewer, room):
+    return page(viewer, room).split('id="standings"', 1)[1].split("</section>", 1)[0]
+
+
+def test_standings_show_filling_never_correctness_until_the_end(room, players):
+    ada, grace, linus, ken = players
+    fill(room, ada, EMPTY[:2])  # full, two wrong
+    submit(room, ada, 20)  # a wrong submission
+    fill(room, grace)  # full, all right, not submitted
+    for viewer in (ada, grace, linus, ken):
+        html = standings_html(viewer, room)
+        lines = re.findall(r'<span class="line">(.*?)</span>', html)
+        assert lines == ["51/51 filled", "51/51 filled", "0/51 filled"]
+        assert not re.search(r"pts|mistake|wrong|right|punt|fout", html)
+        assert re.findall(r'class="place"[^>]*>(\d)', html) == ["1", "1", "3"]  # Ada's wrong submission ranks nothing
+    # Once Ada finishes, her line shows the seconds her wrong submission added, still no score.
+    for cell in EMPTY[:2]:
+        perform(room.code, ada, A.Enter(cell, right(cell)), now=later(21))
+    submit(room, ada, 30)
+    html = standings_html(ken, room)
+    assert "51/51 filled · +60 s" in html and "pts" not in html
+    assert re.search(r"finished 1:3\d", html)  # ~33.5 s on the clock + 60 s
+    # The end: scores and wrong submissions, progress is right cells.
+    submit(room, grace, 40)
+    perform(room.code, linus, A.Forfeit(), now=later(41))
+    html = standings_html(ken, room)
+    assert "610 pts · 0 wrong submissions" in html and "605 pts · 1 wrong submission" in html
+    assert "51 of 51 cells right" in html
+
+
+def test_the_standings_in_dutch(room, players):
+    from django.utils import translation
+
+    from rooms.gametypes import game_for
+
+    fill(room, players[0])
+    room.refresh_from_db()
+    with translation.override("nl"):
+        assert game_for(room).shown_line(room, seat(room, players[0])) == "51/51 ingevuld"

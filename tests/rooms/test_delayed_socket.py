@@ -54,7 +54,8 @@ async def test_an_entry_and_a_wrong_submission_over_the_socket():
         assert not re.search(r'class="cell [^"]*(wrong|fresh)', mine) and "is correct" not in mine
         assert "not right" not in mine and f'data-value="{digit}"' in mine
     theirs = await receive_until(g, "51 of 51", limit=200)  # the standings count filled cells
-    assert "pts" in theirs and "10 pts" not in theirs  # nothing scores while filling
+    # Filling only: no points (nothing scores while filling), no mistakes, no right or wrong.
+    assert "51/51 filled" in theirs and "pts" not in theirs and "mistake" not in theirs
     await a.send_to(text_data=json.dumps({"action": "submit", "mid": "s1"}))
     answer = await receive_until(a, "cell is wrong")
     assert "1 cell is wrong (2 submissions left, +60 s)" in answer and "gridcell" not in answer
