@@ -19,8 +19,11 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 
+from config import sockets  # noqa: E402
 from players.middleware import PlayerSocketMiddleware  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
+
+sockets.install()  # daphne bounds what it holds for a client that does not read
 
 
 class ConcurrencyLimit:

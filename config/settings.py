@@ -253,6 +253,9 @@ ROOM_MISS_WINDOW = env_int("ROOM_MISS_WINDOW", 600)  # seconds
 # Open room sockets per client IP in one process: a school or office behind one NAT address,
 # or a load test from one machine, may need more.
 ROOM_SOCKETS_PER_IP = env_int("ROOM_SOCKETS_PER_IP", 60)
+# Bytes a socket may hold that its client has not read (config/sockets.py): past this the
+# connection is cut and its buffer freed. A full room state is about 26 KB.
+SOCKET_SEND_BUFFER = env_int("SOCKET_SEND_BUFFER", 256 * 1024)
 # Room socket connects (each one renders the full state) per client IP and per profile in
 # ROOM_CONNECT_WINDOW seconds, charged before anything is rendered: a client cut off for
 # flooding reconnected at once and bought a full render with every connect (issue 28).

@@ -50,6 +50,10 @@ BURST = 20
 # hub's (rooms/hub.py PROFILE_RATE_PER_SECOND, MAX_SOCKETS_PER_PROFILE, ...).
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
 MAX_QUEUED = 16  # messages waiting for their turn; past this the socket is cut off
+# Close codes the page (static/js/room.js) reads: "not allowed" stays closed, "try later"
+# reconnects after a wait. Sent after the accept (RoomConsumer.refuse).
+CLOSE_NO_PROFILE = 4401
+CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429
 CLOSE_TRY_AGAIN = 4503  # the database was away twice in a row during the handshake
 
@@ -73,8 +77,21 @@ def not_json(constant: str):
     raise ValueError(f"{constant} is not JSON")
 
 
+def is_sync(text) -> bool:
+    """Is this frame a resync request ({"action": "sync"})? Looked at before the frame is
+    queued, so that resyncs waiting together are answered once."""
+    if not isinstance(text, str) or '"sync"' not in text or len(text) > MAX_MESSAGE_BYTES:
+        return False
+    try:
+        data = json.loads(text, parse_constant=not_json)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("action") == "sync"
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     language = settings.LANGUAGE_CODE  # until connect() reads the player's (socket_language)
+    sync_queued = False  # a resync waits in the inbox: another one before it is taken adds nothing
     signed_out_heard = True  # in the sign-out group; connect() sets it (False: Redis was away)
 
     async def __call__(self, scope, receive, send):
@@ -140,6 +157,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
                     await send({"type": "websocket.send", "text": slow_down(getattr(self, "language", None))})
                     continue
                 tokens -= 1
+                if is_sync(message.get("text")):
+                    if self.sync_queued:
+                        continue  # the resync already waiting answers this one too
+                    self.sync_queued = message["queued_sync"] = True
             await inbox.put(message)
             if message["type"] == "websocket.disconnect":
                 return
@@ -151,26 +172,26 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.language = socket_language(self.scope)  # every answer and push is rendered in it
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
         if self.player is None:
-            await self.close(code=4401)  # no profile cookie: no identity
+            await self.refuse(CLOSE_NO_PROFILE)  # no profile cookie: no identity
             return
         ip = limits.client_ip(self.scope)
         if not await limits.aconnect_allowed(ip, self.player.pk):
-            await self.close(code=CLOSE_TOO_MANY)  # this client reconnects too often: wait
+            await self.refuse(CLOSE_TOO_MANY)  # this client reconnects too often: wait
             return
         if not await limits.alookup_allowed(ip, self.player, self.code):
-            await self.close(code=CLOSE_TOO_MANY)  # this network guessed too many codes
+            await self.refuse(CLOSE_TOO_MANY)  # this network guessed too many codes
             return
         try:
             game_key, seated = await db(self._room_and_seat)()
         except CONNECTION_LOST:
-            await self.close(code=CLOSE_TRY_AGAIN)
+            await self.refuse(CLOSE_TRY_AGAIN)
             return
         if game_key is None:
             await limits.acount_miss(ip)
-            await self.close(code=4404)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         if not hub.current().admit(self.player, self.code, ip, seated):
-            await self.close(code=CLOSE_TOO_MANY)  # too many sockets of one player or network
+            await self.refuse(CLOSE_TOO_MANY)  # too many sockets of one player or network
             return
         self.ip, self.seated = ip, seated  # the hub counts a network's sockets and the watchers
         self.game = GAME_TYPES[game_key]
@@ -183,6 +204,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_full()  # resync: the first push is always the full current state
         except CONNECTION_LOST:
             await self.send_error(TRY_AGAIN)  # the socket stays; the next message resyncs it
+
+    async def refuse(self, code: int):
+        """Accept, then close with `code`: daphne turns a close before the accept into HTTP
+        403, which a browser reads as 1006 whatever the code, so the page could not tell
+        "try later" (4429, 4503: static/js/room.js reconnects after a wait) from "not
+        allowed" (4401, 4404: it says so and stays closed). Nothing is rendered."""
+        await self.accept()
+        await self.close(code=code)
 
     def _room_and_seat(self) -> tuple[str | None, bool]:
         """The room's game type (None: no such room) and whether this player sits in it. A
@@ -211,7 +240,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await hub.current().detach(self)
 
     async def player_signed_out(self, event):
-        await self.close(code=4401)  # the browser signed out: its profile is no longer its own
+        await self.close(code=CLOSE_NO_PROFILE)  # the browser signed out: its profile is no longer its own
+
+    async def websocket_receive(self, message):
+        if message.get("queued_sync"):
+            self.sync_queued = False  # taken: a resync from now on may see a newer state
+        await super().websocket_receive(message)
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
@@ -256,7 +290,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             else:
                 html = await answer_html(result.live, self.player, result, mode, cell, self.language)
         if html:
-            await self.send(text_data=html)
+            await (self.send_state(html) if isinstance(action, A.Sync) else self.send(text_data=html))
         # Other changes reach this socket through the room's pushes.
 
     async def send_error(self, message: str):
@@ -266,7 +300,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def send_full(self, only_game=False, version=None, **kwargs):
         html = await db(self._render)(only_game, version, kwargs)
         if html:
-            await self.send(text_data=html)
+            await (self.send(text_data=html) if only_game else self.send_state(html))
+
+    async def send_state(self, html: str):
+        """A full state: daphne (config/sockets.py) drops it while a full state sent before
+        is still waiting for the client, which brings it up to date with what follows."""
+        await self.base_send({"type": "websocket.send", "text": html, "resync": True})
 
     def _render(self, only_game, version, kwargs, room=None, seats=None):
         return render_view(self.code, self.player, only_game, version, kwargs, room, seats, self.language)

@@ -31,8 +31,8 @@ async def test_messages_are_counted_when_they_arrive_and_a_full_queue_cuts_the_s
         await slow.wait()
 
     monkeypatch.setattr(hubs.Hub, "act", lambda self, *args: stuck_act(*args))
-    for i in range(consumers.MAX_QUEUED + 3):
-        await a.send_to(text_data=json.dumps({"action": "sync", "mid": f"q{i}"}))
+    for i in range(consumers.MAX_QUEUED + 3):  # not syncs: resyncs waiting together are answered once
+        await a.send_to(text_data=json.dumps({"action": "ready" if i % 2 else "unready", "mid": f"q{i}"}))
     closed = None
     for _ in range(10):
         message = await a.receive_output(timeout=5)
@@ -126,11 +126,12 @@ async def connect_from(code, profile, ip):
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
+    from tests.conftest import handshake
     from tests.rooms.test_consumer import headers_for
 
     communicator = WebsocketCommunicator(application, f"/ws/r/{code}/", headers=headers_for(profile))
     communicator.scope["client"] = (ip, 40000)
-    connected, close_code = await communicator.connect(timeout=5)
+    connected, close_code = await handshake(communicator)
     if connected:
         await communicator.receive_from(timeout=5)
     return communicator, connected, close_code
@@ -203,3 +204,24 @@ async def test_resyncs_spend_the_same_budget_as_connects(settings):
         answers.append(await c.receive_from(timeout=5))
     assert ["Slow down" in a or "slow down" in a for a in answers] == [False, False, False, True, True]
     await c.disconnect()
+
+
+async def test_resyncs_waiting_together_are_answered_once_and_sent_as_full_states():
+    """Issue 28, item 1: a client that sends sync after sync without reading got a full render
+    of the room for each; now the resyncs waiting in its queue are answered once, and every
+    full state goes out marked so that daphne (config/sockets.py) does not queue a second
+    one behind a first the client has not read."""
+    room, ada, *_ = await setup_room(started=False)
+    a, *_ = await connect(room.code, ada)
+    first = await a.receive_output(timeout=5)
+    assert first["type"] == "websocket.send" and first.get("resync") is True and 'id="room-body"' in first["text"]
+    for _ in range(8):
+        await a.send_to(text_data=json.dumps({"action": "sync"}))
+    answers = []
+    while not await a.receive_nothing(timeout=1):
+        answers.append(await a.receive_output(timeout=5))
+    assert 1 <= len(answers) <= 2
+    assert all(m.get("resync") is True and 'id="room-body"' in m["text"] for m in answers)
+    await a.send_to(text_data=json.dumps({"action": "sync"}))  # taken: the next one is answered
+    assert (await a.receive_output(timeout=5)).get("resync") is True
+    await a.disconnect()

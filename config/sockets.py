@@ -1,0 +1,67 @@
+"""daphne's WebSocket protocol with a bound on what it holds for one client (issue 28, 1).
+
+twisted's transport keeps every frame the application sends until the kernel takes it, and
+the kernel takes nothing more from a client that stops reading: 20 such clients syncing at
+9/s grew daphne from 155 to over 400 MB in a minute. Here a socket may hold at most
+settings.SOCKET_SEND_BUFFER bytes its client has not taken; past that the connection is
+aborted (its buffer freed at once, the application told 1006 like any lost connection). A
+full state (a frame sent with "resync": True) is not queued behind a full state the client
+has not taken yet: the one waiting, and the frames after it, already bring the client up to
+date. A frame sent after the client began closing is dropped (autobahn raised "Attempt to
+send on a closed protocol" into the consumer: a traceback for every client that closes
+before its answer).
+
+Installed by config/asgi.py (daphne builds its protocol from WebSocketFactory.protocol when
+the server starts, after importing the application)."""
+
+import logging
+
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+
+def unsent_bytes(transport) -> int:
+    """Bytes handed to `transport` that the kernel has not taken yet (twisted's FileDescriptor
+    buffers; behind a TLS wrapper, the TCP transport under it)."""
+    while not hasattr(transport, "dataBuffer") and hasattr(transport, "transport"):
+        transport = transport.transport
+    buffered = len(getattr(transport, "dataBuffer", b"")) - getattr(transport, "offset", 0)
+    return buffered + getattr(transport, "_tempDataLen", 0)
+
+
+class BoundedWebSocketProtocol(WebSocketProtocol):
+    handed = 0  # bytes given to the transport (frames, pings, the handshake)
+    resync_end = 0  # `handed` just after the latest full state
+    cut = False
+
+    def sendData(self, data, sync=False, chopsize=None):
+        self.handed += len(data)
+        super().sendData(data, sync, chopsize)
+
+    def taken(self) -> int:
+        """Bytes the kernel has taken off the transport so far."""
+        return self.handed - unsent_bytes(self.transport)
+
+    def handle_reply(self, message):
+        if message.get("type") != "websocket.send":
+            super().handle_reply(message)
+            return
+        if self.cut or self.state in (self.STATE_CLOSING, self.STATE_CLOSED):
+            return  # the client is going or gone: nothing to send it
+        if message.get("resync") and self.taken() < self.resync_end:
+            return  # a full state is still waiting for this client
+        super().handle_reply(message)
+        if message.get("resync"):
+            self.resync_end = self.handed
+        if unsent_bytes(self.transport) > settings.SOCKET_SEND_BUFFER:
+            self.cut = True
+            logger.warning(
+                "socket of %s cut off: %d bytes its client has not read", self.client_addr, unsent_bytes(self.transport)
+            )
+            self.dropConnection(abort=True)
+
+
+def install() -> None:
+    WebSocketFactory.protocol = BoundedWebSocketProtocol
