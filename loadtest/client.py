@@ -345,7 +345,10 @@ class Player:
             code = rcvd.code if rcvd is not None else 1006
             conn.close_code = code
             self.stats.closes["client" if conn.client_closing else code] += 1
-            if not conn.client_closing and code not in (1000, 1001):
+            if code in (4429, 4503) and not conn.first.is_set():
+                # a handshake refused "try later" (accepted, then closed with the code)
+                self.stats.connect_failures.append((conn.closed_at, f"refused {code}"))
+            elif not conn.client_closing and code not in (1000, 1001):
                 self.stats.error_closes.append((conn.closed_at, code, rcvd.reason if rcvd else "", self.name))
             if self.pending and not self.pending[1].done():
                 self.pending[1].set_result(("closed",))

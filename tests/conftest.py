@@ -112,3 +112,23 @@ def _close_live_rooms():
 
     if "rooms.hub" in sys.modules:
         sys.modules["rooms.hub"].close_all()
+
+
+async def handshake(communicator, timeout=5) -> tuple[bool, int | None]:
+    """Open a socket: (open, close code). The room socket refuses by accepting and closing at
+    once with its code (4401, 4404, 4429, 4503; a close before accept reaches a browser as
+    HTTP 403), so a close as the first thing after the accept is a refusal too. Otherwise the
+    first frame stays queued for the test to read."""
+    connected, code = await communicator.connect(timeout=timeout)
+    if not connected:
+        return False, code
+    first = await communicator.receive_output(timeout)
+    if first["type"] == "websocket.close":
+        return False, first.get("code")
+    queue = communicator.output_queue
+    rest = []
+    while not queue.empty():
+        rest.append(queue.get_nowait())
+    for message in [first, *rest]:
+        queue.put_nowait(message)
+    return True, None

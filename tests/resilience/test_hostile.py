@@ -18,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from players.models import Profile
 from rooms.api import create_room
-from tests.conftest import EMPTY, SOLUTION
+from tests.conftest import EMPTY, SOLUTION, handshake
 from tests.rooms.test_consumer import connect, headers_for, setup_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,7 +49,7 @@ async def open_sockets(code, profile, count):
     opened = []
     for _ in range(count):
         c = WebsocketCommunicator(application, f"/ws/r/{code}/", headers=headers_for(profile))
-        connected, _ = await c.connect(timeout=10)
+        connected, _ = await handshake(c, timeout=10)
         if connected:
             opened.append(c)
     return opened

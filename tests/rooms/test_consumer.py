@@ -12,7 +12,7 @@ from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room, perform
 from rooms.models import Seat
-from tests.conftest import EMPTY, SOLUTION, cookie_for
+from tests.conftest import EMPTY, SOLUTION, cookie_for, handshake
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
@@ -29,7 +29,7 @@ def headers_for(profile, origin=ORIGIN):
 
 async def connect(code, profile, origin=ORIGIN):
     communicator = WebsocketCommunicator(application, f"/ws/r/{code}/", headers=headers_for(profile, origin))
-    connected, close_code = await communicator.connect(timeout=5)
+    connected, close_code = await handshake(communicator)
     return communicator, connected, close_code
 
 

@@ -1,0 +1,43 @@
+"""Issue 28, item 11: a refused room socket reaches the page with its code (the consumer
+accepts, then closes; a close before the accept arrived as HTTP 403, a 1006 to the page).
+"Try later" (4429) says so and reconnects after a wait; the htmx ws extension alone
+reconnects only after 1006/1011/1012/1013, so on the old code the page stayed dead."""
+
+import pytest
+from playwright.sync_api import expect
+
+from players.models import Profile
+from rooms.api import create_room
+from tests.browser.conftest import new_page
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def stingy_server(request, monkeypatch, transactional_db):
+    """daphne with a connect budget of one per profile per 4 s: a reload is refused 4429."""
+    monkeypatch.setenv("ROOM_CONNECTS_PER_PROFILE", "1")
+    monkeypatch.setenv("ROOM_CONNECT_WINDOW", "4")
+    return request.getfixturevalue("daphne_server")
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_a_socket_refused_try_later_says_so_and_reconnects_by_itself(browser, stingy_server, width):
+    ada, grace = Profile.objects.create(display_name="Ada"), Profile.objects.create(display_name="Grace")
+    room = create_room(ada, level="easy", preset="friendly")
+    page = new_page(browser, stingy_server, ada, width=width, height=800)
+    page.goto(f"/r/{room.code}/")
+    status = page.locator("#socket-status")
+    page.reload()  # the second connect within the window: refused 4429 after the accept
+    expect(status).to_be_visible()
+    expect(status).to_have_text("Not connected just now: trying again in a moment.")
+    page.screenshot(path=f"/tmp/socket-refused-{width}.png")
+    # The window passes and the page reconnects (5-10 s after the refusal) with no reload:
+    # a push reaches it again.
+    expect(status).to_be_hidden(timeout=20_000)
+    guest = new_page(browser, stingy_server, grace, width=width, height=800)
+    guest.goto(f"/r/{room.code}/")
+    guest.get_by_role("button", name="Join as Grace").click()
+    expect(page.locator("#room-body")).to_contain_text("Grace", timeout=10_000)
+    for opened in (page, guest):
+        opened.context.close()
