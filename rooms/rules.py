@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 from games.engines import race
 from games.engines.errors import Refusal
 from games.engines.text import Sentences, _
+from players.models import Profile
 
 from . import actions as A
 from .gametypes import GameType, game_for, standings
@@ -269,7 +270,8 @@ def _profile_ids(player) -> list[int]:
     on their other devices too."""
     if getattr(player, "account_id", None) is None:
         return [player.pk]
-    return list(type(player).objects.filter(account_id=player.account_id).values_list("pk", flat=True))
+    # Profile, not type(player): a view's request.player is a lazy object, not the model.
+    return list(Profile.objects.filter(account_id=player.account_id).values_list("pk", flat=True))
 
 
 def _leave(room, seats, seat, player, action, now):
