@@ -23,6 +23,10 @@ and at the end each tree's totals and their ratio.
 1.5 S (a racer makes an entry every 3-10 s, not every second): with many rooms at a person's
 pace, the per-room background work (write-behind, lease renewals, clocks) is most of the cost.
 
+--feedback delayed plays Tournament rooms (delayed feedback: every entry is kept as typed, the
+standings count filled cells) instead of Friendly ones (immediate feedback), to compare the CPU
+per move of the two modes.
+
 --cpu-quota F caps every daphne process at F of one core (a Linux cgroup v1 `cpu` quota; needs
 root): on a machine with fewer cores than the servers plus the load generator, PostgreSQL and
 Redis need, this is how "N processes hold N times what one holds" can be measured at all, each
@@ -257,6 +261,12 @@ def main():
         help="cap every daphne process at this fraction of one core (cgroup v1 cpu quota; root)",
     )
     parser.add_argument(
+        "--feedback",
+        choices=("immediate", "delayed"),
+        default="immediate",
+        help="the rooms' feedback: immediate (the Friendly preset) or delayed (Tournament)",
+    )
+    parser.add_argument(
         "--previous",
         metavar="REV",
         help="also play the load on this older commit (a temporary worktree), the two trees taking turns",
@@ -267,6 +277,7 @@ def main():
         help="also step the rate up on --servers processes with each room on one of them (hash routing)",
     )
     args = parser.parse_args()
+    args.preset = "tournament" if args.feedback == "delayed" else "friendly"
     global CPU_QUOTA, JITTER
     CPU_QUOTA = args.cpu_quota
     if args.pace:
@@ -276,7 +287,7 @@ def main():
     print(
         f"rooms={args.rooms} players/room={args.players} rate/player={args.rate:g}/s"
         f"{f' (--pace {args.pace:g} s, jittered)' if args.pace else ''} "
-        f"duration={args.duration}s daphne processes={args.servers}"
+        f"feedback={args.feedback} duration={args.duration}s daphne processes={args.servers}"
         f"{f', each capped at {CPU_QUOTA:g} of a core' if CPU_QUOTA else ''}; load average {load()}",
         flush=True,
     )
@@ -307,7 +318,9 @@ def main():
             order = trees if n % 2 == 0 else trees[::-1]  # turns: ABBA..., so drift hits both alike
             for tree, label in order:
                 with daphnes(args.servers, tree) as (ports, servers):
-                    rooms = setup_rooms(args.rooms, args.players) if tree is None else old_rooms(tree, args)
+                    rooms = (
+                        setup_rooms(args.rooms, args.players, args.preset) if tree is None else old_rooms(tree, args)
+                    )
                     rate, lat, trouble = asyncio.run(run_load(ports, rooms, args.rate, args.duration, servers=servers))
                     spent = trouble["cpu"]
                 report(f"load, {label}", rate, lat, trouble)
@@ -372,7 +385,7 @@ def find_max(args, servers: int, steps) -> float | None:
     label = "one process" if servers == 1 else f"{servers} processes, rooms split"
     for total in steps:
         with daphnes(servers) as (ports, procs):
-            rooms = setup_rooms(args.rooms, args.players)
+            rooms = setup_rooms(args.rooms, args.players, args.preset)
             rate, lat, trouble = asyncio.run(run_load(ports, rooms, total / players, 20, servers=procs, split="rooms"))
         ok = pct(lat, 99) <= 100 and not trouble["missed"] and not trouble["failed_connects"]
         report(f"  {label}, {total:g} entries/s offered", rate, lat, trouble)

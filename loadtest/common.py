@@ -327,9 +327,10 @@ def add_puzzles(count: int, level: str = "easy", seed: int = 0, blanks: int | No
     return {row.givens: row.solution for row in rows}
 
 
-def setup_rooms(count, players_per_room):
+def setup_rooms(count, players_per_room, preset="friendly"):
     """Started rooms (past the countdown) of `players_per_room` profiles each, on the fixed
-    PUZZLE: [(code, [cookie, ...])]. Used by bench/realtime.py."""
+    PUZZLE, with the rules of `preset` ("tournament": delayed feedback): [(code, [cookie, ...])].
+    Used by bench/realtime.py."""
     import django
 
     django.setup()
@@ -350,7 +351,7 @@ def setup_rooms(count, players_per_room):
     past = timezone.now() - timedelta(seconds=10)
     for r in range(count):
         profiles = [Profile.objects.create(display_name=f"b{r}-{p}") for p in range(players_per_room)]
-        room = create_room(profiles[0], level="easy", preset="friendly")
+        room = create_room(profiles[0], level="easy", preset=preset)
         for p in profiles[1:]:
             perform(room.code, p, A.Join())
         for p in profiles:
