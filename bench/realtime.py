@@ -180,7 +180,10 @@ async def run_load(ports, rooms, rate, duration, batch=25, servers=(), split="pl
     rss_per_socket = (rss_bytes(servers) - rss_before) / max(connected, 1)
     clock = types.SimpleNamespace(stop_at=time.perf_counter() + duration, jitter=JITTER)
     cpu_before = cpu_seconds(servers)  # the play window only: not the connects and resyncs
+    spies = profile(servers, duration)
     await asyncio.gather(*(p.run(rate, clock) for p in players))
+    for spy in spies:
+        spy.wait()
     trouble_cpu = cpu_seconds(servers) - cpu_before
     latencies = [x for rs in stats for x in rs.latencies()]
     entries = sum(len(rs.sent) for rs in stats)  # answered entries, over the sending window
@@ -276,10 +279,15 @@ def main():
         action="store_true",
         help="also step the rate up on --servers processes with each room on one of them (hash routing)",
     )
+    parser.add_argument(
+        "--py-spy",
+        metavar="DIR",
+        help="profile each daphne process over each play window with py-spy (raw stacks into DIR)",
+    )
     args = parser.parse_args()
     args.preset = "tournament" if args.feedback == "delayed" else "friendly"
-    global CPU_QUOTA, JITTER
-    CPU_QUOTA = args.cpu_quota
+    global CPU_QUOTA, JITTER, PYSPY
+    CPU_QUOTA, PYSPY = args.cpu_quota, args.py_spy
     if args.pace:
         args.rate, JITTER = 1 / args.pace, True
 
@@ -317,6 +325,7 @@ def main():
             )
             order = trees if n % 2 == 0 else trees[::-1]  # turns: ABBA..., so drift hits both alike
             for tree, label in order:
+                PYSPY_LABEL[0] = "this" if tree is None else "previous"
                 with daphnes(args.servers, tree) as (ports, servers):
                     rooms = (
                         setup_rooms(args.rooms, args.players, args.preset) if tree is None else old_rooms(tree, args)
@@ -471,6 +480,39 @@ async def settle(servers, quiet=0.1, timeout=60.0) -> None:
         before = after
 
 
+def profile(servers, duration) -> list:
+    """--py-spy DIR: sample each daphne process over the play window (py-spy record, raw
+    collapsed stacks, one file per process and round), to compare where two trees spend."""
+    if not PYSPY:
+        return []
+    spies = []
+    for server in servers:
+        PYSPY_ROUND[0] += 1
+        out = Path(PYSPY) / f"{PYSPY_LABEL[0]}-{PYSPY_ROUND[0]}.txt"
+        spies.append(
+            subprocess.Popen(
+                [
+                    str(Path(sys.executable).parent / "py-spy"),
+                    "record",
+                    "--pid",
+                    str(server.pid),
+                    "--format",
+                    "raw",
+                    "--rate",
+                    "200",
+                    "--duration",
+                    str(int(duration)),
+                    "--nonblocking",
+                    "--output",
+                    str(out),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+    return spies
+
+
 def rss_bytes(servers) -> int:
     """Resident memory of the daphne processes now (Linux /proc: VmRSS)."""
     total = 0
@@ -491,6 +533,9 @@ def cpu_seconds(servers) -> float:
 
 
 CPU_QUOTA: float | None = None
+PYSPY: str | None = None  # --py-spy DIR
+PYSPY_LABEL = ["this"]  # which tree the next profile is of
+PYSPY_ROUND = [0]
 JITTER = False  # --pace: each player's gaps drawn around its mean
 CGROUP = Path("/sys/fs/cgroup/cpu")
 

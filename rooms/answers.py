@@ -97,7 +97,7 @@ async def answer_html(owner, player, result, mode, cell, language) -> str:
         with translation.override(language):
             answer = (
                 owner.game.move_answer(owner.room, seat, result.before_state, result.outcome, cell)
-                if seat is not None and not result.room_changed
+                if seat is not None and not result.change.room_changed
                 else None
             )
         if answer is not None:

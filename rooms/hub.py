@@ -18,16 +18,22 @@ channel-layer message per socket (2.3 ms + 0.45 ms per frame).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import heapq
+import itertools
 import logging
 import time
 import uuid
 import weakref
 from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.utils import timezone
 
 from games.engines.errors import Refusal
 from games.engines.text import _
@@ -61,6 +67,8 @@ FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered thi
 FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
 REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
 MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups
+HOLDER_SECONDS = 1.0  # how long a process trusts what it last read of a room's owner elsewhere
+CLOCK_RETRY = timedelta(milliseconds=50)  # a room's clock fires no sooner than this after it is set
 # Per process: a player's message allowance over all their sockets here, and open sockets
 # (a room's sockets normally share its owner's process); per client IP:
 # settings.ROOM_SOCKETS_PER_IP. A socket's own rate is the consumer's.
@@ -114,6 +122,19 @@ class Hub:
         self.layer_away = False  # a channel-layer call failed since the last resync
         self._push_failures = push.layer_failures  # push's count of lost pushes at the last resync
         self._tasks: set[asyncio.Task] = set()
+        # The rooms' clocks, one timer for all: (when, n, owner, its due) by the earliest;
+        # an entry whose owner was set again or closed since is passed over.
+        self._due: list[tuple] = []
+        self._due_order = itertools.count()
+        self._due_changed = asyncio.Event()
+        self._clock: asyncio.Task | None = None
+        # Messages for other processes, queued while the previous one to the same channel is
+        # on its way (post); owners elsewhere as last read (holder); forwarded messages
+        # awaiting their answer here, by token.
+        self._outbox: dict[str, list[wire.Message]] = {}
+        self._sending: set[str] = set()
+        self._holders: dict[str, tuple[str, float]] = {}
+        self._answers: dict[str, Any] = {}  # token -> the consumer
 
     async def start(self) -> None:
         if not self.channel:
@@ -225,8 +246,10 @@ class Hub:
             publish=self.publish,
             drop=self.drop,
             changed=self.wake_flusher,
+            schedule=self.schedule,
         )
         self.rooms[code] = room
+        self.schedule(room)
         if self._renewer is None:
             self._renewer = asyncio.ensure_future(self._renew())
         if self._flusher is None:
@@ -243,12 +266,11 @@ class Hub:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
         room.closed = True
-        room.timer.cancel()
         await self.leases.release(room.code, self.channel)
         if stale:
             self.spawn(self._refresh_soon(room.code))
             for channel in list(room.remote):
-                await self._send(channel, wire.Push(room.code, {"type": "room.refresh"}))
+                self.post(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     # acting ----------------------------------------------------------------------------
     async def act(self, consumer, action, message_id: str, data: dict):
@@ -259,11 +281,28 @@ class Hub:
         room = self.rooms.get(consumer.code)
         if room is not None:
             return await room.act(consumer.player, action, message_id)
-        holder = await self.leases.holder(consumer.code)
+        holder = await self.holder(consumer.code)
         if holder and holder != self.channel:
             self.spawn(self._forward(consumer, action, message_id, data, holder))
             return Forwarded()
         return None
+
+    async def holder(self, code: str) -> str | None:
+        """The room's owner elsewhere, as read from its lease at most HOLDER_SECONDS ago (a
+        Redis round trip per forwarded message, before): a stale answer costs one unanswered
+        message, which `_forward` re-routes after asking the lease itself."""
+        known = self._holders.get(code)
+        now = time.monotonic()
+        if known is not None and now - known[1] < HOLDER_SECONDS:
+            return known[0]
+        holder = await self.leases.holder(code)
+        if holder and holder != self.channel:
+            if len(self._holders) > 10_000:
+                self._holders.clear()
+            self._holders[code] = (holder, now)
+        else:
+            self._holders.pop(code, None)
+        return holder
 
     async def _forward(self, consumer, action, message_id: str, data: dict, holder: str) -> None:
         """Send a socket's message to the room's owner elsewhere and see it answered. An
@@ -271,17 +310,19 @@ class Hub:
         owner and applies the message itself (its id makes a second application harmless)."""
         token = uuid.uuid4().hex
         answered = consumer.awaiting[token] = asyncio.Event()
-        message = wire.Act(
-            consumer.code, consumer.player.pk, token, data, message_id, consumer.channel_name, consumer.language
-        )
+        self._answers[token] = consumer
+        # The answer comes to this process's channel (batched with the room's pushes), and
+        # from there to the socket.
+        message = wire.Act(consumer.code, consumer.player.pk, token, data, message_id, self.channel, consumer.language)
         try:
-            await self._send(holder, message)
+            self.post(holder, message)
             for _attempt in range(int(lease.TTL_MS / 1000 / FORWARD_CHECK_SECONDS) + 4):
                 try:
                     await asyncio.wait_for(answered.wait(), FORWARD_CHECK_SECONDS)
                     return
                 except TimeoutError:
                     pass
+                self._holders.pop(consumer.code, None)
                 now_holder = await self.leases.holder(consumer.code)
                 if now_holder == holder:
                     continue  # still leased: alive but slow, or dead and not yet expired
@@ -306,7 +347,7 @@ class Hub:
                     return
                 if now_holder and now_holder != self.channel:
                     holder = now_holder  # a new owner elsewhere: ask it instead
-                    await self._send(holder, message)
+                    self.post(holder, message)
                     continue
                 # Nobody owns it or nobody can be asked (Redis away from this process): the
                 # locked path itself (the lease was just asked: no owner to route to). A
@@ -328,6 +369,7 @@ class Hub:
             logger.warning("forwarding a message of %s failed", consumer.code, exc_info=True)
         finally:
             consumer.awaiting.pop(token, None)
+            self._answers.pop(token, None)
 
     # pushes ----------------------------------------------------------------------------
     async def _write(self, snapshot: store.Snapshot) -> bool:
@@ -354,7 +396,7 @@ class Hub:
             return
         await self.deliver(room.code, event)
         for channel in list(room.remote):
-            await self._send(channel, wire.Push(room.code, event))
+            self.post(channel, wire.Push(room.code, event))
 
     async def deliver(self, code: str, event: dict) -> None:
         if event["type"] == "room.refresh":
@@ -405,6 +447,36 @@ class Hub:
             return False
         return True
 
+    async def _rejoin(self, codes: list[str]) -> bool:
+        """Join the process groups of `codes` again, in one Redis round trip per shard (a
+        pipeline of each group's ZADD and EXPIRE, what channels-redis's group_add sends one
+        call at a time: two round trips per room every MEMBERSHIP_SECONDS); another layer
+        (the tests' in-memory one) one group_add per room."""
+        if not codes:
+            return True
+        layer = self.layer
+        try:
+            if not all(hasattr(layer, name) for name in ("_group_key", "consistent_hash", "connection")):
+                for code in codes:
+                    await layer.group_add(group_name(code), self.channel)
+                return True
+            shards: dict[int, list[str]] = {}
+            for code in codes:
+                shards.setdefault(layer.consistent_hash(group_name(code)), []).append(group_name(code))
+            joined_at = time.time()
+            for index, groups in shards.items():
+                pipe = layer.connection(index).pipeline(transaction=False)
+                for group in groups:
+                    key = layer._group_key(group)
+                    pipe.zadd(key, {self.channel: joined_at})
+                    pipe.expire(key, layer.group_expiry)
+                await pipe.execute()
+        except Exception:  # Redis away: the sockets stay open, resync later
+            self.layer_away = True
+            logger.warning("room groups re-join failed for %d rooms", len(codes), exc_info=True)
+            return False
+        return True
+
     def spawn(self, coroutine) -> None:
         """Run `coroutine` on its own, held until done (the loop keeps only weak references)."""
         task = asyncio.ensure_future(coroutine)
@@ -428,7 +500,7 @@ class Hub:
             self.spawn(self._refresh_soon(code))
         for room in list(self.rooms.values()):
             for channel in list(room.remote):
-                await self._send(channel, wire.Push(room.code, {"type": "room.refresh"}))
+                self.post(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""
@@ -468,9 +540,22 @@ class Hub:
                 if room is not None:
                     room.remote.discard(channel)
             case wire.Push(code, event):
+                if event["type"] == "room.refresh":
+                    self._holders.pop(code, None)  # the owner may have given the room up
                 await self.deliver(code, event)
             case wire.Hello(code, channel):
+                self._holders.pop(code, None)
                 await self.hello(code, channel)
+            case wire.Answer(html, token):
+                consumer = self._answers.get(token or "")
+                if consumer is not None:
+                    await consumer.live_answer({"html": html, "token": token})
+            case wire.Batch(messages):
+                for each in messages:
+                    try:
+                        await self._handle(each)
+                    except Exception:  # one message must not cost the others in its batch
+                        logger.exception("live message failed: %s", each.get("type"))
 
     async def _forwarded(self, message: wire.Act) -> None:
         room = await self.owner(message.code, load=True)
@@ -488,7 +573,7 @@ class Hub:
             html = await database_sync_to_async(refusal_view)(message.code, player, error, data, language)
         else:
             html = await answer_html(result.live, player, result, parse_mode(data), parse_cell(data), language)
-        await self._send(message.reply, wire.Answer(html, message.token))
+        self.post(message.reply, wire.Answer(html, message.token))
 
     async def _called(self, message: wire.Call) -> None:
         """An action from the locked path of another process (an HTTP view, a Celery task)."""
@@ -511,6 +596,32 @@ class Hub:
             return None
         return await room.act(player, action, message_id)
 
+    def post(self, channel: str, message: wire.Message) -> None:
+        """Send `message` to another process's channel: at once when nothing is on its way
+        there, else with everything queued meanwhile in one Batch (what crosses Redis per
+        tick, not per message: a room spread over two processes sent every move, answer and
+        push one by one and fell behind at 250 moves/s). A room's standings in the queue are
+        replaced by its newer ones (each holds the whole table). Order is kept per channel."""
+        queued = self._outbox.setdefault(channel, [])
+        if isinstance(message, wire.Push) and message.event["type"] == "room.standings":
+            queued[:] = [
+                m
+                for m in queued
+                if not (isinstance(m, wire.Push) and m.code == message.code and m.event["type"] == "room.standings")
+            ]
+        queued.append(message)
+        if channel not in self._sending:
+            self._sending.add(channel)
+            self.spawn(self._drain(channel))
+
+    async def _drain(self, channel: str) -> None:
+        try:
+            while queued := self._outbox.pop(channel, None):
+                batch = queued[0] if len(queued) == 1 else wire.Batch([wire.encode(m) for m in queued])
+                await self._send(channel, batch)
+        finally:
+            self._sending.discard(channel)
+
     async def _send(self, channel: str, message: wire.Message | dict) -> None:
         try:
             await self.layer.send(channel, message if isinstance(message, dict) else wire.encode(message))
@@ -525,6 +636,55 @@ class Hub:
             logger.warning("live hello failed", exc_info=True)
 
     # background ----------------------------------------------------------------------------
+    def schedule(self, room: LiveRoom) -> None:
+        """Set `room`'s clock for its next due moment (nothing if that did not move)."""
+        due = room.next_due()
+        if due == room.due:
+            return
+        room.due = due
+        if due is None:
+            return
+        when = max(due, timezone.now() + CLOCK_RETRY)
+        heapq.heappush(self._due, (when, next(self._due_order), room, due))
+        if self._due[0][2] is room:
+            self._due_changed.set()  # earlier than what the timer sleeps for
+        if self._clock is None:
+            self._clock = asyncio.ensure_future(self._clocks())
+
+    async def _clocks(self) -> None:
+        """Every owned room's clock on one timer, asleep until the next due room: apply what
+        time makes due (countdown over, time limit, safety limit) even when nobody sends
+        anything, and push it. A task per room woke a thousand rooms' tasks for nothing."""
+        while True:
+            try:
+                now = timezone.now()
+                while self._due and self._due[0][0] <= now:
+                    _when, _n, room, due = heapq.heappop(self._due)
+                    if room.closed or room.due != due:
+                        continue  # set again since, or given up
+                    room.due = None
+                    self.spawn(self._tick(room))
+                self._due_changed.clear()
+                wait = (self._due[0][0] - now).total_seconds() if self._due else None
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._due_changed.wait(), wait)
+            except asyncio.CancelledError:
+                return
+            except Exception:  # the clock must never stop for good
+                logger.exception("room clocks failed")
+                await asyncio.sleep(1)
+
+    async def _tick(self, room: LiveRoom) -> None:
+        try:
+            await room.act(None, A.Sync())
+        except RoomError:
+            return  # moved on or gone: no clock
+        except Exception:  # one room's clock must not take the others down
+            logger.exception("room clock failed for %s", room.code)
+            return
+        if not room.closed:
+            self.schedule(room)  # not yet due after all (a moment on the boundary): again soon
+
     def wake_flusher(self) -> None:
         self._flush_wanted.set()
 
@@ -577,8 +737,8 @@ class Hub:
                 await asyncio.sleep(MEMBERSHIP_SECONDS)
                 failures = push.layer_failures  # the locked path's pushes lost in this process
                 away = self.layer_away or failures != self._push_failures
-                joined = [await self._group("add", code) for code in list(self.sockets)]
-                if away and all(joined) and await self._layer_answers():
+                joined = await self._rejoin(list(self.sockets))
+                if away and joined and await self._layer_answers():
                     self._push_failures = failures
                     await self._layer_back()
             except asyncio.CancelledError:

@@ -21,12 +21,11 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from . import actions as A
 from . import lifecycle, movelog, store
 from .gametypes import game_for
 from .lifecycle import RUNNING
 from .models import Room, Seat
-from .rules import ROOM_FIELDS, Result, RoomError, apply, seat_of, seat_summary
+from .rules import ROOM_FIELDS, Audience, Result, RoomError, apply, seat_of, seat_summary
 from .store import CONNECTION_LOST
 
 logger = logging.getLogger(__name__)
@@ -70,7 +69,8 @@ class LiveRoom:
     socketSend): `log(room_id, event, now)` appends a change to the move log (durable when it
     returns), `write(snapshot)` writes the rows behind it (False: a newer writer moved the
     room on), `publish(owner, result)` tells everyone else, `drop(owner, stale=False)` gives
-    the room up, `changed()` says there is something to write behind."""
+    the room up, `changed()` says there is something to write behind, `schedule(owner)` sets its clock
+    again (`next_due` moved)."""
 
     def __init__(
         self,
@@ -83,9 +83,11 @@ class LiveRoom:
         publish: Callable[[LiveRoom, Result], Awaitable[None]],
         drop: Callable[..., Awaitable[None]],
         changed: Callable[[], None],
+        schedule: Callable[[LiveRoom], None] = lambda owner: None,
     ):
         self.room, self.seats, self.seen = room, seats, RecentIds(seen)
         self.log, self.write, self.publish, self.drop, self.changed = log, write, publish, drop, changed
+        self.schedule = schedule
         self.code = room.code
         self.game = game_for(room)
         self.lock = asyncio.Lock()
@@ -94,7 +96,7 @@ class LiveRoom:
         self.written: dict[int, dict] = {s.pk: seat_summary(s) for s in seats}  # what the rows say
         self.closed = False
         self.idle_since: float | None = None
-        self.timer = asyncio.ensure_future(self._clock())
+        self.due = None  # the moment its clock is set for (the hub's one timer keeps them all)
 
     def seat_of(self, player) -> Seat | None:
         return seat_of(self.seats, player)
@@ -111,8 +113,8 @@ class LiveRoom:
             backup = _backup(self.room, self.seats)
             try:
                 result = apply(self.room, self.seats, player, action, now, message_id)
-                if result.changed:
-                    await self.log(self.room.pk, result.event, now)
+                for event in result.change.events:
+                    await self.log(self.room.pk, event, now)
             except movelog.Duplicate:
                 _restore(self.room, self.seats, backup)
                 duplicate = Result(self.room, self.seat_of(player), changed=False, duplicate=True, seats=self.seats)
@@ -135,7 +137,7 @@ class LiveRoom:
             result.before_state = next(
                 (summary["state"] for seat, summary, _ in backup[1] if seat is result.seat), None
             )
-            if result.changed and (result.room_changed or result.status_changed):
+            if result.changed and (result.change.room_changed or result.change.status_changed):
                 try:
                     await self.flush()  # finishes, eliminations and the room's own moves are never late
                 except CONNECTION_LOST:
@@ -143,9 +145,11 @@ class LiveRoom:
                     logger.warning("write-behind of %s failed; retried by the flusher", self.code)
                     self.dirty = True
                     self.changed()
-            elif result.changed or result.private_change:
+            elif result.changed or result.change.audience is Audience.MOVER:
                 self.dirty = True
                 self.changed()
+            if result.change.room_changed:
+                self.schedule(self)  # a new state or start: the clock's next moment moved
             if result.changed:
                 await self.publish(self, result)  # inside the lock: pushes keep the log's order
         result.live = self  # the answer is rendered from this owner's memory
@@ -179,27 +183,9 @@ class LiveRoom:
         if self.room.state not in RUNNING:
             await self.drop(self)  # over: the rows say everything; the locked path takes it from here
 
-    async def _clock(self) -> None:
-        """Apply what time makes due (countdown over, time limit, safety limit) even when
-        nobody sends anything, and push it."""
-        try:
-            while not self.closed:
-                due = self._next_due()
-                if due is None:
-                    return
-                await asyncio.sleep(max(0.05, (due - timezone.now()).total_seconds()))
-                if self.closed:
-                    return
-                try:
-                    await self.act(None, A.Sync())
-                except RoomError:
-                    return
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # a clock must never take the process down
-            logger.exception("room clock failed for %s", self.code)
-
-    def _next_due(self):
+    def next_due(self):
+        """When time next makes this room move on by itself (countdown over, time limit,
+        safety limit), even if nobody sends anything: the hub's clock acts on it then."""
         room = self.room
         if room.state not in RUNNING or room.starts_at is None:
             return None

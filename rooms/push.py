@@ -11,8 +11,7 @@ from django.conf import settings
 from django.utils import translation
 
 from . import wire
-from .gametypes import game_for
-from .models import Room
+from .change import Audience
 from .presenters import standings_context
 
 
@@ -37,16 +36,16 @@ layer_failures = 0
 
 
 def room_event(room, seats, result, languages=None) -> dict | None:
-    """What a change means for the room's other sockets: nothing (a private pencil mark),
-    the shared standings (a board move in a running race), or a refresh of each view.
-    `languages`: the standings are rendered in these only (the live owner names its sockets'
-    languages: rendering every language for a room that reads one was a quarter of a
-    move's CPU); by default in every language."""
-    if result.outcome is not None and game_for(room).private(result.outcome):
-        return None  # nothing changes for anyone else (a pencil mark)
-    if result.outcome is not None and room.state == Room.State.PLAYING and not result.room_changed:
+    """The push a change's audience gets (rules.apply decided who hears it): nothing, the
+    shared standings, or a refresh of each view. `languages`: the standings are rendered in
+    these only (the live owner names its sockets' languages: rendering every language for a
+    room that reads one was a quarter of a move's CPU); by default in every language."""
+    audience = result.change.audience
+    if audience is Audience.STANDINGS:
         return {"type": "room.standings", "html": standings_html(room, seats, languages)}
-    return {"type": "room.refresh"}
+    if audience is Audience.EVERY_VIEW:
+        return {"type": "room.refresh"}
+    return None  # nothing changed for anyone else (a pencil mark)
 
 
 def result_pushed(room, seats, result) -> None:

@@ -5,7 +5,7 @@ live owner (rooms/owner.py) both call `apply`. Lobby actions still create and de
 seat rows here (they only ever run on the locked path); board moves, forfeits and time
 never touch the database."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Protocol
 
@@ -18,11 +18,12 @@ from games.engines.text import Sentences, _
 from players.models import Profile
 
 from . import actions as A
+from .change import NO_CHANGE, Audience, Change
 from .gametypes import GameType, game_for, standings
 from .lifecycle import RUNNING, SCHEDULE_AHEAD, overdue_state, ready_room_opens
 from .models import MAX_PLAYERS, MIN_PLAYERS, Guest, Room, RoomEvent, Seat
 
-__all__ = ["RUNNING"]
+__all__ = ["RUNNING", "Audience", "Change"]
 
 
 class RoomError(Refusal):
@@ -50,8 +51,8 @@ class Owner(Protocol):
 @dataclass
 class Result:
     """What applying an action did: the room and the actor's seat after it, the board
-    move's outcome, which parts changed (for the write-behind and the audience), the log
-    entry, and for the live owner's answer the mover's board before and the owner itself."""
+    move's outcome, the Change (log entry, audience, seats), and for the live owner's answer
+    the mover's board before and the owner itself."""
 
     room: Room
     seat: Seat | None
@@ -59,10 +60,7 @@ class Result:
     changed: bool = True
     duplicate: bool = False
     seats: list | None = None  # every seat as saved, for rendering the answer without a query
-    room_changed: bool = False  # the room's own state moved (play, finish, expiry)
-    status_changed: bool = False  # a seat finished, was eliminated or left
-    event: dict | None = None  # the move log entry, when something changed
-    private_change: bool = False  # only the actor's own view changed (a duel's helper toggle)
+    change: Change = field(default=NO_CHANGE)
     before_state: dict | None = None  # the mover's board before the move (the live owner's answer)
     live: Owner | None = None  # the live owner that applied it, whose memory the answer is rendered from
 
@@ -165,20 +163,37 @@ def apply(room, seats, player, action, now, message_id: str = "") -> Result:
         if changed_seats:
             data["seats"] = changed_seats
         after = room_summary(room)
-        if after != room_before:
+        room_changed = after != room_before
+        if room_changed:
             data["room"] = after
-            result.room_changed = True
-        result.status_changed = any(s.status != seats_before.get(s.pk, {}).get("status") for s in seats)
-        result.event = dict(
+        event = dict(
             kind=type(action).__name__.lower(),
             data=data,
             message_id=message_id,
             version=room.version,
             seat_id=result.seat.pk if result.seat is not None else None,
         )
+        result.change = Change(
+            events=(event,),
+            audience=_audience(room, result.outcome, room_changed),
+            seats_added=tuple(s.pk for s in seats if s.pk not in seats_before),
+            seats_removed=tuple(pk for pk in seats_before if pk not in {s.pk for s in seats}),
+            room_changed=room_changed,
+            status_changed=any(s.status != seats_before.get(s.pk, {}).get("status") for s in seats),
+        )
     elif result.seat is not None and seat_summary(result.seat) != seats_before.get(result.seat.pk):
-        result.private_change = True
+        result.change = Change(audience=Audience.MOVER)  # saved, for the actor only
     return result
+
+
+def _audience(room, outcome, room_changed: bool) -> Audience:
+    """Who hears of a logged change: the one decision, for the live owner's pushes and the
+    locked path's alike (rooms/push.py turns it into the push)."""
+    if outcome is not None and game_for(room).private(outcome):
+        return Audience.MOVER  # a pencil mark: the player's own
+    if outcome is not None and room.state == Room.State.PLAYING and not room_changed:
+        return Audience.STANDINGS
+    return Audience.EVERY_VIEW
 
 
 def _event_data(action, result) -> dict:

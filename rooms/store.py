@@ -25,7 +25,7 @@ from . import push
 from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for
 from .lifecycle import RUNNING
 from .models import Guest, Room, RoomEvent, RoomResult, Seat
-from .rules import Result, RoomError, RoomNotFound, apply, check_schedule, normalize_code, restore
+from .rules import Audience, Result, RoomError, RoomNotFound, apply, check_schedule, normalize_code, restore
 
 logger = logging.getLogger(__name__)
 
@@ -291,7 +291,7 @@ def locked(code: str, player, action, now=None, message_id: str = "") -> Result:
             # robust: the move is committed whatever happens to the push. If Redis is down,
             # the player still gets an answer (not a 500) and others resync on reconnect.
             transaction.on_commit(lambda: push.result_pushed(room, seats, result), robust=True)
-        elif result.private_change and result.seat is not None:
+        elif result.change.audience is Audience.MOVER and result.seat is not None:
             result.seat.save(update_fields=["state"])
         return result
 
@@ -316,15 +316,16 @@ def save(room, seats, result, now) -> None:
     room.save()
     for seat in seats:
         seat.save()
-    RoomEvent.objects.create(
-        room=room,
-        seat_id=result.event["seat_id"],
-        kind=result.event["kind"],
-        data=result.event["data"],
-        message_id=result.event["message_id"],
-        version=result.event["version"],
-    )
-    if result.room_changed and room.state == Room.State.FINISHED:
+    for event in result.change.events:
+        RoomEvent.objects.create(
+            room=room,
+            seat_id=event["seat_id"],
+            kind=event["kind"],
+            data=event["data"],
+            message_id=event["message_id"],
+            version=event["version"],
+        )
+    if result.change.room_changed and room.state == Room.State.FINISHED:
         record_results(room, seats, now)
 
 

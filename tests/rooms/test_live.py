@@ -296,13 +296,13 @@ async def test_an_owner_fenced_by_another_writer_refreshes_every_socket_of_the_r
         result = apply(copy, seats, grace, A.Enter(cell, int(SOLUTION[cell])), timezone.now(), "foreign1")
         RoomEvent.objects.create(
             room=copy,
-            seat_id=result.event["seat_id"],
+            seat_id=result.change.event["seat_id"],
             kind="enter",
-            data=result.event["data"],
+            data=result.change.event["data"],
             message_id="foreign1",
-            version=result.event["version"],
+            version=result.change.event["version"],
         )
-        return result.event["version"]
+        return result.change.event["version"]
 
     foreign = await sync_to_async(foreign_write)()
     await a.send_to(text_data=entry(EMPTY[5], "mine1"))
@@ -334,3 +334,61 @@ async def test_the_owner_keeps_a_bounded_window_of_message_ids_and_the_log_refus
     assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id="m0").count)() == 1
     assert next(s for s in owner.seats if s.player_id == ada.pk).progress == 4
     await a.disconnect()
+
+
+async def test_a_room_spread_over_two_processes_hears_every_move_and_crosses_the_layer_in_batches(monkeypatch):
+    """A room whose sockets are on a process that does not own it (a proxy without hash
+    routing): each move crosses to the owner and its answer and the room's standings come
+    back. With the layer slow (a Redis round trip), what queues meanwhile crosses as one
+    message per channel: a burst of moves is answered in full, the other player's last
+    standings carry the last move, and fewer messages crossed than moves were made (each
+    crossed one by one before, and fell behind at 250 moves/s)."""
+    room, ada, grace, _watcher = await setup_room()
+    here = hubs.current()
+    owner_hub = hubs.Hub(asyncio.get_running_loop())  # the other process, owner of the room
+    await owner_hub.start()
+    await here.start()
+    layer = here.layer
+    real_send = layer.send
+    crossings: list[tuple[str, str]] = []
+
+    async def slow_send(channel, message):
+        crossings.append((channel, message["type"]))
+        await asyncio.sleep(0.02)  # a round trip to Redis
+        await real_send(channel, message)
+
+    monkeypatch.setattr(layer, "send", slow_send)
+    try:
+        owner = await owner_hub.owner(room.code, load=True)
+        assert owner is not None and room.code not in here.rooms
+        a, *_ = await connect(room.code, ada)
+        g, *_ = await connect(room.code, grace)
+        await a.receive_from(timeout=5)
+        await g.receive_from(timeout=5)
+        cells = EMPTY[:10]
+        for n, cell in enumerate(cells):
+            await a.send_to(text_data=entry(cell, f"burst{n}"))
+        answered: set[int] = set()
+        while len(answered) < len(cells):
+            html = await a.receive_from(timeout=5)
+            answered |= {int(v) for v in re.findall(r'id="room-version"[^>]*value="(\d+)"', html)}
+        last = owner.room.version
+        assert max(answered) == last and len(answered) == len(cells)  # every move answered
+        seen = 0
+        while seen < last:
+            html = await g.receive_from(timeout=5)
+            seen = max([seen, *(int(v) for v in re.findall(r'id="standings"[^>]*data-version="(\d+)"', html))])
+        assert seen == last  # the other player's standings carry the last move
+        to_owner = [kind for channel, kind in crossings if channel == owner_hub.channel]
+        back = [kind for channel, kind in crossings if channel == here.channel]
+        assert "live.batch" in to_owner and "live.batch" in back
+        assert to_owner.count("live.act") + to_owner.count("live.batch") < len(cells)
+        assert len(back) < 2 * len(cells)  # an answer and a push per move, one by one, before
+        assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id__startswith="burst").count)() == 10
+        await a.disconnect()
+        await g.disconnect()
+    finally:
+        for task in (owner_hub._reader, owner_hub._member, owner_hub._flusher, owner_hub._renewer, owner_hub._clock):
+            if task is not None:
+                task.cancel()
+        owner_hub.log.close_now()

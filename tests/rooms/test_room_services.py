@@ -227,3 +227,37 @@ def test_simultaneous_entries_of_two_players_both_apply_once(players, bank_puzzl
     assert RoomEvent.objects.filter(room=room, kind="enter").count() == 40
     room.refresh_from_db()
     assert room.version == RoomEvent.objects.filter(room=room).count() - 1
+
+
+def test_each_change_says_who_hears_it_and_which_seats_came_and_went(room, players):
+    """rules.apply returns one typed Change per action (lila's VersionedEvent): its log
+    entry, its audience (the one decision of who hears what, for the live owner's pushes
+    and the locked path's alike), the seats added and removed, and whether the room's own
+    state moved."""
+    from rooms.push import room_event
+    from rooms.rules import Audience
+
+    joined = perform(room.code, players[2], A.Join())
+    linus = seat(room, players[2])
+    assert joined.change.audience is Audience.EVERY_VIEW and joined.change.seats_added == (linus.pk,)
+    assert joined.change.event["kind"] == "join" and joined.change.event["version"] == joined.room.version
+    left = perform(room.code, players[2], A.Leave())
+    assert left.change.seats_removed == (linus.pk,) and left.change.seats_added == ()
+    again = perform(room.code, players[1], A.Join())  # seated already: nothing
+    assert again.change.audience is Audience.NOBODY and again.change.events == ()
+    assert room_event(again.room, again.seats, again) is None
+    playing = start(room, players[:2])
+    cell = EMPTY[0]
+    moved = perform(room.code, players[1], A.Enter(cell, int(SOLUTION[cell])), now=playing)
+    # The first entry after the countdown also moved the room to playing: every view.
+    assert moved.change.room_changed and moved.change.audience is Audience.EVERY_VIEW
+    assert room_event(moved.room, moved.seats, moved) == {"type": "room.refresh"}
+    later = playing + dt.timedelta(seconds=1)
+    entry = perform(room.code, players[1], A.Enter(EMPTY[1], int(SOLUTION[EMPTY[1]])), now=later)
+    assert entry.change.audience is Audience.STANDINGS and not entry.change.room_changed
+    assert room_event(entry.room, entry.seats, entry, ["en"])["type"] == "room.standings"
+    note = perform(room.code, players[1], A.Note(EMPTY[2], 5), now=later)
+    assert note.change.audience is Audience.MOVER and len(note.change.events) == 1  # logged, told to nobody
+    assert room_event(note.room, note.seats, note) is None
+    forfeit = perform(room.code, players[1], A.Forfeit(), now=later)
+    assert forfeit.change.status_changed and forfeit.change.audience is Audience.EVERY_VIEW
