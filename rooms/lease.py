@@ -10,6 +10,8 @@ import contextlib
 import logging
 import time
 
+import redis
+import redis.asyncio
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
@@ -73,8 +75,6 @@ class RedisLeases:
     _sync_client = None
 
     def __init__(self, url: str):
-        import redis.asyncio
-
         self.url = url
         self.client = redis.asyncio.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
@@ -122,8 +122,6 @@ class RedisLeases:
 
     @classmethod
     def holder_sync_url(cls, url: str, code: str) -> str | None:
-        import redis
-
         if cls._sync_client is None:
             cls._sync_client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         try:

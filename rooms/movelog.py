@@ -16,7 +16,9 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+import psycopg
 from django.db import IntegrityError, OperationalError, connection, transaction
+from psycopg.types.json import Jsonb
 
 from .models import RoomEvent
 
@@ -140,8 +142,6 @@ class PostgresLog(MoveLog):
         self.conn = None
 
     async def _connection(self):
-        import psycopg
-
         if self.conn is None or self.conn.closed or self.conn.broken:
             params = connection.settings_dict
             self.conn = await psycopg.AsyncConnection.connect(
@@ -155,8 +155,6 @@ class PostgresLog(MoveLog):
         return self.conn
 
     async def write(self, rows: list) -> None:
-        import psycopg
-
         for attempt in (1, 2):  # a connection dropped since the last write is reopened once
             try:
                 conn = await self._connection()
@@ -181,8 +179,6 @@ class PostgresLog(MoveLog):
 
     @staticmethod
     async def _insert(conn, rows: list) -> None:
-        from psycopg.types.json import Jsonb
-
         async with conn.transaction(), conn.cursor() as cursor:
             await cursor.executemany(
                 f"INSERT INTO rooms_roomevent ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",

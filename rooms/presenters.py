@@ -1,6 +1,7 @@
 """Context for the room templates, for one viewer (a seated player or a spectator)."""
 
 import math
+import zoneinfo
 
 from django.core.cache import cache
 from django.urls import reverse
@@ -198,8 +199,6 @@ def guest_context(room, player, ready_room_open: bool, zone) -> dict:
 
 
 def _zone(name):
-    import zoneinfo
-
     try:
         return zoneinfo.ZoneInfo(name) if name else zoneinfo.ZoneInfo("UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):

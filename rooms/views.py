@@ -15,6 +15,7 @@ from icalendar import Alarm, Calendar, Event
 from config.methods import page
 from games.engines import race
 from games.i18n import say
+from games.views import _home_context
 from games.zones import time_zones  # noqa: F401 - the zones the schedule forms accept
 from players.identity import record_filter
 from players.middleware import ensure_player, known_player
@@ -123,8 +124,6 @@ def room_new(request):
 def _room_form_again(request, message: str) -> HttpResponse:
     """A schedule the rules refused (a time in the past, too far ahead): the home page again
     with the room form as it was sent, open, and the reason beside it."""
-    from games.views import _home_context
-
     fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
     context = _home_context(request.player, room_error=message, room_form=fields)
     return render(request, "home.html", context, status=400)

@@ -75,13 +75,11 @@ def parse_move(data) -> Move:
         elif command not in (None, ""):
             raise race.MalformedMove(_("Unknown command %(command)s.", command=repr(str(command)[:20])))
         else:
-            action = "note" if data.get("mode") == "note" else "enter"
+            action = parse_mode(data)
     if action in ("enter", "note"):
         if data.get("mode", "enter") not in ("enter", "note"):
             raise race.MalformedMove(_("Mode must be enter or note."))
-        if data.get("cell") in (None, ""):
-            raise race.MalformedMove(_("Pick a cell on the board first."))
-        cell = number(data.get("cell"), "cell", 0, 80)
+        cell = _required_cell(data)
         if data.get("digit") in (None, ""):
             raise race.MalformedMove(_("Choose a digit from 1 to 9."))
         digit = number(data.get("digit"), "digit", 1, 9)
@@ -99,10 +97,15 @@ def parse_delayed_move(data) -> DelayedMove | None:
     if action == "submit":
         return Submit()
     if action == "erase":
-        if data.get("cell") in (None, ""):
-            raise race.MalformedMove(_("Pick a cell on the board first."))
-        return Erase(number(data.get("cell"), "cell", 0, 80))
+        return Erase(_required_cell(data))
     return None
+
+
+def _required_cell(data) -> int:
+    """A move's cell: 0-80, refused when missing or anything else."""
+    if data.get("cell") in (None, ""):
+        raise race.MalformedMove(_("Pick a cell on the board first."))
+    return number(data.get("cell"), "cell", 0, 80)
 
 
 def apply_delayed(
