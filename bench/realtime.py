@@ -12,7 +12,7 @@ room's players alternating between them (how the site scales past one process).
 reports the highest entry rate whose p99 stays within 100 ms. Entries whose update never reached every opponent (a
 saturated server) are counted, never silently dropped from the percentiles' story.
 
---previous REV plays the same load against an older commit too (checked out in a temporary
+--previous REV (repeatable) plays the same load against an older commit too (checked out in a temporary
 worktree, its daphne processes on the same Redis; the schema moves between commits, so the
 older tree gets a database of its own, DATABASE_URL's name + "_previous", created afresh and
 migrated, and its rooms are set up by its own code): the two trees take turns (this one
@@ -272,7 +272,8 @@ def main():
     parser.add_argument(
         "--previous",
         metavar="REV",
-        help="also play the load on this older commit (a temporary worktree), the two trees taking turns",
+        action="append",
+        help="also play the load on this older commit (a temporary worktree; repeatable), the trees taking turns",
     )
     parser.add_argument(
         "--scale",
@@ -300,10 +301,10 @@ def main():
         flush=True,
     )
     trees: list[tuple[Path | None, str]] = [(None, "this tree")]
-    if args.previous:  # the older code in a temporary worktree, its daphnes started from there
+    for rev in args.previous or ():  # the older code in a temporary worktree, its daphnes started from there
         old = Path(tempfile.mkdtemp(prefix="bench-previous-"))
-        subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(old), args.previous], cwd=ROOT, check=True)
-        trees.append((old, f"previous {args.previous[:7]}"))
+        subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(old), rev], cwd=ROOT, check=True)
+        trees.append((old, f"previous {rev[:7]}"))
         previous_database(old)
     totals: dict[str, list] = {label: [] for _, label in trees}
     try:
@@ -323,9 +324,9 @@ def main():
                 f"p50 {pct(base, 50):.1f} ms, p99 {pct(base, 99):.1f} ms",
                 flush=True,
             )
-            order = trees if n % 2 == 0 else trees[::-1]  # turns: ABBA..., so drift hits both alike
+            order = trees if n % 2 == 0 else trees[::-1]  # turns: ABBA..., so drift hits every tree alike
             for tree, label in order:
-                PYSPY_LABEL[0] = "this" if tree is None else "previous"
+                PYSPY_LABEL[0] = "this" if tree is None else f"previous-{label.split()[-1]}"
                 with daphnes(args.servers, tree) as (ports, servers):
                     rooms = (
                         setup_rooms(args.rooms, args.players, args.preset) if tree is None else old_rooms(tree, args)
@@ -346,8 +347,8 @@ def main():
         if args.previous:
             compare(totals)
     finally:
-        if args.previous:
-            subprocess.run(["git", "worktree", "remove", "--force", str(trees[1][0])], cwd=ROOT, check=False)
+        for old, _label in trees[1:]:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
     if args.hostile:
         hostile_lobby(args)
     # With a quota a process holds far less: finer steps, so that the ratio means something.
@@ -378,12 +379,14 @@ def compare(totals: dict[str, list]) -> None:
             f"missed {missed}",
             flush=True,
         )
-    now, before = rows["this tree"], next(v for k, v in rows.items() if k != "this tree")
-    print(
-        f"this tree / previous: CPU per move {now[0] / max(before[0], 1e-9):.2f}x, "
-        f"p50 {now[1] / max(before[1], 1e-9):.2f}x, p99 {now[2] / max(before[2], 1e-9):.2f}x",
-        flush=True,
-    )
+    now = rows["this tree"]
+    for label, before in rows.items():
+        if label != "this tree":
+            print(
+                f"this tree / {label}: CPU per move {now[0] / max(before[0], 1e-9):.2f}x, "
+                f"p50 {now[1] / max(before[1], 1e-9):.2f}x, p99 {now[2] / max(before[2], 1e-9):.2f}x",
+                flush=True,
+            )
 
 
 def find_max(args, servers: int, steps) -> float | None:
@@ -533,6 +536,7 @@ def cpu_seconds(servers) -> float:
 
 
 CPU_QUOTA: float | None = None
+PREVIOUS_TREES: list[Path] = []  # --previous: the older trees' checkouts, in order
 PYSPY: str | None = None  # --py-spy DIR
 PYSPY_LABEL = ["this"]  # which tree the next profile is of
 PYSPY_ROUND = [0]
@@ -557,15 +561,19 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def previous_url() -> str:
-    return os.environ["DATABASE_URL"] + "_previous"
+def previous_url(tree: Path) -> str:
+    """An older tree's own database: DATABASE_URL's name + "_previous" (+ its place after
+    the first: several older trees may run side by side)."""
+    n = PREVIOUS_TREES.index(tree)
+    return os.environ["DATABASE_URL"] + "_previous" + (str(n + 1) if n else "")
 
 
 def previous_database(tree: Path) -> None:
     """A fresh database for the older tree, migrated by its own code (its schema, not ours)."""
     import psycopg
 
-    url = previous_url()
+    PREVIOUS_TREES.append(tree)
+    url = previous_url(tree)
     name, admin = url.rsplit("/", 1)[1], url.rsplit("/", 1)[0] + "/postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -587,7 +595,7 @@ def old_rooms(tree: Path, args) -> list:
         check=True,
         capture_output=True,
         text=True,
-        env=dict(os.environ, DATABASE_URL=previous_url()),
+        env=dict(os.environ, DATABASE_URL=previous_url(tree)),
     ).stdout
     line = next(line for line in out.splitlines() if line.startswith("ROOMS "))
     return [(code, cookies) for code, cookies in json.loads(line[len("ROOMS ") :])]
@@ -599,7 +607,7 @@ def daphnes(count, tree: Path | None = None):
     own database)."""
     ports = [free_port() for _ in range(count)]
     logs = Path(tempfile.gettempdir())
-    env = None if tree is None else dict(os.environ, DATABASE_URL=previous_url())
+    env = None if tree is None else dict(os.environ, DATABASE_URL=previous_url(tree))
     servers = [
         start_daphne(port, log_path=str(logs / f"bench-daphne-{port}.log"), tree=tree, env=env) for port in ports
     ]
