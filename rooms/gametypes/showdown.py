@@ -13,6 +13,25 @@ from .. import actions as A
 from ..models import Seat
 from .base import GameType
 
+# Boards parsed from seat states, by the state dict's identity (the entry holds the dict, so
+# the id is not reused while it is here): a state is replaced on every move, never changed
+# in place, so one parse serves the move, the mover's answer (before and after) and the
+# next move. Three parses a move were 5% of a move's CPU under bench/realtime.py.
+_PARSED: dict[int, tuple[dict, race.Board]] = {}
+_PARSED_MAX = 4096
+
+
+def board_of(state: dict) -> race.Board:
+    """The race.Board a seat's state holds."""
+    found = _PARSED.get(id(state))
+    if found is not None and found[0] is state:
+        return found[1]
+    board = race.Board.from_dict(state)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[id(state)] = (state, board)
+    return board
+
 
 def host_rates(room) -> bool:
     """The host's Rated/Unrated lobby choice, kept in the room's rules (absent: rated)."""
@@ -190,7 +209,7 @@ class ShowdownGame(GameType):
             seat.to_fill = board.to_fill
 
     def apply(self, room, seat, action, now) -> race.Outcome | race.Submission:
-        board, rules, solution = race.Board.from_dict(seat.state), self.rules(room), room.puzzle.solution_tuple
+        board, rules, solution = board_of(seat.state), self.rules(room), room.puzzle.solution_tuple
         outcome: race.Outcome | race.Submission
         if isinstance(action, A.GameMove) and isinstance(action.move, (play.Erase, play.Submit)):
             board, outcome = play.apply_delayed(board, rules, solution, action.move)  # delayed feedback
@@ -211,21 +230,22 @@ class ShowdownGame(GameType):
             return
         for seat in seats:
             if seat.state:
-                board = race.settle(race.Board.from_dict(seat.state), rules, room.puzzle.solution_tuple)
+                board = race.settle(board_of(seat.state), rules, room.puzzle.solution_tuple)
                 self.store(seat, board)
                 seat.progress = race.right_cells(board, room.puzzle.solution_tuple)
 
     def leave(self, seat) -> None:
-        self.store(seat, race.leave(race.Board.from_dict(seat.state)))
+        self.store(seat, race.leave(board_of(seat.state)))
 
     def store(self, seat, board: race.Board) -> None:
         seat.state = board.to_dict()
+        _PARSED[id(seat.state)] = (seat.state, board)  # the answer reads it next: no parse
         seat.score, seat.mistakes, seat.progress = board.score, board.mistakes, board.progress
         seat.status = str(board.status)
 
     def board_context(self, room, seat, outcome=None, selected=None, mode="enter", now=None, playing=True) -> dict:
         rules = self.rules(room)
-        board = race.Board.from_dict(seat.state)
+        board = board_of(seat.state)
         if selected is None and outcome is not None:
             selected = outcome.cell
         return {
@@ -242,7 +262,7 @@ class ShowdownGame(GameType):
             return None  # finished or locked: the own board changes its whole look
         rules = self.rules(room)
         if isinstance(outcome, race.Submission):  # a wrong submission: the board stays as it is
-            before, after = race.Board.from_dict(before_state), race.Board.from_dict(seat.state)
+            before, after = board_of(before_state), board_of(seat.state)
             return fragments.submission_answer(
                 before,
                 after,
@@ -253,8 +273,8 @@ class ShowdownGame(GameType):
                 version_id="room-version",
             )
         return fragments.move_answer(
-            race.Board.from_dict(before_state),
-            race.Board.from_dict(seat.state),
+            board_of(before_state),
+            board_of(seat.state),
             outcome,
             selected=selected if selected is not None else outcome.cell,
             hint_limit=rules.hint_limit,
