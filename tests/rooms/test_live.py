@@ -392,3 +392,54 @@ async def test_a_room_spread_over_two_processes_hears_every_move_and_crosses_the
             if task is not None:
                 task.cancel()
         owner_hub.log.close_now()
+
+
+async def test_every_room_s_clock_runs_on_one_timer_and_moves_its_room_on_without_a_message(settings):
+    """Room clocks are one timer per process, asleep until the next due room (a task per
+    room woke for nothing): two rooms in their countdown go to playing by themselves, the
+    earlier first, each socket told, with nobody sending anything."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from rooms import actions as A
+    from rooms.api import create_room, perform
+
+    settings.COUNTDOWN_SECONDS = 3
+
+    @sync_to_async
+    def counting_down(room, ada, grace, delay):
+        for p in (ada, grace):
+            perform(room.code, p, A.SetReady(True))
+        perform(room.code, ada, A.Start(), now=timezone.now() + dt.timedelta(seconds=delay))
+
+    first, ada, grace, _watcher = await setup_room(started=False)
+    await counting_down(first, ada, grace, 0)
+
+    @sync_to_async
+    def second_room():
+        room = create_room(grace, level="easy")
+        perform(room.code, ada, A.Join())
+        return room
+
+    second = await second_room()
+    await counting_down(second, grace, ada, 1.5)
+    hub = hubs.current()
+    a, *_ = await connect(first.code, ada)
+    b, *_ = await connect(second.code, grace)
+    await a.receive_from(timeout=5)
+    await b.receive_from(timeout=5)
+    owners = [hub.rooms[first.code], hub.rooms[second.code]]
+    assert [o.room.state for o in owners] == ["countdown", "countdown"]
+    assert {entry[2] for entry in hub._due} == set(owners) and hub._clock is not None
+    clock = hub._clock
+    await receive_until(a, 'id="room-body"')  # the first room's refresh: playing now
+    assert owners[0].room.state == "playing" and owners[1].room.state == "countdown"
+    await receive_until(b, 'id="room-body"')
+    assert owners[1].room.state == "playing"
+    assert hub._clock is clock and not clock.done()  # one task for every room, still asleep
+    for room in (first, second):
+        saved = await sync_to_async(RoomEvent.objects.filter(room=room, kind="sync").count)()
+        assert saved == 1  # the clock's own action, logged like any other
+    await a.disconnect()
+    await b.disconnect()
