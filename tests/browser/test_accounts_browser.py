@@ -101,3 +101,30 @@ def test_records_follow_the_account_and_a_passkey_signs_in_alone(browser, live_s
     a.click("#passkey_login")
     a.wait_for_url(lambda u: "/accounts/login/" not in u, timeout=10_000)
     assert "5:00" in board(a) and "3:20" in board(a)
+
+
+def test_the_finish_screens_offer_sign_in_once(browser, live_server, bank_puzzle):
+    """A signed-out player is offered "Sign in to keep your records on every device" on the
+    first finish this browser shows (and on that finish again), not on a later one."""
+    from tests.games.test_solo_finish import finished_run
+    from tests.rooms.test_podium import finished_room
+
+    players = [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus", "Barbara")]
+    first, second = (finished_run(players[0], bank_puzzle, seconds) for seconds in (95, 120))
+    room = finished_room(players)
+    a = new_page(browser, live_server.url, players[0])
+    offer = "[data-keep-records]"
+    a.goto(f"/solo/{first.pk}/")
+    assert a.is_visible(offer) and "Sign in to keep your records on every device" in a.inner_text(offer)
+    a.goto(f"/solo/{second.pk}/")
+    assert a.locator(offer).count() == 1 and not a.is_visible(offer)  # rendered, not shown again
+    a.goto(f"/r/{room.code}/")
+    assert a.locator(offer).count() == 1 and not a.is_visible(offer)
+    a.goto(f"/solo/{first.pk}/")  # the finish it was offered on keeps it
+    assert a.is_visible(offer)
+    a.click(f"{offer} a")
+    a.wait_for_url("**/accounts/login/")
+    # another browser is offered it on its own first finish
+    b = new_page(browser, live_server.url, players[1])
+    b.goto(f"/r/{room.code}/")
+    assert b.is_visible(offer)
