@@ -27,7 +27,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
+from games.engines import race as engine
 from games.models import Puzzle
+from games.sudoku import play
 from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room, perform
@@ -48,6 +50,7 @@ FUZZ = hsettings(
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+|<class '|object at 0x")
 
 pytestmark = pytest.mark.django_db
+DELAYED_WITH_A_HINT = engine.Rules(hint_limit=1, feedback=engine.Feedback.DELAYED, submissions=3)
 
 
 # --- inputs ------------------------------------------------------------------------------
@@ -237,10 +240,12 @@ def world(db, settings, monkeypatch, time_machine):
     ada, grace, lin, watcher = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Lin", "Watcher"))
     past = timezone.now() - timedelta(seconds=10)
 
-    def room(preset="standard", join=(grace,), ready=False, start=None, game="showdown"):
+    def room(preset="standard", join=(grace,), ready=False, start=None, game="showdown", rules=None):
         r = create_room(ada, game=game, level="easy", preset=preset)
         for p in join:
             perform(r.code, p, A.Join())
+        if rules is not None:
+            perform(r.code, ada, A.SetRules("easy", rules))
         if ready or start:
             for p in (ada, *join):
                 perform(r.code, p, A.SetReady(True))
@@ -258,6 +263,10 @@ def world(db, settings, monkeypatch, time_machine):
         "expired": room(),
         "domino duel": room(start=past, game="domino"),
         "cardoku duel": room(start=past, game="cardoku"),
+        # Delayed feedback (issue 25): Grace's full grid was checked (one cell wrong), Lin used
+        # her three submissions and is out; in the custom room (1 hint) Ada's hint locked cell 2.
+        "tournament": room("tournament", join=(grace, lin), start=past),
+        "delayed hints": room(start=past, rules=DELAYED_WITH_A_HINT),
     }
     settings.COUNTDOWN_SECONDS = 600
     codes["countdown"] = room(start=timezone.now())
@@ -266,6 +275,16 @@ def world(db, settings, monkeypatch, time_machine):
         perform(codes["hardcore"], lin, A.Enter(2, wrong), message_id=f"w{i}")
     for p in (ada, grace):
         perform(codes["finished"], p, A.Forfeit())
+    empty = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
+    for p in (grace, lin):
+        for cell in empty:
+            perform(codes["tournament"], p, A.Enter(cell, wrong if cell == 2 else int(SOLUTION[cell])))
+    perform(codes["tournament"], grace, A.GameMove(play.Submit()))
+    for n in range(3):
+        if n:  # a changed grid (cell 3 wrong too) may go in again
+            perform(codes["tournament"], lin, A.Enter(3, int(SOLUTION[3]) % 9 + n))
+        perform(codes["tournament"], lin, A.GameMove(play.Submit()))
+    perform(codes["delayed hints"], ada, A.Hint(2))
     perform(codes["expired"], None, A.Expire("Fuzzed away."))
     players = {"ada": ada, "grace": grace, "lin": lin, "watcher": watcher}
     return {"codes": codes, "players": players}
@@ -338,6 +357,11 @@ SOCKETS = [
     ("domino duel", "ada"),
     ("domino duel", "watcher"),
     ("cardoku duel", "grace"),
+    ("tournament", "ada"),
+    ("tournament", "grace"),
+    ("tournament", "lin"),
+    ("tournament", "watcher"),
+    ("delayed hints", "ada"),
 ]
 
 
@@ -403,11 +427,51 @@ def test_socket_refusals_have_clear_messages(world):
         ),
         ({"text_data": json.dumps({"action": "erase"})}, "Pick a cell on the board first."),
     ]
+    check_refusals(race, cases)
+
+
+def check_refusals(socket, cases):
     for frame, needle in cases:
         before = snapshot()
-        texts = [m["text"] for m in race.receive(**frame)]
+        texts = [m["text"] for m in socket.receive(**frame)]
         assert any(needle in text for text in texts), (frame, texts)
         assert snapshot() == before
+
+
+def submit_frame(**fields):
+    return {"text_data": json.dumps({"action": "submit", **fields})}
+
+
+def test_delayed_feedback_refusals_have_clear_messages(world):
+    """Issue 25's Bad input, over the socket: each refused with its message, nothing changed."""
+    code, players = world["codes"], world["players"]
+    ada, grace, lin, watcher = (Socket(code["tournament"], players[n]) for n in ("ada", "grace", "lin", "watcher"))
+    erase = {"text_data": json.dumps({"action": "erase", "cell": "2"})}
+    check_refusals(ada, [(submit_frame(), "Fill every cell before you submit (51 cells are empty).")])
+    check_refusals(ada, [({"text_data": json.dumps({"cell": "0", "digit": "5"})}, "is a given and cannot change")])
+    check_refusals(ada, [(erase, "The cell at row 1, column 3 is already empty.")])
+    check_refusals(grace, [(submit_frame(), "This grid was already checked: change a cell before you submit again.")])
+    check_refusals(lin, [(submit_frame(), "You used your last submission: you are out and your board is locked.")])
+    check_refusals(lin, [(erase, "You used your last submission")])
+    check_refusals(watcher, [(submit_frame(), "You are watching this room: only seated players can do that.")])
+    hinted = Socket(code["delayed hints"], players["ada"])
+    check_refusals(hinted, [(erase, "The cell at row 1, column 3 was revealed by a hint and cannot change.")])
+    check_refusals(hinted, [({"text_data": json.dumps({"cell": "2", "digit": "5"})}, "revealed by a hint")])
+    check_refusals(Socket(code["finished"], players["ada"]), [(submit_frame(), "The showdown is not running.")])
+    check_refusals(
+        Socket(code["race"], players["ada"]),
+        [(submit_frame(), "Every entry is judged at once in this game: there is nothing to submit.")],
+    )
+    # Two submissions of one grid in one burst: the first is judged, the second refused.
+    frames = [submit_frame(mid="s1"), submit_frame(mid="s2")]
+    grace_room = Room.objects.get(code=code["tournament"])
+    seat = grace_room.seats.get(player=players["grace"])
+    perform(code["tournament"], players["grace"], A.Enter(2, int(SOLUTION[2]) % 9 + 2))  # still wrong, not checked
+    answers = [" ".join(m["text"] for m in grace.receive(**frame)) for frame in frames]
+    assert "1 cell is wrong (1 submission left, +60 s)" in answers[0]
+    assert "already checked" in answers[1]
+    seat.refresh_from_db()
+    assert seat.mistakes == 2
 
 
 # --- every POST endpoint ----------------------------------------------------------------------
