@@ -106,6 +106,17 @@ class Cancel:
     """The host cancels a scheduled showdown."""
 
 
+@dataclass(frozen=True)
+class React:
+    """A quick reaction (rooms/reactions.py): one of a few fixed words, never free text."""
+
+    reaction: str
+
+
+# Quick reactions (rooms/reactions.py): the key a client sends -> the words everyone reads.
+REACTIONS = {"gg": _("GG"), "close": _("Close one!"), "rematch": _("Rematch?"), "nice": _("Nice one!")}
+
+
 CHANNELS = ("push", "email")
 LANGUAGE_CODES = ("en", "nl")  # settings.LANGUAGES (no Django here)
 
@@ -245,6 +256,11 @@ def parse_message(data, game) -> tuple[object, str]:
         return Reschedule(*parse_schedule(data.get("scheduled_at", ""), data.get("timezone", ""))), message_id
     if action == "cancel":
         return Cancel(), message_id
+    if action == "react":  # {"action": "react", "reaction": "gg"}
+        reaction = data.get("reaction")
+        if not isinstance(reaction, str) or reaction not in REACTIONS:
+            raise MalformedMessage(_("Unknown reaction: pick one of the reaction buttons."))
+        return React(reaction), message_id
     return game.parse(data), message_id
 
 

@@ -11,6 +11,7 @@ import time
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError
 from django.utils import translation
@@ -23,7 +24,7 @@ from games.engines.text import _
 from players.middleware import profile_group
 
 from . import actions as A
-from . import api, hub, limits
+from . import api, hub, limits, reactions, wire
 from .answers import (
     answer_html,
     db,
@@ -273,6 +274,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error("Another move came first: please try again.")
 
     async def _receive(self, action, message_id, data):
+        if isinstance(action, A.React):
+            await self._react(action)
+            return
         mode, cell = parse_mode(data), parse_cell(data)
         try:
             result = await hub.current().act(self, action, message_id, data)
@@ -292,6 +296,24 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if html:
             await (self.send_state(html) if isinstance(action, A.Sync) else self.send(text_data=html))
         # Other changes reach this socket through the room's pushes.
+
+    async def _react(self, action) -> None:
+        """A quick reaction (rooms/reactions.py): not a move, so not the owner's. Checked, then
+        pushed to the room's process group for everyone else; the sender's own toast is the answer."""
+        try:
+            toast = await db(reactions.check)(self.code, self.player)
+        except Refusal as error:
+            await self.send_error(str(error))
+            return
+        sender = getattr(self, "channel_name", "")
+        event = {"type": "room.toast", "toast": toast, "reaction": action.reaction, "from": sender}
+        try:
+            await get_channel_layer().group_send(self.group, wire.encode(wire.Push(self.code, event)))
+        except Exception:  # the layer is away: nobody else would see it
+            logger.warning("reaction push failed", exc_info=True)
+            await self.send_error(_("Your reaction did not reach the room: please try again."))
+            return
+        await self.send(text_data=reactions.toast_html(toast, action.reaction, self.language))
 
     async def send_error(self, message: str):
         html = await database_sync_to_async(render_message)({"error": message}, self.language)
@@ -313,7 +335,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # pushes -----------------------------------------------------------------------------
     async def live_event(self, event):
         """A push from the room's owner in this process (or relayed from another)."""
-        if event["type"] == "room.standings":  # rendered once per language (rooms/push.py)
+        if event["type"] == "room.toast":  # a reaction (rooms/reactions.py); its sender has its own
+            if event.get("from") != getattr(self, "channel_name", None):
+                await self.send(text_data=reactions.toast_html(event["toast"], event["reaction"], self.language))
+        elif event["type"] == "room.standings":  # rendered once per language (rooms/push.py)
             rendered = event["html"]  # the owner renders its sockets' languages: one is always here
             await self.send(text_data=rendered.get(self.language) or next(iter(rendered.values())))
         else:

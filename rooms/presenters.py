@@ -14,6 +14,7 @@ from players.forms import DEFAULT_NAME
 from players.identity import record_filter
 from stats import ratings
 
+from . import actions as A
 from . import fragments
 from .gametypes import game_for, standings
 from .lifecycle import overdue_state, ready_room_opens
@@ -113,6 +114,7 @@ def room_context(
         "state": state,
         "seats": seats,
         "colours": fragments.colours(seats),
+        "reactions": A.REACTIONS.items(),
         "me": me,
         "viewer": player,
         # A viewer still on the default name picks one before joining: "Join", not "Join as Player 7174".

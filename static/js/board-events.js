@@ -33,11 +33,12 @@
       raise(from, "board:sending", true);
     }
   });
-  // Another player's move reaches this socket as the standings alone (their one id): that
-  // is not the answer to this player's move, which may still be on its way.
+  // Another player's move reaches this socket as the standings alone (their one id), and a
+  // reaction as a toast alone: neither is the answer to this player's move, which may still
+  // be on its way.
   function othersOnly(message) {
     const ids = String(message || "").match(/\sid="[^"]*"/g) || [];
-    return ids.length === 1 && ids[0] === ' id="standings"';
+    return ids.length === 1 && (ids[0] === ' id="standings"' || ids[0] === ' id="toasts"');
   }
   let focusWasInGame = false;
   document.addEventListener("htmx:wsBeforeMessage", function () {

@@ -171,3 +171,40 @@ def test_the_lobby_toasts_who_joins_and_leaves(browser, daphne_server, bank_puzz
 
 def _colour(locator) -> str:
     return locator.evaluate("el => getComputedStyle(el).getPropertyValue('--racer').trim()")
+
+
+# --- quick reactions ------------------------------------------------------------------------
+
+
+def test_quick_reactions_are_toasts_for_everyone_and_a_flood_is_refused(browser, daphne_server):
+    room, (ada, grace) = running_room("showdown")
+    host = new_page(browser, daphne_server, ada, width=375, height=812)
+    guest = new_page(browser, daphne_server, grace)
+    watcher = new_page(browser, daphne_server, Profile.objects.create(display_name="Watcher"))
+    for page in (host, guest, watcher):
+        page.goto(f"/r/{room.code}/")
+        page.wait_for_selector("#room-body[data-state=playing] #standings")
+    assert watcher.locator(".reactions").count() == 0  # spectators watch, they do not react
+    reactions = host.get_by_role("group", name="Quick reactions")
+    for name in ("GG", "Close one!", "Rematch?", "Nice one!"):
+        button = reactions.get_by_role("button", name=name)
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44, (name, box)
+    reactions.get_by_role("button", name="Close one!").click()
+    for page in (host, guest, watcher):
+        toast = page.locator("#toasts .toast", has_text="Ada: Close one!")
+        expect(toast).to_have_count(1)
+        expect(toast).to_have_class(re.compile(r"racer-c0"))
+    # Three in ten seconds, then a clear refusal and no fourth toast.
+    reactions.get_by_role("button", name="GG").click()
+    expect(guest.locator("#toasts")).to_contain_text("Ada: GG")
+    reactions.get_by_role("button", name="Rematch?").click()
+    expect(guest.locator("#toasts")).to_contain_text("Ada: Rematch?")
+    reactions.get_by_role("button", name="Nice one!").click()
+    expect(host.locator("#room-message")).to_contain_text("Easy on the reactions")
+    guest.wait_for_timeout(500)
+    assert guest.locator("#toasts", has_text="Nice one!").count() == 0
+    # The game goes on: a reaction is not an answer to a move (the clock is not released).
+    assert Room.objects.get(pk=room.pk).state == "playing"
+    for page in (host, guest, watcher):
+        page.context.close()

@@ -23,6 +23,7 @@ SAME_IN_DUTCH = {
     "Solo",
     "Run",
     "Cardoku",
+    "GG",  # the quick reaction "good game": gamers say it in Dutch too
     "Domino",
     "race",
     "English",

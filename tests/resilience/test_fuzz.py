@@ -133,6 +133,7 @@ ACTIONS = [
     "erase",  # delayed feedback's own moves (issue 25)
     "submit",
     "explode",
+    "react",  # quick reactions (issue 27): fixed words only, rate-limited, seated players only
     "",
     "ENTER",
     "<b>hint</b>",
@@ -163,6 +164,7 @@ SOCKET_FIELDS = {
     "on": scalars,
     "step": scalars,
     "version": scalars,
+    "reaction": st.one_of(st.sampled_from([*A.REACTIONS, "GG", "Close one!", "", "<b>gg</b>"]), scalars),
 }
 # Numbers JSON cannot carry but a client can write: 1e400 parses as an infinite float (int() of
 # it raised OverflowError), Infinity and NaN are Python's extensions; in every field.
@@ -297,6 +299,7 @@ class Socket:
         consumer = RoomConsumer()
         consumer.scope = {"type": "websocket", "player": player, "url_route": {"kwargs": {"code": code}}}
         consumer.player, consumer.code, consumer.group = player, code, group_name(code)
+        consumer.ip = "127.0.0.1"  # a sync spends the client's connect budget (connect() sets it)
         consumer.game = GAME_TYPES[Room.objects.get(code=code).game]
         consumer.tokens, consumer.strikes = 10**9, 0
         consumer._allow = lambda: True  # the flood limit has its own test (tests/rooms/test_consumer.py)
