@@ -81,7 +81,7 @@ def bench_rating(rooms: int, rng: random.Random) -> dict:
     profiles = Profile.objects.bulk_create(Profile(display_name=f"R{u.pk}", account=u) for u in users)
     accounts = [(u.pk, p.pk) for u, p in zip(users, profiles, strict=True)]
     # RatingChange rows point at real rooms; made beforehand, not timed.
-    made = Room.objects.bulk_create(Room(code=f"B{i:07d}", game="showdown", level="easy") for i in range(rooms))
+    made = Room.objects.bulk_create(Room(code=f"B{i:05d}", game="showdown", level="easy") for i in range(rooms))
     plan = [random_room(rng, accounts) for _ in range(rooms)]
     now = timezone.now()
     model_ms = []

@@ -34,15 +34,19 @@ def _count_of(queryset) -> Subquery:
 # --- the Showdown rating --------------------------------------------------------------------
 
 
-def ranked_ratings(now):
+def ranked_q(now) -> Q:
     """Ratings in the top list: enough rated rooms, not provisional, played lately. Within
     the activity window no idle growth applies (its grace is as long), so the stored sigma
     is the shown one."""
-    return Rating.objects.filter(
+    return Q(
         rooms__gte=settings.RANKING_MIN_ROOMS,
         sigma__lte=settings.RATING_PROVISIONAL_SIGMA,
         last_room_at__gte=now - timedelta(days=settings.RANKING_ACTIVE_DAYS),
     )
+
+
+def ranked_ratings(now):
+    return Rating.objects.filter(ranked_q(now))
 
 
 @dataclass
@@ -69,7 +73,8 @@ def rating_board(account_id, now, limit: int = TOP) -> tuple[list[tuple[int, dic
         .annotate(
             name=F("profile__display_name"),
             in_top=Case(When(account_id__in=top_ids, then=Value(True)), default=Value(False)),
-            above=Case(When(account_id=account_id, then=above), default=Value(None)),
+            # Counted only for the viewer's row, and only when it is ranked itself.
+            above=Case(When(Q(account_id=account_id) & ranked_q(now), then=above), default=Value(None)),
         )
         .order_by("-shown", "account_id")
         .values_list(*ROW, named=True)
