@@ -25,9 +25,10 @@ class NotYourRun(Refusal):
 
 @dataclass(frozen=True)
 class SoloAction:
-    kind: str  # enter, note, hint, pause, resume
+    kind: str  # enter, note, notes, hint, pause, resume
     cell: int | None = None
     digit: int | None = None
+    notes: int | None = None  # for "notes": the cell's marks, as a bitmask
     version: int | None = None  # the run's version the page showed (its move count); None: unknown
 
     @property
@@ -35,6 +36,8 @@ class SoloAction:
         """The board move (for enter, note and hint)."""
         if self.kind == "hint":
             return play.Hint(self.cell)
+        if self.kind == "notes" and self.cell is not None and self.notes is not None:
+            return play.SetNotes(self.cell, self.notes)
         if self.cell is None or self.digit is None:
             raise ValueError(f"a {self.kind} needs a cell and a digit")
         return (play.Note if self.kind == "note" else play.Enter)(self.cell, self.digit)
@@ -99,6 +102,8 @@ def parse_action(data) -> SoloAction:
     if data.get("command") in ("pause", "resume"):
         return SoloAction(data["command"], version=version)
     move = play.parse_move(data)
+    if isinstance(move, play.SetNotes):
+        return SoloAction(move.kind, cell=move.cell, notes=move.notes, version=version)
     return SoloAction(move.kind, cell=move.cell, digit=move.digit, version=version)
 
 
@@ -145,7 +150,7 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     return played
 
 
-LOG_KINDS = {"enter": "e", "note": "n", "hint": "h", "pause": "p", "resume": "r"}
+LOG_KINDS = {"enter": "e", "note": "n", "notes": "N", "hint": "h", "pause": "p", "resume": "r"}
 
 
 def _logged(run: SoloRun, action: SoloAction, now, fields: list[str]) -> list[str]:
@@ -153,7 +158,8 @@ def _logged(run: SoloRun, action: SoloAction, now, fields: list[str]) -> list[st
     if run.log is None:
         return fields
     ms = round((now - run.started_at).total_seconds() * 1000)
-    run.log = [*run.log, [ms, LOG_KINDS[action.kind], action.cell, action.digit]]
+    detail = action.notes if action.kind == "notes" else action.digit  # a notes move logs its marks
+    run.log = [*run.log, [ms, LOG_KINDS[action.kind], action.cell, detail]]
     return [*fields, "log"]
 
 

@@ -12,7 +12,7 @@ from games.engines.sudoku import Level
 from games.engines.text import _
 from games.numbers import number_field
 from games.sudoku import play
-from games.sudoku.play import Enter, Hint, Note  # noqa: F401 - the Showdown board moves
+from games.sudoku.play import Enter, Hint, Note, SetNotes  # noqa: F401 - the Showdown board moves
 from games.zones import time_zones
 
 

@@ -517,6 +517,7 @@ _HANDLERS = {
     A.Expire: _expire_action,
     A.Enter: _board,
     A.Note: _board,
+    A.SetNotes: _board,
     A.Hint: _board,
     A.GameMove: _board,
 }

@@ -126,7 +126,20 @@ NOT_OWNER = "NotOwner"
 # those made of plain values. The duels' board moves arrive over the sockets only.
 _ACTIONS = {
     cls.__name__: cls
-    for cls in (A.Join, A.Leave, A.Forfeit, A.SetReady, A.Kick, A.Start, A.Sync, A.Expire, A.Enter, A.Note, A.Hint)
+    for cls in (
+        A.Join,
+        A.Leave,
+        A.Forfeit,
+        A.SetReady,
+        A.Kick,
+        A.Start,
+        A.Sync,
+        A.Expire,
+        A.Enter,
+        A.Note,
+        A.SetNotes,
+        A.Hint,
+    )
 }
 
 

@@ -357,16 +357,36 @@ def hint(board: Board, rules: Rules, solution: tuple[int, ...], cell: int | None
     )
 
 
-def toggle_note(board: Board, rules: Rules, cell: int, digit: int) -> tuple[Board, Outcome]:
-    cell, digit = _check_cell(cell), _check_digit(digit)
+def _check_notable(board: Board, rules: Rules, cell: int) -> None:
+    """Pencil marks go on an empty cell of a game still running, in a game with notes on."""
     _check_playing(board, rules)
     if not rules.notes:
         raise IllegalMove(_("Notes are off in this game."))
     if board.cells[cell]:
         raise IllegalMove(_("The cell at %(cell)s is already filled.", cell=cell_name(cell)))
+
+
+def toggle_note(board: Board, rules: Rules, cell: int, digit: int) -> tuple[Board, Outcome]:
+    cell, digit = _check_cell(cell), _check_digit(digit)
+    _check_notable(board, rules, cell)
     notes = list(board.notes)
     notes[cell] ^= 1 << digit
     return replace(board, notes=tuple(notes)), Outcome("note", cell, digit)
+
+
+NOTE_BITS = 0b11_1111_1110  # bits 1-9: the digits a cell's pencil marks can hold
+
+
+def set_notes(board: Board, rules: Rules, cell: int, notes: int) -> tuple[Board, Outcome]:
+    """A cell's pencil marks set to exactly `notes` (a bitmask, bit d = digit d): one move
+    for what the pad does many of, clearing a cell's marks or taking back a change to them."""
+    cell = _check_cell(cell)
+    if not isinstance(notes, int) or isinstance(notes, bool) or notes & ~NOTE_BITS:
+        raise MalformedMove(_("Notes are digits from 1 to 9."))
+    _check_notable(board, rules, cell)
+    marks = list(board.notes)
+    marks[cell] = notes
+    return replace(board, notes=tuple(marks)), Outcome("note", cell, 0)
 
 
 # --- Delayed feedback (RULES.md 1, "Delayed feedback") ----------------------------------

@@ -1,7 +1,8 @@
 """Sudoku board moves: the one parser for form posts (Solo Run) and socket messages
 (Showdown), and the one way to apply a move to a race board. Pure Python, no Django.
 
-A move is `Enter` or `Note` (a cell and a digit) or `Hint` (a cell, or None: any cell).
+A move is `Enter` or `Note` (a cell and a digit), `SetNotes` (a cell and its marks) or
+`Hint` (a cell, or None: any cell).
 The race engine judges it (games/engines/race.py); a malformed request raises
 `race.MalformedMove` with a message for the player, before the engine sees it.
 """
@@ -31,6 +32,17 @@ class Note:
 
 
 @dataclass(frozen=True)
+class SetNotes:
+    """A cell's pencil marks set to exactly these (bit d = digit d): Backspace clearing a
+    cell's notes, and the page's undo of a change to them."""
+
+    cell: int
+    notes: int
+    kind: ClassVar[str] = "notes"
+    digit: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
 class Hint:
     cell: int | None = None  # None: the engine picks a cell
     kind: ClassVar[str] = "hint"
@@ -55,7 +67,7 @@ class Submit:
     digit: ClassVar[None] = None
 
 
-Move = Enter | Note | Hint
+Move = Enter | Note | Hint | SetNotes
 DelayedMove = Erase | Submit
 
 
@@ -64,7 +76,8 @@ def number(value, name: str, low: int, high: int) -> int:
 
 
 def parse_move(data) -> Move:
-    """A board move from POST data or a socket message: ``action`` enter, note or hint (or
+    """A board move from POST data or a socket message: ``action`` enter, note, notes (with
+    ``marks``, the cell's digits) or hint (or
     ``command=hint``; without either, a ``digit`` entered or noted as ``mode`` says), with
     ``cell`` 0-80 and ``digit`` 1-9 as numbers or strings."""
     action = data.get("action")
@@ -84,10 +97,25 @@ def parse_move(data) -> Move:
             raise race.MalformedMove(_("Choose a digit from 1 to 9."))
         digit = number(data.get("digit"), "digit", 1, 9)
         return (Enter if action == "enter" else Note)(cell, digit)
+    if action == "notes":
+        if data.get("cell") in (None, ""):
+            raise race.MalformedMove(_("Pick a cell on the board first."))
+        return SetNotes(number(data.get("cell"), "cell", 0, 80), parse_marks(data.get("marks", "")))
     if action == "hint":
         cell = data.get("cell")
         return Hint(None if cell in (None, "") else number(cell, "cell", 0, 80))
     raise race.MalformedMove(_("Unknown action %(action)s.", action=repr(str(action)[:20])))
+
+
+def parse_marks(value) -> int:
+    """A cell's pencil marks as the page sends them: its digits ("258", or "" for none), as a bitmask."""
+    text = "" if value is None else value
+    if not isinstance(text, str) or len(text) > 9 or not all(ch in "123456789" for ch in text):
+        raise race.MalformedMove(_("Notes are digits from 1 to 9."))
+    mask = 0
+    for ch in text:
+        mask |= 1 << int(ch)
+    return mask
 
 
 def parse_delayed_move(data) -> DelayedMove | None:
@@ -124,6 +152,8 @@ def apply(board: race.Board, rules: race.Rules, solution, move: Move) -> tuple[r
         return race.enter(board, rules, solution, move.cell, move.digit)
     if isinstance(move, Note):
         return race.toggle_note(board, rules, move.cell, move.digit)
+    if isinstance(move, SetNotes):
+        return race.set_notes(board, rules, move.cell, move.notes)
     return race.hint(board, rules, solution, move.cell)
 
 

@@ -9,7 +9,8 @@
   function selectedCell() { const b = board(); return b && b.querySelector('[aria-selected="true"]'); }
 
   function highlight(cell) {
-    const value = cell ? cell.dataset.value : "";
+    // The digit-first mode's chosen digit lights its cells; else the selected cell's digit.
+    const value = digitFirst() && chosen ? chosen : cell ? cell.dataset.value : "";
     for (const c of cells()) {
       const peer = cell && c !== cell && (c.dataset.row === cell.dataset.row ||
         c.dataset.col === cell.dataset.col || c.dataset.box === cell.dataset.box);
@@ -60,7 +61,13 @@
 
   document.addEventListener("click", function (event) {
     const cell = event.target.closest("[data-board] [data-cell]");
-    if (cell) { select(cell, true); return; }
+    if (cell) {
+      select(cell, true);
+      if (digitFirst() && chosen && !cell.dataset.value) sendDigit(chosen);
+      return;
+    }
+    if (event.target.closest("[data-digit-first]")) { setDigitFirst(!digitFirst()); return; }
+    if (event.target.closest("[data-notes-undo]")) { undoMarks(); return; }
     const toggle = event.target.closest("[data-notes-toggle]");
     if (toggle) {
       const on = toggle.getAttribute("aria-pressed") !== "true";
@@ -85,18 +92,131 @@
     if (/^[1-9]$/.test(event.key)) {
       event.preventDefault();
       if (!selectedCell()) move(0, 0);
-      press('.pad [data-digit="' + event.key + '"]');
+      sendDigit(event.key);
       return;
     }
-    if (event.key === "Backspace" || event.key === "Delete") {  // delayed feedback's Erase (absent elsewhere)
+    if (event.key === "Backspace" || event.key === "Delete") {
+      const cell = selectedCell();
+      if (cell && !cell.dataset.value && marksOf(cell)) {  // a cell's notes, cleared in one move
+        event.preventDefault();
+        sendMarks(cell, "", true);
+        return;
+      }
+      // delayed feedback's Erase (absent elsewhere)
       if (document.querySelector('button[name="action"][value="erase"]')) event.preventDefault();
       press('button[name="action"][value="erase"]');
       return;
     }
     const key = event.key.toLowerCase();
-    if (key === "n") press("[data-notes-toggle]");
+    if (key === "u") press("[data-notes-undo]");
+    else if (key === "n") press("[data-notes-toggle]");
     else if (key === "h") press('button[name="command"][value="hint"]');
     else if (key === "p") press('button[name="command"][value="pause"]');
+  });
+
+  // ------------------------------------------------------------------ input modes
+  // Digit first (as sudoku.com and Good Sudoku offer): a tap on the pad picks the digit,
+  // each tap on an empty cell then enters it (or notes it, in notes mode). A switch,
+  // remembered in this browser. The keyboard keeps typing into the selected cell.
+  const FIRST_KEY = "digit-first";
+  let chosen = null;
+  let passing = false;  // a pad press of ours, sent on past the digit-first choice
+  function digitFirst() {
+    try { return localStorage.getItem(FIRST_KEY) === "1"; } catch (e) { return false; }
+  }
+  function setDigitFirst(on) {
+    try { on ? localStorage.setItem(FIRST_KEY, "1") : localStorage.removeItem(FIRST_KEY); } catch (e) { /* private mode */ }
+    if (!on) chosen = null;
+    showInput();
+  }
+  function sendDigit(digit) {
+    passing = true;
+    try { press('.pad [data-digit="' + digit + '"]'); } finally { passing = false; }
+  }
+  // The switches and the chosen digit, drawn again after every swap (answers redraw the pad).
+  function showInput() {
+    const on = digitFirst();
+    for (const button of document.querySelectorAll("[data-digit-first]")) {
+      button.hidden = false;
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    for (const button of document.querySelectorAll(".pad [data-digit]")) {
+      const picked = on && button.dataset.digit === chosen;
+      button.classList.toggle("chosen", picked);
+      if (on) button.setAttribute("aria-pressed", picked ? "true" : "false");
+      else button.removeAttribute("aria-pressed");
+    }
+    for (const button of document.querySelectorAll("[data-notes-undo]")) {
+      button.hidden = false;
+      button.disabled = !undo.length;
+    }
+    highlight(selectedCell());
+  }
+  // In digit-first mode a pad tap picks (or drops) the digit instead of sending it.
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest(".pad [data-digit]");
+    if (!button || passing || !digitFirst()) return;
+    event.preventDefault();
+    event.stopPropagation();
+    chosen = chosen === button.dataset.digit ? null : button.dataset.digit;
+    showInput();
+  }, true);
+
+  // Notes: Backspace clears a cell's notes in one move, and every change to notes can be
+  // taken back (Undo note, U): the page remembers each cell's marks before the change and
+  // sends them back as they were. Moves on the board itself are never undone.
+  const undo = [];
+  // Notes typed quickly go out before the answers come back: what each cell's marks will be
+  // once the moves on their way land, until none is left on its way.
+  const expected = new Map();
+  let onTheWay = 0;
+  document.addEventListener("board:sending", function () { onTheWay += 1; });
+  document.addEventListener("board:answered", function () {
+    onTheWay = Math.max(0, onTheWay - 1);
+    if (!onTheWay) expected.clear();
+  });
+  function marksOf(cell) {
+    if (expected.has(cell.dataset.cell)) return expected.get(cell.dataset.cell);
+    return Array.from(cell.querySelectorAll(".notes span")).map(function (s) { return s.textContent.trim(); }).join("");
+  }
+  function toggled(marks, digit) {
+    const set = new Set(marks.split("").filter(Boolean));
+    set.has(digit) ? set.delete(digit) : set.add(digit);
+    return Array.from(set).sort().join("");
+  }
+  function sendMarks(cell, marks, remember) {
+    const form = document.querySelector("#move-form");
+    const send = form && form.querySelector("[data-notes-send]");
+    const input = form && form.querySelector("[data-marks-input]");
+    if (!send || !input) return;
+    if (remember) undo.push([cell.dataset.cell, marksOf(cell)]);
+    select(cell, false);
+    input.value = marks;
+    expected.set(cell.dataset.cell, marks);
+    send.click();  // a click, as the pad's: htmx and the socket extension read the button pressed
+    showInput();
+  }
+  function undoMarks() {
+    while (undo.length) {
+      const [index, marks] = undo.pop();
+      const cell = board() && board().querySelector('[data-cell="' + index + '"]');
+      if (cell && !cell.dataset.value) { sendMarks(cell, marks, false); return; }
+    }
+    showInput();
+  }
+  // A note toggled from the pad: its cell's marks before it, for Undo note.
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    const button = event.submitter;
+    if (!form.matches || !form.matches("#move-form") || !button || button.name !== "digit") return;
+    const mode = form.querySelector("[data-mode-input]");
+    const cell = selectedCell();
+    if (mode && mode.value === "note" && cell && !cell.dataset.value) {
+      const before = marksOf(cell);
+      undo.push([cell.dataset.cell, before]);
+      expected.set(cell.dataset.cell, toggled(before, button.value));
+      showInput();
+    }
   });
 
   // ------------------------------------------------------------------ instant feedback
@@ -204,6 +324,7 @@
     queueMicrotask(function () { settling = null; settled(event); });
   }
   function settled(event) {
+    showInput();
     for (const cell of document.querySelectorAll("[data-board] [data-wrong]:not([data-wrong-shown])")) showRefused(cell);
     for (const cell of document.querySelectorAll("[data-board] .fresh.entered:not([data-unit-checked])")) lightUnits(cell);
     const cell = selectedCell();
@@ -267,5 +388,5 @@
     }
   }, 250);
 
-  document.addEventListener("DOMContentLoaded", function () { highlight(selectedCell()); ensureTabStop(); });
+  document.addEventListener("DOMContentLoaded", function () { highlight(selectedCell()); ensureTabStop(); showInput(); });
 })();

@@ -1,7 +1,7 @@
 // Sound cues (issue 14): a wrong entry and a finish. Never before the player's first
 // interaction with the page (and browsers would refuse autoplay anyway), never while the
 // page is hidden, and not at all when the footer's mute control is on (remembered in this
-// browser's localStorage). The cues are found in what the server swaps in: a board cell
+// browser's localStorage; the game screen has the same switch, for sound and vibration). The cues are found in what the server swaps in: a board cell
 // with data-wrong, an element with data-sound="finish".
 (function () {
   "use strict";
@@ -56,10 +56,17 @@
   function remember(key) {
     try { sessionStorage.setItem("sound-" + key, "1"); } catch (e) { /* private mode */ }
   }
+  // A wrong entry also buzzes where the Vibration API exists (Android; iOS has none), under
+  // the same switch: one "sound and vibration" setting.
+  function buzz() {
+    if (!interacted || muted() || document.hidden || !navigator.vibrate) return;
+    navigator.vibrate([60, 40, 60]);
+    document.documentElement.dataset.lastBuzz = String(Date.now());  // for tests
+  }
   function scan(cue) {
     for (const cell of document.querySelectorAll("[data-board] [data-wrong]:not([data-cued])")) {
       cell.dataset.cued = "";
-      if (cue) play("wrong");
+      if (cue) { play("wrong"); buzz(); }
     }
     for (const el of document.querySelectorAll('[data-sound="finish"]:not([data-cued])')) {
       el.dataset.cued = "";
@@ -70,8 +77,14 @@
   }
   // Other scripts ask for a cue by name (the room's 3-2-1 countdown: "tick", "go").
   document.addEventListener("sound:cue", function (event) { play(event.detail && event.detail.name); });
-  document.addEventListener("htmx:afterSettle", function () { scan(true); });
-  document.addEventListener("htmx:wsAfterMessage", function () { scan(true); });
+  // A game's own switch comes and goes with the game's swaps: shown and set again after each.
+  function sync() {
+    for (const button of document.querySelectorAll("[data-sound-toggle][hidden]")) button.hidden = false;
+    const on = muted() ? "true" : "false";
+    for (const button of document.querySelectorAll("[data-sound-toggle]")) button.setAttribute("aria-pressed", on);
+  }
+  document.addEventListener("htmx:afterSettle", function () { sync(); scan(true); });
+  document.addEventListener("htmx:wsAfterMessage", function () { sync(); scan(true); });
 
   document.addEventListener("click", function (event) {
     const button = event.target.closest && event.target.closest("[data-sound-toggle]");
@@ -79,8 +92,7 @@
   });
 
   function ready() {
-    for (const button of document.querySelectorAll("[data-sound-toggle]")) button.hidden = false;
-    setMuted(muted());
+    sync();
     scan(false);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);

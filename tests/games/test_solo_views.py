@@ -107,6 +107,23 @@ def test_notes_are_kept_on_the_server(player_client, run):
     assert 'class="notes"' in html
 
 
+def test_a_cells_notes_are_cleared_and_restored_in_one_move_each(player_client, run):
+    """Backspace clears a cell's notes; the page's Undo note sends the marks as they were."""
+    for digit in (1, 4, 7):
+        act(player_client, run, cell=2, digit=digit, mode="note")
+    version = fresh(run).moves
+    response = act(player_client, run, action="notes", cell=2, marks="", version=version)
+    assert response.status_code == 200 and 'aria-label="Row 1, column 3"' in response.content.decode()
+    assert fresh(run).get_board().notes_at(2) == [] and fresh(run).moves == version + 1
+    act(player_client, run, action="notes", cell=2, marks="147", version=version + 1)
+    run = fresh(run)
+    assert run.get_board().notes_at(2) == [1, 4, 7] and (run.score, run.mistakes, run.assisted) == (0, 0, False)
+    refused = act(player_client, run, action="notes", cell=0, marks="1")  # a given
+    assert refused.status_code == 409 and "already filled" in refused.content.decode()
+    assert act(player_client, run, action="notes", cell=2, marks="x").status_code == 400
+    assert fresh(run).get_board().notes_at(2) == [1, 4, 7]
+
+
 def test_hint_makes_the_run_assisted_for_good(player_client, run):
     response = act(player_client, run, command="hint", cell=2)
     assert response.status_code == 200 and b"Hint: 4" in response.content

@@ -26,6 +26,9 @@ SOLUTION = tuple(map(int, "53467891267219534819834256785976142342685379171392485
         ({"command": "hint"}, play.Hint(None)),
         ({"command": "hint", "cell": ""}, play.Hint(None)),
         ({"action": "hint", "cell": "40"}, play.Hint(40)),
+        ({"action": "notes", "cell": "3", "marks": "52"}, play.SetNotes(3, 1 << 2 | 1 << 5)),
+        ({"action": "notes", "cell": 3, "marks": "", "mode": "note", "digit": "7"}, play.SetNotes(3, 0)),
+        ({"action": "notes", "cell": "3"}, play.SetNotes(3, 0)),  # no marks: none
     ],
 )
 def test_moves_read_the_same_from_a_form_and_a_socket(data, move):
@@ -51,6 +54,11 @@ def test_moves_read_the_same_from_a_form_and_a_socket(data, move):
         ({"command": "hint", "cell": "-1"}, "The cell must be a number."),
         ({"command": "solve"}, "Unknown command 'solve'."),
         ({"action": "explode"}, "Unknown action 'explode'."),
+        ({"action": "notes", "marks": "1"}, "Pick a cell on the board first."),
+        ({"action": "notes", "cell": "3", "marks": "05"}, "Notes are digits from 1 to 9."),
+        ({"action": "notes", "cell": "3", "marks": "1234567891"}, "Notes are digits from 1 to 9."),
+        ({"action": "notes", "cell": "3", "marks": ["1"]}, "Notes are digits from 1 to 9."),
+        ({"action": "notes", "cell": "3", "marks": "٣"}, "Notes are digits from 1 to 9."),
     ],
 )
 def test_malformed_moves_say_what_is_wrong_in_both_games(data, message):
@@ -79,6 +87,22 @@ def test_apply_plays_each_kind_of_move_through_the_engine():
     assert (outcome.kind, board.cells[3], board.hints) == ("hint", SOLUTION[3], 1)
     with pytest.raises(race.IllegalMove, match="given"):
         play.apply(board, race.STANDARD, SOLUTION, play.Enter(0, 5))
+
+
+def test_set_notes_replaces_a_cells_marks_and_refuses_what_a_note_may_not_do():
+    board = race.Board.new(PUZZLE)
+    board, _ = play.apply(board, race.STANDARD, SOLUTION, play.Note(2, 1))
+    board, outcome = play.apply(board, race.STANDARD, SOLUTION, play.SetNotes(2, 1 << 4 | 1 << 9))
+    assert (outcome.kind, outcome.cell, board.notes_at(2)) == ("note", 2, [4, 9])
+    board, _ = play.apply(board, race.STANDARD, SOLUTION, play.SetNotes(2, 0))  # Backspace: all gone
+    assert board.notes_at(2) == [] and board.score == 0 and board.mistakes == 0
+    with pytest.raises(race.IllegalMove, match="already filled"):
+        play.apply(board, race.STANDARD, SOLUTION, play.SetNotes(0, 1 << 3))  # a given
+    with pytest.raises(race.IllegalMove, match="Notes are off"):
+        play.apply(board, race.Rules(notes=False), SOLUTION, play.SetNotes(2, 1 << 3))
+    for mask in (1, 1 << 10, -2, True):  # bit 0 is no digit; past 9; not a mask
+        with pytest.raises(race.MalformedMove):
+            race.set_notes(board, race.STANDARD, 2, mask)
 
 
 def test_play_imports_no_django():
