@@ -4,6 +4,7 @@ ZONE_COOKIE cookie, and the start form sends it too); the server checks every da
 
 import dataclasses
 import datetime as dt
+from urllib.parse import unquote
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -24,7 +25,7 @@ ZONE_COOKIE = "showdown_zone"
 def player_zone(request) -> tuple[dt.tzinfo, str, str | None]:
     """(zone, its name, an error to show): the zone the page sent (the form's field, the
     cookie), UTC while the browser has not said (its script then reloads the page)."""
-    name = request.POST.get("zone") or request.GET.get("zone") or request.COOKIES.get(ZONE_COOKIE)
+    name = request.POST.get("zone") or request.GET.get("zone") or unquote(request.COOKIES.get(ZONE_COOKIE, ""))
     if not name:
         return dt.UTC, "", None
     try:

@@ -6,7 +6,8 @@
   let zone = "";
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* old browser: UTC */ }
   if (zone) {
-    document.cookie = "showdown_zone=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
+    // IANA names are cookie-safe (letters, "/", "_", "-", "+"): sent as they are.
+    if (/^[A-Za-z0-9_\/+-]+$/.test(zone)) document.cookie = "showdown_zone=" + zone + "; path=/; max-age=31536000; samesite=lax";
     document.querySelectorAll("input[data-browser-zone]").forEach(function (input) { input.value = zone; });
     const page = document.querySelector("[data-zone-page]");
     const key = "daily-zone-reload";
