@@ -5,7 +5,6 @@ a scripted fast-typing finish is held under review and appears in the admin's re
 
 DAILY_SHOTS=<dir> also saves /daily/, a board and the archive at 375 and 1280 px."""
 
-import datetime as dt
 import os
 import zoneinfo
 
@@ -18,8 +17,7 @@ from django.utils import timezone
 from games.daily.models import Daily
 from games.models import Puzzle, SoloRun
 from players.models import Profile
-from tests.browser.conftest import new_page
-from tests.conftest import EMPTY, PUZZLE, SOLUTION
+from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
 
 ZONE = "Europe/Amsterdam"
 
@@ -33,14 +31,11 @@ def signed_in_page(browser, live_server, name, staff=False, width=1100):
     profile = Profile.objects.create(display_name=name.title(), account=user)
     client = Client()
     client.force_login(user)
-    page = new_page(browser, live_server.url, profile, width=width)
-    page.context.close()  # a context in the player's time zone, with the session cookie too
+    # A context in the player's time zone, with the player cookie and the signed-in session.
     context = browser.new_context(
         viewport={"width": width, "height": 900}, base_url=live_server.url, bypass_csp=True, timezone_id=ZONE
     )
     host = live_server.url.split("//", 1)[1].split(":")[0]
-    from tests.conftest import cookie_for
-
     context.add_cookies(
         [
             {"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile), "domain": host, "path": "/"},
@@ -93,7 +88,7 @@ def test_a_daily_played_to_the_board_the_streak_the_archive_and_a_held_fast_fini
     browser, live_server, todays_dailies
 ):
     page, ada = signed_in_page(browser, live_server, "ada")
-    early, _same = page.context.new_page(), None
+    early = page.context.new_page()
     early.goto("/daily/")  # a second tab, opened before the start: its Play is a second start
     page.goto("/daily/")
     page.wait_for_selector(f'[data-zone="{ZONE}"]')  # the page came back in the browser's own zone
