@@ -27,6 +27,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from games.models import Revised
+from players.middleware import split_player_token
 from players.models import Profile
 
 KEEP = 1000  # game rows kept per process (a few KB each), the least recently played dropped first
@@ -56,7 +57,12 @@ def _select(
     if by_token:  # ownership joins the read: no query for the profile first
         profile: Any = Profile._meta
         joins += f" JOIN {qn(profile.db_table)} p ON p.{qn(profile.pk.column)} = t.{qn(player.column)}"
-        where = f"t.{qn(meta.pk.column)} = %s AND p.{qn(profile.get_field('token').column)} = %s"
+        account = qn(profile.get_field("account").column)
+        # a linked profile's game only with its account's session (players.middleware.player_token)
+        where = (
+            f"t.{qn(meta.pk.column)} = %s AND p.{qn(profile.get_field('token').column)} = %s"
+            f" AND (p.{account} IS NULL OR p.{account} = %s)"
+        )
     else:
         where = f"t.{qn(meta.pk.column)} = %s AND t.{qn(player.column)} = %s"
     sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t{joins} WHERE {where}"
@@ -80,8 +86,8 @@ def read[R: Revised](
     related_fields: tuple[str, ...] = (),
     lock: bool = False,
 ) -> R | None:
-    """`model`'s row `pk` if it belongs to `player` (a Profile, or the token of the request's
-    player cookie), locked for the rest of the transaction if `lock`; None if not. With
+    """`model`'s row `pk` if it belongs to `player` (a Profile, or players.middleware.player_token:
+    the cookie's token, with the session's account), locked for the rest of the transaction if `lock`; None if not. With
     `related`, the instance's `related` object carries `related_fields` (its other fields
     load when read)."""
     if player is None or player == "":
@@ -89,7 +95,7 @@ def read[R: Revised](
     by_token = isinstance(player, str)
     sql, names, converters = _select(model, related, tuple(related_fields), by_token, lock, connection.vendor)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [pk, player if by_token else player.pk])
+        cursor.execute(sql, [pk, *split_player_token(player)] if by_token else [pk, player.pk])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -172,7 +178,9 @@ def write[R: Revised, T](
 
 def _take[R: Revised](model: type[R], pk: int, token: str | None) -> R | None:
     """This process's copy of the row, if the player whose token it is owns it (tokens never
-    change), taken out so no other thread changes it meanwhile."""
+    change; a signed-in player's carries the session's account, so a copy of the cookie without
+    that session never finds the account's row here), taken out so no other thread changes it
+    meanwhile."""
     with _kept_lock:
         entry = _kept.get((model, pk))
         if entry is None or not token or entry[0] != token:

@@ -119,9 +119,22 @@ def ensure_player(request) -> Profile:
 
 def player_token(request) -> str | None:
     """The token the request's (signed, unexpired) player cookie names, without a query: a
-    move's write path finds the player's own game by it in the one read it makes anyway."""
+    move's write path finds the player's own game by it in the one read it makes anyway. A
+    signed-in request's carries its account from the session, "<token>~<user id>": the game of
+    a linked profile is found only with its account's session (games/rowwriter.py), so a copy
+    of the cookie kept past a sign-out moves nothing."""
     binding = getattr(request, "_player_binding", None)
-    return binding.token if binding is not None else None
+    if binding is None or not binding.token:
+        return None
+    session = getattr(request, "session", None)
+    account = session.get(SESSION_KEY) if session is not None else None
+    return f"{binding.token}~{account}" if account else binding.token
+
+
+def split_player_token(value: str) -> tuple[str, int | None]:
+    """(token, account id or None) of a player_token() value."""
+    token, _, account = value.partition("~")
+    return token, int(account) if account.isdigit() else None
 
 
 def known_player(request) -> Profile | None:

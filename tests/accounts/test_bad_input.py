@@ -112,3 +112,47 @@ def test_the_answer_takes_as_long_for_an_unknown_address_as_for_a_known_one(smtp
             timings[kind].append(time.perf_counter() - start)
     known, unknown = statistics.median(timings["known"]), statistics.median(timings["unknown"])
     assert abs(known - unknown) < 0.5 * max(known, unknown) + 0.005, (known, unknown)
+
+
+@pytest.mark.parametrize("game", ["solo", "cardoku", "domino"])
+def test_a_stale_cookie_after_sign_out_cannot_move_in_the_accounts_games(smtp, bank_puzzle, game):
+    """A copy of a linked browser's player cookie, kept past its sign-out (or its session's end),
+    makes no move in the account's game in progress, also when this process kept the game's row
+    after the account's last move (games/rowwriter.py)."""
+    from django.conf import settings
+    from django.urls import reverse
+
+    from games.cardoku import solo as cardoku
+    from games.domino import solo as domino
+    from games.models import SoloRun
+    from games.solo import start_run
+    from players.models import Profile
+    from tests.accounts.test_sign_in import player_token
+    from tests.conftest import EMPTY, SOLUTION, client_for
+
+    laptop = Profile.objects.create(display_name="Ada")
+    client = client_for(laptop)
+    sign_up(client, smtp)
+    if game == "solo":
+        played = start_run(laptop, "easy")
+        url, model = reverse("solo_act", args=[played.pk]), SoloRun
+        moves = [{"cell": cell, "digit": SOLUTION[cell], "version": v} for v, cell in enumerate(EMPTY[:2])]
+    elif game == "cardoku":
+        played = cardoku.start_game(laptop, {"layout": "default"})
+        url, model = reverse("cardoku_act", args=[played.pk]), type(played)
+        moves = [{"action": "discard", "step": step} for step in range(2)]
+    else:
+        played = domino.start_game(laptop, "easy")
+        url, model = reverse("domino_act", args=[played.pk]), type(played)
+        moves = [{"joker": "gold", "cell": "1-3", "version": 0}, {"joker": "gold", "cell": "1-4", "version": 1}]
+    assert player_token(client) == laptop.token
+    response = client.post(url, moves[0], HTTP_HX_REQUEST="true")  # the account's move: kept by this process
+    assert response.status_code == 200, response.content.decode()[:500]
+    before = model.objects.get(pk=played.pk).revision
+    stale = client.cookies[settings.PLAYER_COOKIE_NAME].value
+    assert client.post("/accounts/logout/").status_code == 302
+    thief = Client()
+    thief.cookies[settings.PLAYER_COOKIE_NAME] = stale
+    response = thief.post(url, moves[1], HTTP_HX_REQUEST="true")
+    assert response.status_code in (403, 404, 409)
+    assert model.objects.get(pk=played.pk).revision == before  # nothing written
