@@ -1,6 +1,6 @@
 // Room page: every socket message carries a unique id, so a message the htmx ws
 // extension re-sends after a reconnect is applied once. The share link selects itself
-// and has a copy button.
+// and has a copy button, and a share button where the phone has a share sheet.
 (function () {
   "use strict";
   function messageId() {
@@ -32,6 +32,17 @@
     } else {
       fallback();
     }
+  });
+
+  // The phone's share sheet where the browser has one (most phones; few desktops): the
+  // button stays hidden elsewhere, where Copy and the QR code do the job.
+  if (navigator.share) for (const button of document.querySelectorAll("[data-share-link]")) button.hidden = false;
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("[data-share-link]");
+    const field = button && document.querySelector(button.dataset.shareLink);
+    if (!field || !navigator.share) return;
+    navigator.share({ title: button.dataset.shareTitle, text: button.dataset.shareText, url: field.value })
+      .catch(function () { /* dismissed: nothing to say */ });
   });
 
   // Scheduled times: the viewer's own local time beside the host's, on the page and after

@@ -1,0 +1,48 @@
+"""Issue 27, joining in one tap: the room's QR code of its link, drawn on the server as
+inline SVG (segno; no script), beside Copy and the share sheet's button."""
+
+import re
+
+import pytest
+import segno
+from django.urls import reverse
+
+from rooms.api import create_room
+
+
+@pytest.fixture
+def room(player, bank_puzzle):
+    return create_room(player, level="easy")
+
+
+def qr_of(html: str) -> str:
+    match = re.search(r'<svg role="img" aria-label="[^"]*"[^>]*class="qr".*?</svg>', html, re.S)
+    assert match, "no QR code on the page"
+    return match.group(0)
+
+
+@pytest.mark.parametrize(
+    ("language", "label"), [("en", "QR code of the room link"), ("nl", "QR-code van de kamerlink")]
+)
+def test_the_lobby_shows_a_qr_code_of_exactly_its_link(player_client, room, language, label):
+    html = player_client.get(reverse("room", args=[room.code]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    link = re.search(r'id="share-link" readonly value="([^"]+)"', html).group(1)
+    assert link == f"http://testserver/r/{room.code}/"
+    svg = qr_of(html)
+    assert f'aria-label="{label} {link}"' in svg
+    # The modules drawn are those of this link and no other (segno, error level M).
+    expected = segno.make(link, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff", svgclass="qr")
+    assert svg.split(">", 1)[1] == expected.split(">", 1)[1]
+    other = segno.make(link.replace(room.code, "ZZZZZZ"), error="m").svg_inline(scale=4, border=4, svgclass="qr")
+    assert svg.split(">", 1)[1] != other.split(">", 1)[1]
+    # No script draws it, and nothing in it breaks the page's Content-Security-Policy.
+    assert "<script" not in svg and "style=" not in svg
+    # The share sheet's button waits, hidden, for a browser that has one.
+    assert re.search(r'<button type="button" class="button primary" data-share-link="#share-link"[^>]* hidden>', html)
+
+
+def test_segno_is_pinned_with_its_reason():
+    from pathlib import Path
+
+    requirements = (Path(__file__).resolve().parents[2] / "requirements.txt").read_text()
+    assert re.search(r"# The room's QR code[^\n]*\n(#[^\n]*\n)*segno==\d+\.\d+\.\d+\n", requirements)
