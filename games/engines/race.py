@@ -203,6 +203,11 @@ class Board:
     def is_complete(self) -> bool:
         return all(self.cells)
 
+    @property
+    def submittable(self) -> bool:
+        """Delayed feedback: full, and not the grid a wrong submission already checked."""
+        return self.is_complete and not self.checked
+
     def notes_at(self, index: int) -> list[int]:
         mask = self.notes[index]
         return [d for d in range(1, 10) if mask >> d & 1]

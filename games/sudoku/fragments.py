@@ -230,7 +230,7 @@ def submission_answer(
     """A wrong delayed submission's answer: no cell changes (it never says which are
     wrong), only the count of wrong submissions (of the room's `submissions`), the
     message and the version."""
-    parts = []
+    parts = [submit_button(after.submittable, oob=True)]  # off until a cell changes
     if after.mistakes != before.mistakes:
         parts.append(mistakes_stat(after.mistakes, submissions, oob=True))
     parts.append(outcome_message(outcome, element_id=message_id, oob=True))
@@ -255,7 +255,7 @@ def move_answer(
     """Only what one Sudoku move changed, as out-of-band swaps: the changed cells (the
     moved cell, and peers whose notes lost the placed digit), the counters and pad digits
     that changed, the hint button when a hint was used, the Submit button when a delayed
-    grid became full or stopped being full, the message and the version."""
+    grid became submittable or stopped being so, the message and the version."""
     cells = changed_cells(before, after)
     if outcome.cell not in cells:
         cells.append(outcome.cell)  # a wrong entry changes no cell, but its cell flashes
@@ -274,8 +274,8 @@ def move_answer(
             for (d, left), (_, was) in zip(pad_left(after), pad_left(before), strict=True)
             if left != was
         ]
-    if delayed and after.is_complete != before.is_complete:
-        parts.append(submit_button(after.is_complete, oob=True))
+    if delayed and after.submittable != before.submittable:
+        parts.append(submit_button(after.submittable, oob=True))
     parts.append(outcome_message(outcome, element_id=message_id, oob=True))
     if version is not None:
         parts.append(version_input(version, element_id=version_id, oob=True))

@@ -7,6 +7,12 @@
   function board() { return document.querySelector("[data-board]"); }
   function cells() { const b = board(); return b ? Array.from(b.querySelectorAll("[data-cell]")) : []; }
   function selectedCell() { const b = board(); return b && b.querySelector('[aria-selected="true"]'); }
+  // Whether a digit can go in: an empty cell, or with delayed feedback (the pad has Erase)
+  // the player's own unjudged entry, which a digit overwrites; never a given or a hint.
+  function takesDigit(cell) {
+    if (!cell.dataset.value) return true;
+    return cell.classList.contains("entered") && !!document.querySelector('#move-form [name="action"][value="erase"]');
+  }
 
   function highlight(cell) {
     // The digit-first mode's chosen digit lights its cells; else the selected cell's digit.
@@ -63,7 +69,7 @@
     const cell = event.target.closest("[data-board] [data-cell]");
     if (cell) {
       select(cell, true);
-      if (digitFirst() && chosen && !cell.dataset.value) sendDigit(chosen);
+      if (digitFirst() && chosen && takesDigit(cell)) sendDigit(chosen);
       return;
     }
     if (event.target.closest("[data-digit-first]")) { setDigitFirst(!digitFirst()); return; }
@@ -249,13 +255,13 @@
     }
   }
 
-  // A digit pressed on a filled cell (a given or a placed digit) changes nothing: it is not
+  // A digit pressed on a filled cell (a given or a judged digit) changes nothing: it is not
   // sent, so no refusal shows in red for a harmless tap. Capture runs before htmx and ws-send.
   document.addEventListener("submit", function (event) {
     const button = event.submitter;
     const cell = selectedCell();
     if (!event.target.matches || !event.target.matches("#move-form") || !button || button.name !== "digit") return;
-    if (cell && cell.dataset.value) { event.preventDefault(); event.stopPropagation(); }
+    if (cell && !takesDigit(cell)) { event.preventDefault(); event.stopPropagation(); }
   }, true);
 
   document.addEventListener("submit", function (event) {
@@ -267,7 +273,7 @@
     if (!button || button.name !== "digit") return;
     const mode = form.querySelector("[data-mode-input]");
     const cell = selectedCell();
-    if ((mode && mode.value === "note") || !cell || cell.dataset.value || cell.querySelector("[data-pending]")) return;
+    if ((mode && mode.value === "note") || !cell || !takesDigit(cell) || cell.querySelector("[data-pending]")) return;
     clearPending();
     const span = overlay(cell, button.value);
     span.dataset.pending = "";

@@ -335,3 +335,23 @@ def test_the_standings_in_dutch(room, players):
     room.refresh_from_db()
     with translation.override("nl"):
         assert game_for(room).shown_line(room, seat(room, players[0])) == "51/51 ingevuld"
+
+
+def submit_disabled(answer):
+    return "disabled" in answer.split('id="submit-button"')[1].split(">")[0]
+
+
+def test_submit_is_off_after_a_wrong_submission_until_a_cell_changes(room, players):
+    ada = players[0]
+    fill(room, ada, EMPTY[:1])
+    room.refresh_from_db()
+    game = game_for(room)
+    before = seat(room, ada).state
+    result = submit(room, ada, 20)
+    answer = game.move_answer(room, seat(room, ada), before, result.outcome, None)
+    assert "1 cell is wrong" in answer and submit_disabled(answer)
+    assert re.search(r'id="submit-button"[^>]*disabled', page(ada, room))  # a reload agrees
+    checked = seat(room, ada).state
+    result = perform(room.code, ada, A.Enter(EMPTY[0], right(EMPTY[0])), now=later(21))
+    answer = game.move_answer(room, seat(room, ada), checked, result.outcome, EMPTY[0])
+    assert not submit_disabled(answer)
