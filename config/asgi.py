@@ -21,6 +21,7 @@ from django.http.request import split_domain_port, validate_host  # noqa: E402
 
 from config import sockets  # noqa: E402
 from players.middleware import PlayerSocketMiddleware  # noqa: E402
+from rooms.limits import ConnectBudget  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
 sockets.install()  # daphne bounds what it holds for a client that does not read
@@ -83,7 +84,7 @@ application = ProtocolTypeRouter(
     {
         "http": ConcurrencyLimit(django_asgi_app, settings.HTTP_CONCURRENCY),
         "websocket": SameOriginValidator(
-            SessionMiddlewareStack(PlayerSocketMiddleware(URLRouter(websocket_urlpatterns)))
+            SessionMiddlewareStack(ConnectBudget(PlayerSocketMiddleware(URLRouter(websocket_urlpatterns))))
         ),
     }
 )

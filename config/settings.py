@@ -262,6 +262,8 @@ SOCKET_SEND_BUFFER = env_int("SOCKET_SEND_BUFFER", 256 * 1024)
 ROOM_CONNECTS_PER_IP = env_int("ROOM_CONNECTS_PER_IP", 180)
 ROOM_CONNECTS_PER_PROFILE = env_int("ROOM_CONNECTS_PER_PROFILE", 30)
 ROOM_CONNECT_WINDOW = env_int("ROOM_CONNECT_WINDOW", 60)
+# A socket refused "try later" (4429) is closed this many seconds after its accept.
+ROOM_REFUSAL_HOLD = env_float("ROOM_REFUSAL_HOLD", 5.0)
 CREATION_WINDOW = env_int("CREATION_WINDOW", 600)  # seconds
 CREATION_LIMITS = {  # (per profile, per client IP) in each window
     "room": (env_int("ROOM_CREATE_LIMIT", 10), env_int("ROOM_CREATE_LIMIT_IP", 60)),

@@ -130,16 +130,20 @@ def start_daphne(
 
 def daphne_env(database_url: str, redis_url: str, **extra) -> dict:
     """Environment for a production-mode daphne on the given database and Redis."""
-    # PUZZLE_BANK_INLINE: load runs start no Celery worker to top the puzzle bank up.
-    return dict(
+    # PUZZLE_BANK_INLINE: load runs start no Celery worker to top the puzzle bank up. Every
+    # simulated player connects from 127.0.0.1: the per-address connect budget is raised
+    # (the per-profile one stays).
+    env = dict(
         PRODUCTION_ENV,
         DATABASE_URL=database_url,
         REDIS_URL=redis_url,
         PUZZLE_BANK_INLINE="1",
         DJANGO_SETTINGS_MODULE="loadtest.settings",
         LOADTEST_STATIC_ROOT=static_root(),
-        **{k: str(v) for k, v in extra.items()},
+        ROOM_CONNECTS_PER_IP="100000",
     )
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
 
 
 def stop(process, timeout: float = 10.0) -> None:

@@ -21,7 +21,7 @@ from redis.exceptions import RedisError
 from config.database import TRY_AGAIN
 from games.engines.errors import Malformed, Refusal
 from games.engines.text import _
-from players.middleware import profile_group
+from players.middleware import claim, profile_group
 
 from . import actions as A
 from . import api, hub, limits, reactions, wire
@@ -51,11 +51,11 @@ BURST = 20
 # hub's (rooms/hub.py PROFILE_RATE_PER_SECOND, MAX_SOCKETS_PER_PROFILE, ...).
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
 MAX_QUEUED = 16  # messages waiting for their turn; past this the socket is cut off
-# Close codes the page (static/js/room.js) reads: "not allowed" stays closed, "try later"
-# reconnects after a wait. Sent after the accept (RoomConsumer.refuse).
-CLOSE_NO_PROFILE = 4401
+# Close codes the page (static/js/room-socket.js) reads: "not allowed" stays closed, "try
+# later" reconnects after a wait. Sent after the accept (RoomConsumer.refuse, limits.refuse).
+CLOSE_NO_PROFILE = limits.CLOSE_NO_PROFILE
 CLOSE_NOT_FOUND = 4404
-CLOSE_TOO_MANY = 4429
+CLOSE_TOO_MANY = limits.CLOSE_TOO_MANY
 CLOSE_TRY_AGAIN = 4503  # the database was away twice in a row during the handshake
 
 
@@ -172,13 +172,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.browser = self.player = self.scope.get("player")
         self.language = socket_language(self.scope)  # every answer and push is rendered in it
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
-        if self.player is None:
+        pending = self.scope.get("pending_token")  # a room page's cookie, its profile not made yet
+        if self.player is None and pending is None:
             await self.refuse(CLOSE_NO_PROFILE)  # no profile cookie: no identity
             return
         ip = limits.client_ip(self.scope)
-        if not await limits.aconnect_allowed(ip, self.player.pk):
-            await self.refuse(CLOSE_TOO_MANY)  # this client reconnects too often: wait
-            return
+        # The connect budget was charged before the player lookup (limits.ConnectBudget).
+        self.budget_key = self.scope.get("budget_key") or (pending or self.player.token)
         if not await limits.alookup_allowed(ip, self.player, self.code):
             await self.refuse(CLOSE_TOO_MANY)  # this network guessed too many codes
             return
@@ -191,6 +191,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await limits.acount_miss(ip)
             await self.refuse(CLOSE_NOT_FOUND)
             return
+        if self.player is None:  # opening a real room's socket, past its budgets: a real action
+            self.browser = self.player = await db(claim)(pending, self.scope.get("pending_name"))
         if not hub.current().admit(self.player, self.code, ip, seated):
             await self.refuse(CLOSE_TOO_MANY)  # too many sockets of one player or network
             return
@@ -212,6 +214,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         "try later" (4429, 4503: static/js/room.js reconnects after a wait) from "not
         allowed" (4401, 4404: it says so and stays closed). Nothing is rendered."""
         await self.accept()
+        await limits.hold(code)
         await self.close(code=code)
 
     def _room_and_seat(self) -> tuple[str | None, bool]:
@@ -261,7 +264,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         if not self.signed_out_heard:
             self.signed_out_heard = await self._profile_group("add")
-        if isinstance(action, A.Sync) and not await limits.aconnect_allowed(self.ip, self.player.pk):
+        if isinstance(action, A.Sync) and not await limits.aconnect_allowed(self.ip, self.budget_key):
             await self.send(text_data=slow_down(self.language))  # a resync renders it all: budgeted
             return
         try:

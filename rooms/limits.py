@@ -11,8 +11,13 @@ Socket handshake (for rooms/consumers.py connect):
     ... unknown room: await acount_miss(ip); close(4404)
 """
 
+import asyncio
+import logging
+import time
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.shortcuts import render
 from django.utils.translation import gettext
 
@@ -20,8 +25,11 @@ from games import limits as base
 from games.engines.text import _
 from games.limits import client_ip, creation_limit, creation_limited
 from players.identity import record_filter
+from players.middleware import cookie_token
 
 from .models import Seat
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["client_ip", "creation_limit", "creation_limited"]
 
@@ -58,21 +66,38 @@ def lookup_allowed(ip: str, player, code: str) -> bool:
 # profile (a connect and a `sync` message each spend one) ---
 
 
-def connect_allowed(ip: str, player_id: int) -> bool:
-    """Charge one connect to this IP and this profile; False once either has spent its
-    budget for the window. Charged before anything is rendered, refused ones included, so
-    reconnecting at once after being cut off buys nothing."""
-    window = settings.ROOM_CONNECT_WINDOW
-    keys = (
+def connect_allowed(ip: str, key) -> bool:
+    """Charge one connect (or resync) to this IP's and this player's budget; False once either
+    is spent. Each budget is ROOM_CONNECTS_PER_* per ROOM_CONNECT_WINDOW as a steady rate with
+    a burst (GCRA: up to a tenth of it at once, at least 10, then one per window/limit), so no
+    address puts a second's worth of full renders in front of everyone else's moves: 180 a
+    minute taken at once held the sockets' shared thread for seconds (issue 28, item 2).
+    Charged before anything is rendered, refused ones included (up to one window ahead), so
+    a cut-off client that knocks again at once only stays out longer."""
+    window, now = settings.ROOM_CONNECT_WINDOW, time.time()
+    budgets = (
         (f"{base.prefix}:connect:ip:{ip}", settings.ROOM_CONNECTS_PER_IP),
-        (f"{base.prefix}:connect:p:{player_id}", settings.ROOM_CONNECTS_PER_PROFILE),
+        (f"{base.prefix}:connect:p:{key}", settings.ROOM_CONNECTS_PER_PROFILE),
     )
-    for key, _limit in keys:
-        base.count(key, window)
-    return not any(base.over(key, limit + 1) for key, limit in keys)
+    try:
+        arrivals = cache.get_many([name for name, _limit in budgets])
+        allowed, due = True, {}
+        for name, limit in budgets:
+            interval = window / limit
+            burst = min(limit, max(10, limit // 10))
+            theoretical = max(arrivals.get(name, now), now)
+            allowed = allowed and theoretical - now <= (burst - 1) * interval
+            due[name] = min(theoretical + interval, now + window)
+        cache.set_many(due, timeout=window + 1)
+    except Exception:  # the cache (Redis) is down: let the client in rather than fail
+        logger.warning("connect budget unavailable", exc_info=True)
+        return True
+    return allowed
 
 
-aconnect_allowed = sync_to_async(connect_allowed)
+# Off the sockets' shared thread (thread_sensitive=False): a refusal neither waits behind
+# the rooms' database calls and renders nor holds them up (the cache is thread-safe).
+aconnect_allowed = sync_to_async(connect_allowed, thread_sensitive=False)
 alimited = sync_to_async(limited)
 acount_miss = sync_to_async(count_miss)
 alookup_allowed = sync_to_async(lookup_allowed)
@@ -85,3 +110,43 @@ def too_many_misses(request):
         {"title": gettext("Too many attempts"), "message": TOO_MANY_MISSES, "error": True},
         status=429,
     )
+
+
+class ConnectBudget:
+    """ASGI middleware in front of the player lookup (config/asgi.py): a room socket's connect
+    is charged to its address and its player cookie (the token, read without a query) before
+    anything touches the database, and past either budget it is refused 4429 there (accepted,
+    then closed: the page reads the code). A socket without a player cookie is refused 4401
+    the same way. A cut-off client that reconnects at once costs a signature check and a cache
+    count, off the thread the rooms' database calls and renders share."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        token = cookie_token(scope)
+        if token is None:
+            return await refuse(receive, send, CLOSE_NO_PROFILE)
+        if not await aconnect_allowed(client_ip(scope), token):
+            return await refuse(receive, send, CLOSE_TOO_MANY)
+        return await self.inner(dict(scope, budget_key=token), receive, send)
+
+
+CLOSE_NO_PROFILE = 4401
+CLOSE_TOO_MANY = 4429
+
+
+async def refuse(receive, send, code: int) -> None:
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.accept"})
+        await hold(code)
+        await send({"type": "websocket.close", "code": code})
+
+
+async def hold(code: int) -> None:
+    """A "try later" refusal (4429) waits before its close: a flooder that reconnects the
+    moment it is closed then costs a sleeping socket, not a handshake loop (54 sockets
+    reconnecting at once ran 450 refused handshakes a second)."""
+    if code == CLOSE_TOO_MANY:
+        await asyncio.sleep(settings.ROOM_REFUSAL_HOLD)

@@ -132,3 +132,10 @@ async def handshake(communicator, timeout=5) -> tuple[bool, int | None]:
     for message in [first, *rest]:
         queue.put_nowait(message)
     return True, None
+
+
+@pytest.fixture(autouse=True)
+def _refusals_close_at_once(settings):
+    """A 4429 refusal waits ROOM_REFUSAL_HOLD (5 s) before its close; tests that count refusals
+    need them at once (tests/resilience/test_reconnect_flood.py keeps the wait)."""
+    settings.ROOM_REFUSAL_HOLD = 0
