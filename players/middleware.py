@@ -3,12 +3,14 @@
 HTTP: request.player is resolved lazily. A valid cookie gives its profile; without one, a
 request that writes (POST and other unsafe methods) gets a new profile and the cookie, while
 a page that only displays gets a guest that matches no row and is never saved, so crawlers
-and `HEAD` floods create nothing. ensure_player() creates the profile on a GET that needs
-one (a room page, whose live socket is refused without a cookie). The cookie lasts a year
-and is renewed when used.
+and `HEAD` floods create nothing. A room page, whose live socket needs an identity, only
+issues a cookie (issue_token): its token names no row until the browser acts (a post, or
+opening the room's socket, past the socket's budgets); the row then takes that token and
+the name the browser picked meanwhile (remember_pending_name). ensure_player() creates the
+profile on a GET that needs one now. The cookie lasts a year and is renewed when used.
 
 WebSockets: the cookie identifies the player; a socket without a valid cookie gets
-scope["player"] = None and consumers refuse it.
+scope["player"] = None (and scope["pending_token"] for an issued token with no row yet).
 
 A profile linked to an account (accounts/linking.py) is this browser's player only while the
 browser is signed in to that account; otherwise the request has no profile.
@@ -21,9 +23,11 @@ from django.core import signing
 from django.utils.cache import add_never_cache_headers
 from django.utils.functional import SimpleLazyObject
 
-from .models import GUEST_PK, Profile
+from .models import GUEST_PK, Profile, new_token
 
 _SALT = "stats.player"  # the name the cookies were signed with: changing it logs everyone out
+PENDING_NAME_COOKIE = "player_name"  # a name picked before the browser's profile exists
+_NAME_SALT = "players.pending-name"
 RENEW_AFTER = 24 * 3600  # re-issue the cookie at most once a day, not on every response
 
 
@@ -43,10 +47,22 @@ def _token(raw: str | None) -> tuple[str | None, bool]:
         return None, False
 
 
+def cookie_token(scope) -> str | None:
+    """The token a socket's player cookie names (signed, unexpired), without a query."""
+    return _token((scope.get("cookies") or {}).get(settings.PLAYER_COOKIE_NAME))[0]
+
+
 def _load(raw: str | None, session=None) -> Profile | None:
+    return _socket_identity(raw, session)[0]
+
+
+def _socket_identity(raw: str | None, session=None) -> tuple[Profile | None, str | None]:
+    """The socket's profile, or the issued token that names no row yet (issue_token)."""
     token, _ = _token(raw)
     profile = Profile.objects.filter(token=token).first() if token else None
-    return profile if _usable(profile, session) else None
+    if profile is None:
+        return None, token
+    return (profile if _usable(profile, session) else None), None
 
 
 def _usable(profile: Profile | None, session) -> bool:
@@ -68,9 +84,13 @@ def is_guest(profile) -> bool:
 
 
 def set_player_cookie(response, profile: Profile) -> None:
+    _set_token_cookie(response, profile.token)
+
+
+def _set_token_cookie(response, token: str) -> None:
     response.set_cookie(
         settings.PLAYER_COOKIE_NAME,
-        signing.dumps(profile.token, salt=_SALT),
+        signing.dumps(token, salt=_SALT),
         max_age=settings.PLAYER_COOKIE_AGE,
         httponly=True,
         samesite="Lax",
@@ -87,11 +107,14 @@ class _Binding:
         self.profile: Profile | None = None
         self.loaded = False
         self.created = False
+        self.taken = False  # the cookie's token names a row (usable here or not)
+        self.issued: str | None = None  # a token given out with no row yet (issue_token)
 
     def known(self) -> Profile | None:
         """The cookie's profile (or one this request created), never creating one."""
         if not self.loaded:
             profile = Profile.objects.filter(token=self.token).first() if self.token else None
+            self.taken = profile is not None
             self.profile = profile if _usable(profile, getattr(self.request, "session", None)) else None
             self.loaded = True
         return self.profile
@@ -99,7 +122,9 @@ class _Binding:
     def ensure(self) -> Profile:
         profile = self.known()
         if profile is None:
-            profile = self.profile = Profile.objects.create()
+            token = self.issued or (self.token if not self.taken else None)
+            name = pending_name(self.request.COOKIES)
+            profile = self.profile = claim(token, name) if token else Profile.objects.create(**named(name))
             self.created = True
         return profile
 
@@ -107,6 +132,47 @@ class _Binding:
         if self.known() is not None or self.request.method not in ("GET", "HEAD", "OPTIONS", "TRACE"):
             return self.ensure()
         return guest()
+
+
+def named(name: str | None) -> dict:
+    return {"display_name": name} if name else {}
+
+
+def claim(token: str, name: str | None = None) -> Profile:
+    """The profile an issued token names, made now (its browser's first real action); two
+    first actions at once make one."""
+    profile, _ = Profile.objects.get_or_create(token=token, defaults=named(name))
+    return profile
+
+
+def pending_name(cookies) -> str | None:
+    """The name a browser without a profile picked (remember_pending_name), if any."""
+    try:
+        return signing.loads(cookies.get(PENDING_NAME_COOKIE, ""), salt=_NAME_SALT)
+    except signing.BadSignature:
+        return None
+
+
+def remember_pending_name(response, name: str) -> None:
+    """A name picked before the profile exists: the profile takes it when it is made."""
+    response.set_cookie(
+        PENDING_NAME_COOKIE,
+        signing.dumps(name, salt=_NAME_SALT),
+        max_age=settings.PLAYER_COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=not settings.DEBUG,
+    )
+
+
+def issue_token(request) -> None:
+    """A page whose live socket needs an identity (a room page): a browser without a player
+    cookie (or whose cookie names a profile it may not use: signed out) gets one, naming a
+    profile not made yet. Looking creates no row (200 cookieless GETs of a real room made
+    200 profiles); the browser's first real action does."""
+    binding = request._player_binding
+    if binding.known() is None and (binding.token is None or binding.taken):
+        binding.issued = new_token()
 
 
 def ensure_player(request) -> Profile:
@@ -173,6 +239,10 @@ class PlayerMiddleware:
         response = self.get_response(request)
         if binding.created or (binding.renew and binding.known() is not None):
             set_player_cookie(response, binding.profile)
+        elif binding.issued:
+            _set_token_cookie(response, binding.issued)
+        if binding.created and PENDING_NAME_COOKIE in request.COOKIES:
+            response.delete_cookie(PENDING_NAME_COOKIE)  # the profile has taken it
         return response
 
 
@@ -215,6 +285,8 @@ class PlayerSocketMiddleware:
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
-        raw = scope.get("cookies", {}).get(settings.PLAYER_COOKIE_NAME)
-        player = await database_sync_to_async(_load)(raw, scope.get("session"))
-        return await self.inner(dict(scope, player=player), receive, send)
+        cookies = scope.get("cookies", {})
+        raw = cookies.get(settings.PLAYER_COOKIE_NAME)
+        player, pending = await database_sync_to_async(_socket_identity)(raw, scope.get("session"))
+        name = pending_name(cookies) if pending else None
+        return await self.inner(dict(scope, player=player, pending_token=pending, pending_name=name), receive, send)

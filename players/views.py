@@ -12,6 +12,7 @@ from stats.charts import line_chart
 
 from .forms import DEFAULT_NAME, DisplayNameForm, friendly_name
 from .identity import record_profiles
+from .middleware import issue_token, known_player, pending_name, remember_pending_name
 
 
 def set_name(player, name: str) -> None:
@@ -27,17 +28,21 @@ def profile(request):
     if request.method == "POST":
         form = DisplayNameForm(request.POST)
         if form.is_valid():
-            set_name(request.player, form.cleaned_data["display_name"])
-            return remember_name_choice(
-                redirect(
-                    request.POST.get("next")
-                    if request.POST.get("next", "").startswith("/")
-                    and not request.POST.get("next", "").startswith("//")
-                    else reverse("profile") + "?saved=1"  # the page then says "Saved"
-                )
+            name = form.cleaned_data["display_name"]
+            response = redirect(
+                request.POST.get("next")
+                if request.POST.get("next", "").startswith("/") and not request.POST.get("next", "").startswith("//")
+                else reverse("profile") + "?saved=1"  # the page then says "Saved"
             )
+            player = known_player(request)
+            if player is None:  # no profile yet: made by the first real action, with this name
+                issue_token(request)
+                remember_pending_name(response, name)
+            else:
+                set_name(player, name)
+            return remember_name_choice(response)
         return render(request, "players/profile.html", {"form": form}, status=400)  # no player made for a refusal
-    form = DisplayNameForm(initial={"display_name": request.player.display_name})
+    form = DisplayNameForm(initial={"display_name": pending_name(request.COOKIES) or request.player.display_name})
     context = {
         "form": form,
         "saved": request.GET.get("saved"),

@@ -18,7 +18,7 @@ from games.i18n import say
 from games.views import _home_context
 from games.zones import time_zones  # noqa: F401 - the zones the schedule forms accept
 from players.identity import record_filter
-from players.middleware import ensure_player, known_player
+from players.middleware import issue_token, known_player
 from players.views import name_gate, remember_name_choice
 
 from . import actions as A
@@ -243,8 +243,12 @@ def room_page(request, code: str):
     room = Room.objects.filter(code=normalized).select_related("puzzle", "host").first()
     if room is None:
         return _not_found(request)
-    # Watching live needs the room socket, which refuses a browser without a profile.
-    context = room_context(room, as_seated(room.code, ensure_player(request)))
+    # Watching live needs the room socket, which refuses a browser without a player cookie:
+    # one is issued, its profile made when the browser opens the socket (not by looking).
+    player = known_player(request)
+    if player is None:
+        issue_token(request)
+    context = room_context(room, as_seated(room.code, player) if player is not None else None)
     context["share_url"] = request.build_absolute_uri(reverse("room", args=[room.code]))
     return render(request, "rooms/room.html", context)
 

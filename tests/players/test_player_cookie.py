@@ -52,8 +52,14 @@ def test_refused_input_creates_no_profile(client, db):
     assert not Profile.objects.exists()
 
 
-def test_first_action_creates_a_profile_with_a_one_year_httponly_cookie(client, db):
+def test_first_action_creates_a_profile_with_a_one_year_httponly_cookie(client, db, bank_puzzle):
+    """Picking a name is not yet an action (issue 28, item 8: 200 cookieless name posts made
+    200 profiles): the name waits in a cookie, and the first real action (here creating a
+    room) makes the profile with it."""
     response = client.post(reverse("profile"), {"display_name": "Ada"})
+    assert response.status_code == 302 and not Profile.objects.exists()
+    assert 'value="Ada"' in client.get(reverse("profile")).content.decode()  # the name it will have
+    response = client.post(reverse("room_new"), {"level": "easy", "preset": "standard"})
     cookie = response.cookies[COOKIE]
     assert response.status_code == 302 and Profile.objects.get().display_name == "Ada"
     assert cookie["httponly"] and cookie["samesite"] == "Lax" and int(cookie["max-age"]) == YEAR
@@ -62,11 +68,20 @@ def test_first_action_creates_a_profile_with_a_one_year_httponly_cookie(client, 
     assert Profile.objects.count() == 1
 
 
-def test_a_room_page_gives_a_new_visitor_a_profile_for_its_live_socket(client, player, bank_puzzle):
+def test_a_room_page_gives_a_new_visitor_a_cookie_but_no_profile(client, player, bank_puzzle):
+    """Issue 28, item 8: 200 cookieless GETs of a real room made 200 profiles. The page issues
+    the cookie its live socket needs; the profile is made when the browser opens that socket
+    (tests/rooms/test_socket_limits.py), with the cookie's token."""
     room = create_room(player, level="easy")
-    response = client.get(reverse("room", args=[room.code]))
-    assert response.status_code == 200 and COOKIE in response.cookies
-    assert Profile.objects.count() == 2
+    for _ in range(5):
+        fresh = type(client)()
+        response = fresh.get(reverse("room", args=[room.code]))
+        assert response.status_code == 200 and COOKIE in response.cookies
+    assert Profile.objects.count() == 1  # the host only
+    again = client.get(reverse("room", args=[room.code]))
+    assert COOKIE in again.cookies
+    assert COOKIE not in client.get(reverse("room", args=[room.code])).cookies  # issued once
+    assert Profile.objects.count() == 1
 
 
 def test_the_cookie_is_renewed_on_use_and_expires_after_a_year_unused(player):

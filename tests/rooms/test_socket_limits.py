@@ -225,3 +225,42 @@ async def test_resyncs_waiting_together_are_answered_once_and_sent_as_full_state
     await a.send_to(text_data=json.dumps({"action": "sync"}))  # taken: the next one is answered
     assert (await a.receive_output(timeout=5)).get("resync") is True
     await a.disconnect()
+
+
+async def test_a_room_pages_issued_cookie_makes_its_profile_when_the_socket_opens_a_real_room():
+    """Issue 28, item 8: the room page issues a cookie whose profile is not made yet. Opening
+    the socket of a real room (past the budgets) makes it, with that token and the name the
+    browser picked meanwhile; a guessed code or a refused socket makes nothing."""
+    from channels.testing import WebsocketCommunicator
+    from django.conf import settings
+    from django.core import signing
+
+    from config.asgi import application
+    from players.middleware import PENDING_NAME_COOKIE
+    from tests.conftest import handshake
+
+    room, *_ = await setup_room(started=False)
+    before = await sync_to_async(Profile.objects.count)()
+    token = "issued-token-without-a-row"
+
+    async def open_socket(code):
+        cookies = (
+            f"{settings.PLAYER_COOKIE_NAME}={signing.dumps(token, salt='stats.player')}; "
+            f"{PENDING_NAME_COOKIE}={signing.dumps('Linus', salt='players.pending-name')}"
+        )
+        headers = [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000"), (b"cookie", cookies.encode())]
+        c = WebsocketCommunicator(application, f"/ws/r/{code}/", headers=headers)
+        return c, *(await handshake(c))
+
+    c, connected, code = await open_socket("ZZZZZZ")
+    assert not connected and code == 4404
+    assert await sync_to_async(Profile.objects.count)() == before  # a guess makes nothing
+    c, connected, _ = await open_socket(room.code)
+    assert connected
+    assert 'id="room-body"' in await c.receive_from(timeout=5)
+    made = await sync_to_async(Profile.objects.get)(token=token)
+    assert made.display_name == "Linus" and await sync_to_async(Profile.objects.count)() == before + 1
+    await c.disconnect()
+    c, connected, _ = await open_socket(room.code)  # the same browser again: the same profile
+    assert connected and await sync_to_async(Profile.objects.count)() == before + 1
+    await c.disconnect()
