@@ -34,6 +34,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from games.engines.errors import Refusal
 from games.engines.text import _
@@ -66,7 +67,8 @@ IDLE_UNLOAD_SECONDS = 120  # an owner with no sockets anywhere for this long is 
 FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered this long: busy
 FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
 REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
-MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups
+MEMBERSHIP_SECONDS = 2.0  # how often a process asks whether Redis forgot its rooms' groups
+GROUP_REFRESH_SECONDS = 3600.0  # and joins them all again anyway (channels-redis expires groups after a day)
 HOLDER_SECONDS = 1.0  # how long a process trusts what it last read of a room's owner elsewhere
 CLOCK_RETRY = timedelta(milliseconds=50)  # a room's clock fires no sooner than this after it is set
 # Per process: a player's message allowance over all their sockets here, and open sockets
@@ -128,6 +130,8 @@ class Hub:
         self._due_order = itertools.count()
         self._due_changed = asyncio.Event()
         self._clock: asyncio.Task | None = None
+        self._servers: tuple | None = None  # the Redis run ids the groups were last joined on
+        self._rejoined_at = 0.0
         # Messages for other processes, queued while the previous one to the same channel is
         # on its way (post); owners elsewhere as last read (holder); forwarded messages
         # awaiting their answer here, by token.
@@ -447,6 +451,16 @@ class Hub:
             return False
         return True
 
+    async def _redis_runs(self) -> tuple | None:
+        """Each Redis server's run id (None: not a Redis layer, or it did not answer)."""
+        layer = self.layer
+        if not hasattr(layer, "ring_size") or not hasattr(layer, "connection"):
+            return None
+        try:
+            return tuple([(await layer.connection(i).info("server")).get("run_id") for i in range(layer.ring_size)])
+        except (RedisError, OSError):  # Redis away: the re-join says so too
+            return None
+
     async def _rejoin(self, codes: list[str]) -> bool:
         """Join the process groups of `codes` again, in one Redis round trip per shard (a
         pipeline of each group's ZADD and EXPIRE, what channels-redis's group_add sends one
@@ -730,14 +744,24 @@ class Hub:
                 await asyncio.sleep(1)
 
     async def _memberships(self) -> None:
-        """Join the process groups of this process's rooms again now and then: Redis keeps
-        nothing on disk, so a restarted Redis forgot them (and pushes would stop arriving)."""
+        """Join the process groups of this process's rooms again when Redis may have lost
+        them: Redis keeps nothing on disk, so a restarted Redis forgot them (and pushes would
+        stop arriving). Every MEMBERSHIP_SECONDS one question (each Redis server's run id,
+        new at every start); every room joined again, in one round trip, only when a run id
+        moved, a layer call failed since, or GROUP_REFRESH_SECONDS passed (the groups'
+        expiry). Nothing per room when nothing changed (two calls per room every 2 s before)."""
         while True:
             try:
                 await asyncio.sleep(MEMBERSHIP_SECONDS)
                 failures = push.layer_failures  # the locked path's pushes lost in this process
                 away = self.layer_away or failures != self._push_failures
-                joined = await self._rejoin(list(self.sockets))
+                servers = await self._redis_runs()
+                stale = time.monotonic() - self._rejoined_at > GROUP_REFRESH_SECONDS
+                joined = True
+                if away or stale or servers is None or servers != self._servers:
+                    joined = await self._rejoin(list(self.sockets))
+                    if joined:
+                        self._servers, self._rejoined_at = servers, time.monotonic()
                 if away and joined and await self._layer_answers():
                     self._push_failures = failures
                     await self._layer_back()

@@ -443,3 +443,43 @@ async def test_every_room_s_clock_runs_on_one_timer_and_moves_its_room_on_withou
         assert saved == 1  # the clock's own action, logged like any other
     await a.disconnect()
     await b.disconnect()
+
+
+async def test_a_process_joins_its_rooms_groups_again_only_when_redis_may_have_forgotten_them(monkeypatch):
+    """Every MEMBERSHIP_SECONDS the hub asks Redis one question (its run id, new at every
+    start) and joins every room's group again, in one round trip, only when the run id
+    moved, a layer call failed since, or the groups' refresh is due: nothing per room while
+    nothing changed (two Redis calls per room every 2 s before)."""
+    room, ada, *_ = await setup_room()
+    hub = hubs.current()
+    a, *_ = await connect(room.code, ada)
+    await a.receive_from(timeout=5)
+    runs = iter(["run-1", "run-1", "run-1", "run-2", "run-2", None, "run-2", "run-2"] + ["run-2"] * 100)
+    rejoined: list[list[str]] = []
+    real_rejoin = hub._rejoin
+
+    async def redis_runs():
+        run = next(runs)
+        return None if run is None else (run,)
+
+    async def rejoin(codes):
+        rejoined.append(codes)
+        return await real_rejoin(codes)
+
+    monkeypatch.setattr(hubs, "MEMBERSHIP_SECONDS", 0.01)
+    monkeypatch.setattr(hub, "_redis_runs", redis_runs)
+    monkeypatch.setattr(hub, "_rejoin", rejoin)
+    hub._member.cancel()
+    hub._servers, hub._rejoined_at = None, 0.0
+    hub._member = asyncio.ensure_future(hub._memberships())
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if len(rejoined) >= 4:
+            break
+    # run-1 (first ask), run-2 (Redis restarted), None (no answer), run-2 again (back
+    # after the failed ask): four re-joins of every room in eight asks, none in between.
+    assert rejoined[:4] == [[room.code]] * 4
+    await asyncio.sleep(0.1)
+    assert len(rejoined) == 4  # run-2 from then on: nothing more to do
+    hub._member.cancel()
+    await a.disconnect()
