@@ -48,7 +48,8 @@ SCORE = re.compile(r"data-score>\s*(\d+)")
 MISTAKES = re.compile(r"data-mistakes>\s*(\d+)")
 HINTS = re.compile(r"data-hints>\s*(\d+)")
 STANDING = re.compile(
-    r'<li class="standing status-(\w+)">.*?aria-label="Place (\d+)".*?<strong class="name">(.*?)</strong>'
+    # the row's other classes and attributes (its racer colour, seat, event) are not read
+    r'<li class="standing status-(\w+)[^"]*"[^>]*>.*?aria-label="Place (\d+)".*?<strong class="name">(.*?)</strong>'
     # the line starts with the rival's state when there is one ("finished 1:35 · 210 pts")
     r'\s*<span class="line">\s*(?:<span class="state">[^<]*</span> · )?(\d+) pts',
     re.S,
