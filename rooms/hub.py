@@ -614,15 +614,9 @@ class Hub:
         """Send `message` to another process's channel: at once when nothing is on its way
         there, else with everything queued meanwhile in one Batch (what crosses Redis per
         tick, not per message: a room spread over two processes sent every move, answer and
-        push one by one and fell behind at 250 moves/s). A room's standings in the queue are
-        replaced by its newer ones (each holds the whole table). Order is kept per channel."""
+        push one by one and fell behind at 250 moves/s). Order is kept per channel, and every
+        message goes (each standings push carries its move's event: none is skipped)."""
         queued = self._outbox.setdefault(channel, [])
-        if isinstance(message, wire.Push) and message.event["type"] == "room.standings":
-            queued[:] = [
-                m
-                for m in queued
-                if not (isinstance(m, wire.Push) and m.code == message.code and m.event["type"] == "room.standings")
-            ]
         queued.append(message)
         if channel not in self._sending:
             self._sending.add(channel)
