@@ -279,5 +279,63 @@
       init();
     });
   });
+  // ---------------------------------------------------------------- a phone: tap the line
+  // Nine markers along a phone's edge are ~27 px wide, under the 44 px a finger needs (WCAG
+  // 2.5.8, Apple's HIG). On a touch screen a tap on a board cell offers the entry points of
+  // its row and column as big buttons (each previews where the stone stops); a button
+  // presses its marker. The words come from the page (the markers' labels, data-picker-*).
+  const coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  function closePicker() {
+    const open = document.getElementById("dm-line-picker");
+    if (open) { open.remove(); clearPreview(); }
+  }
+  function openPicker(cell) {
+    closePicker();
+    const board = cell.closest("[data-domino-board]");
+    const row = Number(cell.dataset.row), col = Number(cell.dataset.col);
+    const choices = [findMarker("left", row), findMarker("right", row), findMarker("top", col), findMarker("bottom", col)]
+      .filter(Boolean);
+    const box = document.createElement("div");
+    box.id = "dm-line-picker";
+    box.className = "line-picker";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", board.dataset.pickerLabel || "");
+    if (!choices.length) {
+      const none = document.createElement("p");
+      none.textContent = board.dataset.pickerNone || "";
+      box.appendChild(none);
+    }
+    for (const m of choices) {
+      const choice = document.createElement("button");
+      choice.type = "button";
+      choice.className = "button line-choice";
+      const label = m.getAttribute("aria-label");
+      choice.setAttribute("aria-label", label);
+      choice.textContent = m.textContent.trim() + " " + label.replace(/\s*\(.*\)\s*$/, "");  // where it stops: the preview shows it
+      choice.addEventListener("focus", function () { preview(m); });
+      choice.addEventListener("pointerenter", function () { preview(m); });
+      choice.addEventListener("click", function () { closePicker(); m.click(); });
+      box.appendChild(choice);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "button line-cancel";
+    cancel.textContent = board.dataset.pickerCancel || "×";
+    cancel.addEventListener("click", closePicker);
+    box.appendChild(cancel);
+    document.body.appendChild(box);  // over everything (the board's cells make their own layers)
+    if (choices.length === 1) preview(choices[0]);
+    (box.querySelector(".line-choice") || cancel).focus();
+  }
+  document.addEventListener("click", function (event) {
+    if (!coarse || !event.target.closest) return;
+    const cell = event.target.closest("#game [data-domino-board] [role=gridcell]");
+    if (!cell || cell.closest(".joker-mode, .locked") || event.target.closest("[data-pick]")) return;
+    if (!markers().length) return;  // a finished game, or a duel not running
+    openPicker(cell);
+  });
+  document.addEventListener("board:sending", closePicker);
+  document.addEventListener("board:swapped", function () { if (!markers().length) closePicker(); });
+
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();

@@ -83,7 +83,7 @@ def test_two_players_duel_with_the_same_stones(browser, daphne_server):
     guest.goto(f"/r/{room.code}")
     guest.get_by_role("button", name="Join as Grace").click()
     guest.wait_for_selector("#room-body[data-state=lobby] .player >> text=Grace")
-    host.get_by_text("Grace").wait_for()
+    host.locator(".players .name", has_text="Grace").wait_for()
     guest.get_by_role("button", name="I'm ready").click()  # the host's Start is the host's ready
     host.locator(".player.is-ready", has_text="Grace").wait_for()
     host.locator(".player.is-ready", has_text="Ada").wait_for()

@@ -83,7 +83,7 @@ def test_a_showdown_played_by_keyboard_alone(browser, daphne_server):
     guest.keyboard.type(room.code.lower())
     guest.keyboard.press("Enter")
     guest.wait_for_selector("#room-body[data-state=lobby]")
-    host.get_by_text("Grace").wait_for()
+    host.locator(".players .name", has_text="Grace").wait_for()
 
     # The guest gets ready (Space), the host starts (Enter, below): Start is the host's ready.
     tab_to(guest, guest.get_by_role("button", name="I'm ready"))

@@ -211,3 +211,92 @@ def test_quick_reactions_are_toasts_for_everyone_and_a_flood_is_refused(browser,
     assert Room.objects.get(pk=room.pk).state == "playing"
     for page in (host, guest, watcher):
         page.context.close()
+
+
+# --- 6: Domino's entry points are 44 px targets on a phone ------------------------------------
+
+
+def phone_context(browser, base_url, profile):
+    from django.conf import settings
+
+    from tests.conftest import cookie_for
+
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True, base_url=base_url
+    )
+    host = base_url.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile), "domain": host, "path": "/"}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def test_a_phone_pushes_a_domino_stone_through_44_px_targets(browser, live_server, player, bank_puzzle):
+    from games.domino import solo
+    from games.domino.models import DominoGame
+    from tests.browser.test_domino_browser import entry, marker_name
+
+    game = solo.start_game(player, "easy")
+    page = phone_context(browser, live_server.url, player)
+    page.goto(f"/domino/{game.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375  # nothing widens the phone's page
+    marker = page.locator("[data-marker]").first
+    small = marker.bounding_box()
+    assert small["width"] < 44  # nine along a phone's edge cannot be 44 px wide
+    state = DominoGame.objects.get(pk=game.pk).engine_state()
+    edge, line, (row, col) = entry(state, True)
+    # Tap any cell of the line: its row's and column's entry points, as big buttons.
+    page.get_by_role("gridcell", name=re.compile(rf"^Row {row}, column {col}\b")).tap()
+    picker = page.get_by_role("group", name="Entry points of this row and column")
+    expect(picker).to_be_visible()
+    choices = picker.locator(".line-choice")
+    assert choices.count() >= 1
+    for i in range(choices.count()):
+        box = choices.nth(i).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    choice = picker.get_by_role("button", name=marker_name(edge, line))
+    choice.focus()  # previews where the stone stops
+    landing = page.locator(f'[data-domino-board] [data-row="{row}"][data-col="{col}"]')
+    expect(landing).to_have_class(re.compile("landing"))
+    choice.tap()
+    expect(page.locator("[data-score]")).to_have_text("5")
+    expect(picker).to_have_count(0)
+    assert DominoGame.objects.get(pk=game.pk).engine_state().score == 5
+    # Cancel closes it and changes nothing.
+    page.get_by_role("gridcell", name=re.compile(r"^Row 5, column 5\b")).tap()
+    picker.get_by_role("button", name="Cancel").tap()
+    expect(picker).to_have_count(0)
+    assert DominoGame.objects.get(pk=game.pk).engine_state().score == 5
+    page.context.close()
+
+
+# --- 9: the home page: Solo Run's levels without a gap, Join with a code first on a phone ------
+
+
+def test_home_shows_the_levels_at_once_and_puts_join_with_a_code_first_on_a_phone(browser, live_server, player):
+    laptop = new_page(browser, live_server.url, player, width=1280, height=800)
+    laptop.goto("/")
+    solo = laptop.locator(".tile-solo")
+    easy = solo.get_by_role("button", name="Easy").bounding_box()
+    text = solo.locator("> p").bounding_box()
+    assert easy["y"] + easy["height"] <= 800, easy  # above the fold
+    assert easy["y"] - (text["y"] + text["height"]) <= 40, (text, easy)  # right under its words, no gap
+    laptop.context.close()
+
+    phone = phone_context(browser, live_server.url, player)
+    phone.goto("/")
+    code = phone.get_by_role("textbox", name="Room code")
+    expect(code).to_have_count(1)
+    box = code.bounding_box()
+    assert box["y"] < 400, box  # near the top, not 1.4 screens down
+    create = phone.get_by_role("button", name="Create room").bounding_box()
+    assert box["y"] < create["y"]
+    expect(phone.get_by_text("Join with a code")).to_be_visible()
+    # It joins: a code that exists takes the player to its room.
+    room = create_room(Profile.objects.create(display_name="Host"), "showdown", "easy", "standard")
+    code.fill(room.code.lower())
+    phone.get_by_role("button", name="Join room").tap()
+    expect(phone).to_have_url(re.compile(rf"/r/{room.code}/"))
+    phone.context.close()

@@ -25,7 +25,7 @@ def test_two_players_race_one_finishes_one_is_eliminated(browser, daphne_server)
     guest.get_by_label("Room code").fill(code.lower())  # codes are case-insensitive
     guest.get_by_role("button", name="Join room").click()
     guest.wait_for_selector("#room-body[data-state=lobby]")
-    host.get_by_text("Grace").wait_for()  # the join reached the host live
+    host.locator(".players .name", has_text="Grace").wait_for()  # the join reached the host live
 
     guest.get_by_role("button", name="I'm ready").click()  # the host's Start is the host's ready
     host.locator(".player.is-ready", has_text="Grace").wait_for()
