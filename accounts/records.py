@@ -25,7 +25,9 @@ from rooms.models import RoomResult
 EXPORT = {
     "solo_runs": (
         SoloRun,
-        ["level", "assisted", "state", "score", "elapsed", "mistakes", "hints", "started_at", "finished_at"],
+        # daily__date, practice, review: a daily puzzle's run (ranked or practice) and its fair-play state
+        ["level", "assisted", "state", "score", "elapsed", "mistakes", "hints", "started_at", "finished_at"]
+        + ["daily__date", "practice", "review"],
     ),
     "cardoku_games": (CardokuGame, ["status", "score", "units", "started_at", "finished_at"]),
     "domino_games": (

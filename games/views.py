@@ -111,11 +111,12 @@ def run_daily_context(run: SoloRun) -> dict:
 def solo_run(request, run_id: int):
     run = get_object_or_404(SoloRun.objects.select_related("puzzle", "player", "daily"), pk=run_id)
     account = request.player.account_id
-    if run.daily_id and account is not None and run.player.account_id == account:
+    ours = account is not None and run.player.account_id == account
+    if run.daily_id and ours:
         from .daily.play import take_over
 
         run = take_over(run, request.player)  # a daily continues on the account's other devices
-    if run.player_id != request.player.pk:
+    if run.player_id != request.player.pk and not (ours and run.state == SoloRun.State.FINISHED):
         return render(
             request,
             "message.html",

@@ -95,6 +95,9 @@ def test_a_signed_in_player_continues_on_another_device(dailies):
     solve(laptop_client, continued)
     assert SoloRun.objects.get(pk=run.pk).state == "finished"
     assert SoloRun.objects.filter(daily__isnull=False).count() == 1
+    # The finished run reads on either device (the daily page's "Your run"), and stays where it is.
+    assert phone_client.get(reverse("solo_run", args=[run.pk])).status_code == 200
+    assert SoloRun.objects.get(pk=run.pk).player == laptop
 
 
 def test_a_signed_in_player_opening_the_run_page_on_another_device_continues(dailies):
