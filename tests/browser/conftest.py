@@ -36,14 +36,21 @@ def browser():
         browser.close()
 
 
-def new_page(browser, base_url: str, profile=None, width=1100, height=900, csp=False):
+def new_page(browser, base_url: str, profile=None, width=1100, height=900, csp=False, touch=False):
     from django.conf import settings
 
     from tests.conftest import cookie_for
 
     # Playwright evaluates wait_for_function strings with eval, which the site's policy
     # refuses; tests/browser/test_csp.py asks for the policy (csp=True) to check it.
-    context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url, bypass_csp=not csp)
+    # touch: a phone's touch screen (pointer: coarse, hover: none) and its mobile viewport.
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=base_url,
+        bypass_csp=not csp,
+        has_touch=touch,
+        is_mobile=touch,
+    )
     if profile is not None:
         host = base_url.split("//", 1)[1].split(":")[0]
         context.add_cookies(

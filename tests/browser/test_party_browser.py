@@ -217,20 +217,7 @@ def test_quick_reactions_are_toasts_for_everyone_and_a_flood_is_refused(browser,
 
 
 def phone_context(browser, base_url, profile):
-    from django.conf import settings
-
-    from tests.conftest import cookie_for
-
-    context = browser.new_context(
-        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True, base_url=base_url
-    )
-    host = base_url.split("//", 1)[1].split(":")[0]
-    context.add_cookies(
-        [{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile), "domain": host, "path": "/"}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return page
+    return new_page(browser, base_url, profile, width=375, height=812, touch=True)
 
 
 def test_a_phone_pushes_a_domino_stone_through_44_px_targets(browser, live_server, player, bank_puzzle):
