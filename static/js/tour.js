@@ -1,0 +1,54 @@
+// A first-play walkthrough (templates/games/tour.html): a few steps, each ringing a part of
+// the real game on the page, with Next and Skip. Shown once per game in this browser:
+// finishing or skipping it is remembered (localStorage), and a private window without
+// storage just shows it again. Non-modal: the game stays playable under it.
+(function () {
+  "use strict";
+  const tour = document.querySelector(".tour[data-tour]");
+  if (!tour) return;
+  const key = "tour-" + tour.dataset.tour;
+  const steps = Array.from(tour.querySelectorAll("[data-tour-target]"));
+  const next = tour.querySelector("[data-tour-next]");
+  let at = -1;
+
+  function seen() { try { return localStorage.getItem(key) === "done"; } catch (e) { return false; } }
+  function target() { return at >= 0 ? document.querySelector(steps[at].dataset.tourTarget) : null; }
+  function ring() {  // the target again after a swap (a move redraws the game)
+    for (const el of document.querySelectorAll(".tour-target")) el.classList.remove("tour-target");
+    const el = target();
+    if (el) el.classList.add("tour-target");
+    return el;
+  }
+  function show(index) {
+    at = index;
+    steps.forEach(function (step, i) { step.hidden = i !== index; });
+    tour.querySelector(".tour-title").textContent = tour.dataset.stepLabel
+      .replace("{n}", String(index + 1)).replace("{total}", String(steps.length));
+    next.textContent = index === steps.length - 1 ? next.dataset.done : next.dataset.next;
+    const el = ring();
+    const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (el) el.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
+    next.focus({ preventScroll: true });
+  }
+  function close() {
+    try { localStorage.setItem(key, "done"); } catch (e) { /* private mode */ }
+    at = -1;
+    ring();
+    tour.hidden = true;
+  }
+
+  next.addEventListener("click", function () { at < steps.length - 1 ? show(at + 1) : close(); });
+  tour.querySelector("[data-tour-skip]").addEventListener("click", close);
+  tour.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") { event.stopPropagation(); close(); }
+  });
+  document.addEventListener("htmx:afterSettle", function () { if (at >= 0) ring(); });
+
+  function start() {
+    if (seen() || !steps.length || !document.querySelector(steps[0].dataset.tourTarget)) return;
+    tour.hidden = false;
+    show(0);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
