@@ -287,3 +287,19 @@ def test_home_shows_the_levels_at_once_and_puts_join_with_a_code_first_on_a_phon
     phone.get_by_role("button", name="Join room").tap()
     expect(phone).to_have_url(re.compile(rf"/r/{room.code}/"))
     phone.context.close()
+
+
+# --- 13: Cardoku's 6 and 9 are underlined --------------------------------------------------------
+
+
+def test_a_cardoku_six_never_reads_as_a_nine(page, player):
+    from games.cardoku import solo
+
+    game = solo.start_game(player, {"layout": "default"})  # the staircase shows the spades 1 to 9
+    page.goto(f"/cardoku/{game.pk}/")
+    decoration = """el => getComputedStyle(el, "::before").textDecorationLine"""
+    six = page.locator('.ck-rank[data-rank="6"]').first
+    nine = page.locator('.ck-rank[data-rank="9"]').first
+    seven = page.locator('.ck-rank[data-rank="7"]').first
+    assert six.evaluate(decoration) == "underline" and nine.evaluate(decoration) == "underline"
+    assert seven.evaluate(decoration) == "none"
