@@ -11,7 +11,7 @@ import socket
 import pytest
 from django.utils import timezone
 
-from games.models import Puzzle
+from games.models import Puzzle, SoloRun
 from players.models import Profile
 from rooms.models import Room
 from stats.models import Rating, RatingChange
@@ -160,5 +160,23 @@ def test_three_signed_in_players_race_and_see_their_ratings(browser, mail_server
         rows = page.locator(".ranking-table tbody tr").all_inner_texts()
         assert len(rows) == 1 and "Veteran" in rows[0] and name not in rows[0]
     shot(linus, "rankings")
+
+    # The Solo Run rankings across accounts: each account's best on its board, with places.
+    puzzle = Puzzle.objects.get()
+    for name, seconds in (("Ada", 200.0), ("Grace", 250.0), ("Grace", 150.0)):
+        SoloRun.objects.create(
+            player=Profile.objects.get(display_name=name), puzzle=puzzle, level="easy", board={}, score=100,
+            state=SoloRun.State.FINISHED, elapsed=seconds, finished_at=timezone.now(),
+        )  # fmt: skip
+    ada.goto("/rankings/")
+    ada.get_by_role("link", name="Solo Run").click()
+    ada.wait_for_url("**/rankings/solo/easy/classic/")
+    assert "on different puzzles of the same grade" in ada.inner_text("main")
+    rows = ada.locator(".ranking-table tbody tr").all_inner_texts()
+    assert [r.split("\t")[:3] for r in rows] == [["1", "Grace", "2:30"], ["2", "Ada", "3:20"]]
+    assert "place #2, best 3:20" in ada.locator("[data-my-place]").inner_text()
+    linus.goto("/rankings/solo/easy/classic/")
+    assert "You have no finish on this board yet." in linus.locator("[data-my-place]").inner_text()
+    shot(ada, "rankings-solo")
     for page in pages.values():
         page.context.close()
