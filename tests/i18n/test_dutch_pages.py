@@ -45,6 +45,7 @@ SAME_IN_DUTCH = {
     "Esc",
     "Tab",
     "Delete",
+    "Backspace",  # a key's name, as on the keyboard
 }
 ZONES = zoneinfo.available_timezones()
 ATTRIBUTES = {"aria-label", "title", "placeholder", "alt"}
