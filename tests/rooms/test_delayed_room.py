@@ -15,7 +15,7 @@ from rooms import actions as A
 from rooms.api import NotAllowed, RoomError, create_room, perform
 from rooms.gametypes import game_for
 from rooms.models import Room, Seat
-from tests.conftest import EMPTY, SOLUTION
+from tests.conftest import EMPTY, PUZZLE, SOLUTION
 
 
 @pytest.fixture
@@ -355,3 +355,33 @@ def test_submit_is_off_after_a_wrong_submission_until_a_cell_changes(room, playe
     result = perform(room.code, ada, A.Enter(EMPTY[0], right(EMPTY[0])), now=later(21))
     answer = game.move_answer(room, seat(room, ada), checked, result.outcome, EMPTY[0])
     assert not submit_disabled(answer)
+
+
+def test_a_delayed_entry_answer_and_push_are_as_small_as_an_immediate_one(room, players):
+    """Issue 25: the live path's answer and standings push of a delayed entry cost what an
+    immediate entry's do (bench/realtime.py --feedback delayed measures the CPU)."""
+    from rooms.push import standings_html
+
+    def sizes(code, player, cell, digit):
+        r = Room.objects.get(code=code)
+        before = seat(r, player).state
+        result = perform(code, player, A.Enter(cell, digit), now=later(5))
+        r.refresh_from_db()
+        answer = game_for(r).move_answer(r, seat(r, player), before, result.outcome, cell)
+        push = standings_html(r, list(r.seats.select_related("player")), ["en"])["en"]
+        return len(answer), len(push)
+
+    from games.models import Puzzle
+
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=2)  # the same grid
+    immediate = create_room(players[0], level="easy")
+    for p in players[1:3]:
+        perform(immediate.code, p, A.Join())
+    for p in players[:3]:
+        perform(immediate.code, p, A.SetReady(True))
+    perform(immediate.code, players[0], A.Start())
+    for n, cell in enumerate(EMPTY[:5]):
+        delayed_answer, delayed_push = sizes(room.code, players[0], cell, right(cell))
+        immediate_answer, immediate_push = sizes(immediate.code, players[0], cell, right(cell))
+        assert delayed_answer <= immediate_answer * 1.1, n
+        assert delayed_push <= immediate_push * 1.1, n
