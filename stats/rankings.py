@@ -1,6 +1,7 @@
 """Global rankings (RULES.md section 8): the Showdown rating's top list and the all-time
 Solo Run boards across accounts, each with the viewer's own place. Equal results share a
-place; a place is 1 + how many are strictly ahead, counted in one query."""
+place; a place is 1 + how many are strictly ahead (for the rating: in the same query as
+the top list)."""
 
 from __future__ import annotations
 
@@ -158,10 +159,14 @@ class MySolo:
     place: int
 
 
-def my_solo(account_id, level: str, assisted: bool) -> MySolo | None:
-    """The viewer's best run on the board and its place: 1 + the accounts with a better run."""
+def my_solo(account_id, level: str, assisted: bool, top=()) -> MySolo | None:
+    """The viewer's best run on the board and its place: read off `top` (solo_top's list)
+    when the viewer is in it, else 1 + the accounts with a better run (a count)."""
     if account_id is None:
         return None
+    listed = next(((place, run) for place, run in top if run.player.account_id == account_id), None)
+    if listed is not None:
+        return MySolo(listed[1], listed[0])
     mine = _board_runs(level, assisted).filter(player__account_id=account_id).order_by(*_order(assisted)).first()
     if mine is None:
         return None

@@ -52,8 +52,8 @@ def rankings(request, level: str | None = None, kind: str | None = None):
     account_id = getattr(request.player, "account_id", None)
     context: dict = {"levels": [], "board": None}
     if level is None:
-        top, mine = rankings_data.rating_board(account_id, now)
-        context.update(top=top, mine=mine)
+        ranked, mine = rankings_data.rating_board(account_id, now)
+        context.update(top=ranked, mine=mine)
     else:
         if level not in Level.values or kind not in KINDS:
             raise Http404("No such board.")
@@ -64,9 +64,9 @@ def rankings(request, level: str | None = None, kind: str | None = None):
                 "level_label": Level(level).label,
                 "kind_label": gettext("Assisted") if assisted else gettext("Classic"),
             },
-            top=rankings_data.solo_top(level, assisted),
-            mine=rankings_data.my_solo(account_id, level, assisted),
         )
+        top = rankings_data.solo_top(level, assisted)
+        context.update(top=top, mine=rankings_data.my_solo(account_id, level, assisted, top))
     context["levels"] = [
         {
             "value": value,

@@ -215,6 +215,13 @@ def test_solo_boards_across_accounts_with_the_players_own_place(db):
     assert "place #3, best 4:10" in text(response)
     assisted = browser_of(linus).get("/rankings/solo/hard/assisted/")
     assert top_names(assisted.content.decode()) == ["Linus"] and "place #1, best 1:40" in text(assisted)
+    # Outside the list read (here: a list of 1), the place is counted: the same answer.
+    from stats import rankings
+
+    top = rankings.solo_top("hard", False, limit=1)
+    assert [run.player.display_name for _p, run in top] == ["Ada"]
+    counted = rankings.my_solo(linus.account_id, "hard", False, top)
+    assert counted is not None and (counted.place, counted.run.elapsed) == (3, 250)
     dutch = text(browser_of(linus).get("/rankings/solo/hard/classic/", HTTP_ACCEPT_LANGUAGE="nl"))
     assert "op verschillende puzzels van dezelfde moeilijkheidsgraad" in dutch
 
