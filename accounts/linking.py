@@ -9,14 +9,16 @@ the linked profile (players.middleware checks the session's account).
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 
-from players.middleware import LINKED_PROFILE, profile_group
+from players.middleware import LINKED_PROFILE, cache_call, linked_key, profile_group
 from players.models import Profile, new_token
 
 
 def unlink(profile: Profile) -> None:
     """Unlink one browser: its cookie opens nothing any more and its session is signed out at
     its next request (players.middleware); what it played stays with the account."""
+    cache_call(cache.delete, linked_key(profile.token))  # the cache no longer vouches for its cookie
     profile.token = new_token()
     profile.unlinked = True
     profile.save(update_fields=["token", "unlinked"])

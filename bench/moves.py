@@ -57,6 +57,7 @@ SOLUTION = "53467891267219534819834256785976142342685379171392485696153728428741
 HX = {"HTTP_HX_REQUEST": "true"}
 FORM = "application/x-www-form-urlencoded"
 FRAGMENTS, WHOLE, LOCKED = "fragments", "whole board", "fragments, locked write"
+SIGNED_IN = "fragments, signed in"  # the same answer for a player signed in to an account (issue 22)
 MODES = [FRAGMENTS, WHOLE]  # + LOCKED where the tree has games/rows.write
 
 
@@ -68,11 +69,14 @@ def pct(values: list[float], q: float) -> float:
 class Timer:
     """Times `client.post` and keeps (ms, bytes) per (game, move kind, answer mode)."""
 
-    def __init__(self, client):
+    def __init__(self, client, signed_in: bool = False):
         self.client = client
+        self.signed_in = signed_in  # its fragments moves are kept as SIGNED_IN, the others untimed
         self.samples: dict[tuple[str, str, str], list[tuple[float, float, int]]] = defaultdict(list)
 
     def post(self, url: str, data: dict, key: tuple[str, str, str] | None):
+        if key is not None and self.signed_in:
+            key = (key[0], key[1], SIGNED_IN) if key[2] == FRAGMENTS else None
         body = urlencode(data)  # as htmx sends a form (the test client's default is multipart)
         LOCKED_WRITE[0] = key is not None and key[2] == LOCKED
         t0, c0 = time.perf_counter(), time.process_time()
@@ -239,6 +243,37 @@ def play_domino(timer: Timer, player, rng: random.Random) -> None:
         n += 1
 
 
+# --- a player signed in to an account ---------------------------------------------------------------
+
+
+def signed_in_client(timer: Timer):
+    """A profile linked to an account and a client signed in to it as a real sign-in leaves the
+    session (accounts/linking.py): its moves pay the session and the account check of
+    players.middleware. Shares `timer`'s samples. None in a tree from before accounts."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from players.models import Profile
+    from tests.conftest import cookie_for
+
+    try:
+        from players.middleware import LINKED_PROFILE
+    except ImportError:
+        return None
+    user = get_user_model().objects.create_user("bench", email="bench@example.com")
+    profile = Profile.objects.create(display_name="Bench", account=user)
+    client = Client()
+    client.force_login(user)
+    session = client.session
+    session[LINKED_PROFILE] = profile.pk
+    session.save()
+    client.cookies[settings.PLAYER_COOKIE_NAME] = cookie_for(profile)
+    signed = Timer(client, signed_in=True)
+    signed.samples = timer.samples
+    return signed, profile
+
+
 # --- the floor: what any move costs before the game -------------------------------------------------
 
 
@@ -322,12 +357,16 @@ def run_backend(moves: int, seed: int, label: str | None, out: str, floor: int) 
         client.cookies[settings.PLAYER_COOKIE_NAME] = cookie_for(player)
         timer = Timer(client)
         rng = random.Random(seed)
+        # whole games of an anonymous player and of a signed-in one take turns
+        players = [(timer, player)] + ([signed] if (signed := signed_in_client(timer)) else [])
         plays = {"Solo Run": play_solo, "Cardoku": play_cardoku, "Domino": play_domino}
         for play in plays.values():  # warm up: imports, template loading, connections
-            play(Timer(client), player, rng)
+            for who, profile in players:
+                play(Timer(who.client, who.signed_in), profile, rng)
         for name, play in plays.items():  # whole games until each has `moves` timed moves
             while sum(len(v) for k, v in timer.samples.items() if k[0] == name) < moves:
-                play(timer, player, rng)
+                for who, profile in players:
+                    play(who, profile, rng)
         if floor:
             time_floor(timer, player, floor)
         if label:  # an older tree or a prototype: one row per move kind
@@ -468,7 +507,7 @@ def main() -> None:
             report(
                 f"{name} (load {load:.1f} at the end)",
                 samples,
-                [FRAGMENTS, LOCKED, WHOLE] + [r[1] for r in runs[1:] if r[1]],
+                [FRAGMENTS, SIGNED_IN, LOCKED, WHOLE] + [r[1] for r in runs[1:] if r[1]],
             )
     finally:
         if args.previous:

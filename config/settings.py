@@ -403,6 +403,9 @@ SECURE_CSP = {
 }
 
 SESSION_COOKIE_HTTPONLY = True
+# Sessions (only signed-in players have one) are read from the cache and written through to the
+# database: a signed-in player's move costs no session query (bench/moves.py, issue 22).
+SESSION_ENGINE = "accounts.sessions"  # cached_db that outlives the cache
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

@@ -20,6 +20,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.core import signing
+from django.core.cache import cache
 from django.utils.cache import add_never_cache_headers
 from django.utils.functional import SimpleLazyObject
 
@@ -210,20 +211,40 @@ def known_player(request) -> Profile | None:
 
 
 LINKED_PROFILE = "player_profile"  # set at sign-in (accounts/linking.py)
+LINKED_SECONDS = 3600  # how long the cache vouches for a signed-in browser's cookie
+
+
+def linked_key(token: str) -> str:
+    """The cache's word that `token` is still the linked profile's (deleted when it is replaced,
+    accounts/linking.py unlink)."""
+    return f"player-linked:{token}"
 
 
 def _sign_out_if_unlinked(request, binding) -> None:
     """A browser signed in with a profile that is no longer its own (unlinked from the account
-    page, or its cookie lost) is signed out: it gets a fresh anonymous profile."""
+    page, or its cookie lost) is signed out: it gets a fresh anonymous profile. The profile is
+    looked up once per request at most, and a signed-in browser's move not at all while the
+    cache vouches for its token (a move costs what an anonymous one does, bench/moves.py)."""
     session = getattr(request, "session", None)
     linked = session.get(LINKED_PROFILE) if session is not None else None
-    if linked is None:
+    if linked is None or (binding.token and cache_call(cache.get, linked_key(binding.token)) == linked):
         return
     profile = binding.known()
     if profile is None or profile.pk != linked:
         from django.contrib.auth import logout
 
         logout(request)
+    else:
+        cache_call(cache.set, linked_key(profile.token), linked, LINKED_SECONDS)
+
+
+def cache_call(method, *args):
+    """A call to the cache that a cache (Redis) away does not fail: None then, and the database
+    answers instead (what the cache would have vouched for expires within LINKED_SECONDS)."""
+    try:
+        return method(*args)
+    except Exception:  # noqa: BLE001 - any client error of the cache backend means "away"
+        return None
 
 
 class PlayerMiddleware:

@@ -189,6 +189,7 @@ def test_unlink_signs_that_browser_out_and_keeps_its_records_with_the_account(sm
     sign_up(a, smtp)
     phone, b = browser_with_run(bank_puzzle, 200.0)
     sign_in(b, smtp)
+    assert "5:00" in board_page(b)  # signed in (and the cache now vouches for the phone's cookie)
     assert a.post(f"/account/browsers/{phone.pk}/unlink/").status_code == 302
     assert "3:20" in board_page(a)  # what the phone played stays the account's
     assert "3:20" not in board_page(b)  # the phone is signed out, with a fresh profile

@@ -1,0 +1,43 @@
+"""Sessions read from the cache (accounts/sessions.py, issue 22): a signed-in player's request
+pays no session query, and with the cache (Redis) away a session still works from the database."""
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.accounts.test_sign_in import sign_up
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ada(smtp, player):
+    client = client_for(player)
+    sign_up(client, smtp)
+    return client
+
+
+def test_a_signed_in_request_reads_its_session_from_the_cache(ada):
+    ada.get("/account/")
+    with CaptureQueriesContext(connection) as queries:
+        assert ada.get("/account/").status_code == 200
+    assert not [q for q in queries.captured_queries if "django_session" in q["sql"]]
+
+
+def test_with_the_cache_away_a_session_is_read_and_ended_in_the_database(ada, monkeypatch):
+    key = ada.session.session_key
+
+    def away(*args, **kwargs):
+        raise ConnectionError("Redis away")
+
+    backend = caches["default"]  # the session's cache, and every other use of it
+    for name in ("get", "set", "delete", "add", "incr", "touch", "has_key"):
+        monkeypatch.setattr(backend, name, away)
+    page = ada.get("/account/")
+    assert page.status_code == 200 and "ada@example.com" in page.content.decode()  # still signed in
+    assert ada.post("/accounts/logout/").status_code == 302
+    assert not Session.objects.filter(session_key=key).exists()
+    assert ada.get("/account/").status_code == 302  # signed out
