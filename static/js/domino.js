@@ -283,7 +283,7 @@
   // Nine markers along a phone's edge are ~27 px wide, under the 44 px a finger needs (WCAG
   // 2.5.8, Apple's HIG). On a touch screen a tap on a board cell offers the entry points of
   // its row and column as big buttons (each previews where the stone stops); a button
-  // presses its marker. The words come from the page (the markers' labels, data-picker-*).
+  // presses its marker. The words come from the page (the markers' labels, data-lines-*).
   const coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
   function closePicker() {
     const open = document.getElementById("dm-line-picker");
@@ -299,10 +299,10 @@
     box.id = "dm-line-picker";
     box.className = "line-picker";
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", board.dataset.pickerLabel || "");
+    box.setAttribute("aria-label", board.dataset.linesLabel || "");
     if (!choices.length) {
       const none = document.createElement("p");
-      none.textContent = board.dataset.pickerNone || "";
+      none.textContent = board.dataset.linesNone || "";
       box.appendChild(none);
     }
     for (const m of choices) {
@@ -320,7 +320,7 @@
     const cancel = document.createElement("button");
     cancel.type = "button";
     cancel.className = "button line-cancel";
-    cancel.textContent = board.dataset.pickerCancel || "×";
+    cancel.textContent = board.dataset.linesCancel || "×";
     cancel.addEventListener("click", closePicker);
     box.appendChild(cancel);
     document.body.appendChild(box);  // over everything (the board's cells make their own layers)
