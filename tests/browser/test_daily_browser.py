@@ -190,3 +190,58 @@ def test_a_daily_played_to_the_board_the_streak_the_archive_and_a_held_fast_fini
     page.context.close()
     bot_page.context.close()
     admin.context.close()
+
+
+@pytest.mark.parametrize("language", ("en-GB", "nl-NL"))
+@pytest.mark.parametrize("width", (375, 1100))
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+def test_daily_pages_have_no_axe_violations(browser, live_server, player, scheme, width, language):
+    """tests/browser/test_accessibility.py's gate (axe-core, reflow) on the daily pages."""
+    import datetime as dt
+
+    from games import solo
+    from games.daily import play
+    from tests.browser.test_accessibility import Audit, open_page
+
+    today = timezone.now().date()
+    for date in (today - dt.timedelta(days=3), today):
+        for level in ("easy", "medium", "hard", "expert"):
+            puzzle = Puzzle.objects.create(
+                level=level, givens=PUZZLE, solution=SOLUTION, clues=30, seed=1, for_daily=True
+            )
+            Daily.objects.create(date=date, level=level, puzzle=puzzle)
+    utc = zoneinfo.ZoneInfo("UTC")
+    finished, _started = play.start_ranked(player, today, "easy", utc)
+    for cell in EMPTY:
+        solo.act(finished.pk, player, solo.SoloAction("enter", cell=cell, digit=int(SOLUTION[cell])))
+    playing, _started = play.start_ranked(player, today, "medium", utc)
+    solo.act(playing.pk, player, solo.SoloAction("enter", cell=EMPTY[0], digit=int(SOLUTION[EMPTY[0]])))
+    practice = play.start_practice(player, today - dt.timedelta(days=3), "hard")
+    daily = Daily.objects.get(date=today, level="easy")
+    for n, (elapsed, assisted) in enumerate([(200, False), (420, True), (90, False)]):
+        user = get_user_model().objects.create_user(username=f"p{n}", email=f"p{n}@example.com")
+        other = Profile.objects.create(display_name=f"Player {n}", account=user)
+        SoloRun.objects.create(
+            player=other,
+            puzzle=daily.puzzle,
+            level="easy",
+            board={},
+            daily=daily,
+            state="finished",
+            elapsed=elapsed,
+            assisted=assisted,
+            hints=int(assisted),
+        )
+
+    audit = Audit(scheme, width, language)
+    page = open_page(browser, live_server.url, player, scheme, width, language)
+    audit.check(page, "daily: today", "/daily/")
+    audit.check(page, "daily: board", f"/daily/{today.isoformat()}/easy/")
+    audit.check(page, "daily: archive", f"/daily/archive/?month={(today - dt.timedelta(days=3)).strftime('%Y-%m')}")
+    audit.check(page, "daily: archive, this month", "/daily/archive/")
+    audit.check(page, "daily: finished (held: a script's pace)", f"/solo/{finished.pk}/")
+    audit.check(page, "daily: playing", f"/solo/{playing.pk}/")
+    audit.check(page, "daily: practice", f"/solo/{practice.pk}/")
+    audit.check(page, "home with today's dailies", "/")
+    page.context.close()
+    audit.assert_clean()
