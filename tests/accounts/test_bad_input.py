@@ -97,6 +97,28 @@ def test_posts_without_the_csrf_token_are_refused(smtp):
     assert smtp.messages == []
 
 
+def test_the_account_pages_posts_without_the_csrf_token_are_refused(smtp):
+    """Signed in, a forged form (no token) can neither unlink, delete, nor sign out."""
+    from players.models import Profile
+    from tests.accounts.test_sign_in import player_token
+    from tests.conftest import client_for
+
+    laptop = Profile.objects.create(display_name="Ada")
+    signed = client_for(laptop)
+    sign_up(signed, smtp)
+    forged = Client(enforce_csrf_checks=True)
+    forged.cookies = signed.cookies
+    for url, data in (
+        (f"/account/browsers/{laptop.pk}/unlink/", {}),
+        ("/account/delete/", {"confirm": "delete"}),
+        ("/accounts/logout/", {}),
+    ):
+        assert forged.post(url, data).status_code == 403
+    laptop.refresh_from_db()
+    assert laptop.account is not None and not laptop.unlinked and player_token(signed) == laptop.token
+    assert signed.get("/account/").status_code == 200  # still signed in
+
+
 def test_the_answer_takes_as_long_for_an_unknown_address_as_for_a_known_one(smtp, settings):
     """Enumeration by timing: medians of the code request for a known and an unknown address
     (both send a message: a code, or 'no account here') are within noise of each other."""

@@ -248,3 +248,16 @@ def test_delete_account_needs_a_fresh_code_and_keeps_others_room_results(smtp, b
     assert kept.player.display_name == "deleted player" and kept.player.account is None
     assert RoomResult.objects.get(room_code="ABCDEF", placement=2).player == grace
     assert "_auth_user_id" not in a.session and player_token(a) != laptop.token
+
+
+def test_one_display_name_per_account_a_new_name_on_one_browser_is_every_browsers(smtp, bank_puzzle):
+    laptop, a = browser_with_run(bank_puzzle, 300.0, name="Ada")
+    sign_up(a, smtp)
+    phone, b = browser_with_run(bank_puzzle, 200.0)
+    sign_in(b, smtp)
+    stranger = Profile.objects.create(display_name="Grace")
+    b.post("/profile/", {"display_name": "Ada L"})
+    for profile, name in ((laptop, "Ada L"), (phone, "Ada L"), (stranger, "Grace")):
+        profile.refresh_from_db()
+        assert profile.display_name == name
+    assert "Ada L" in a.get("/account/").content.decode()
