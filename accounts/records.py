@@ -13,12 +13,14 @@ The export (`export(user)`), every key documented here:
 "profile" is the id of the linked browser's profile that played it.
 """
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext
 
 from games.cardoku.models import CardokuGame
 from games.domino.models import DominoGame
 from games.models import SoloRun
+from players.middleware import cache_call, linked_key
 from players.models import Profile, new_token
 from rooms.models import RoomResult
 
@@ -61,6 +63,7 @@ def delete_account(user) -> None:
     for model in (SoloRun, CardokuGame, DominoGame):
         model.objects.filter(player__in=profiles).delete()
     for profile in profiles:
+        cache_call(cache.delete, linked_key(profile.token))  # its browsers' sessions no longer vouched for
         profile.display_name = gettext("deleted player")[:24]
         profile.token = new_token()
         profile.account = None
