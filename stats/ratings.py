@@ -115,9 +115,13 @@ def rate_room(room, seats, now) -> RoomRating | None:
     at = room.finished_at or now
     profiles = dict(Profile.objects.filter(pk__in=[s.player_id for s in seats]).values_list("id", "account_id"))
     accounts = [profiles.get(seat.player_id) for seat in seats]
-    reason, group = _decide(room, accounts, at.date())
     try:
         with transaction.atomic():  # a savepoint: a lost race never spoils the room's write
+            # Two rooms of one group finishing at once wait here for each other (their players'
+            # ratings, locked in id order), so the daily limit counts the one rated first.
+            known = sorted({a for a in accounts if a is not None})
+            list(Rating.objects.select_for_update().filter(account_id__in=known).order_by("pk").values_list("pk"))
+            reason, group = _decide(room, accounts, at.date())
             decision = RoomRating.objects.create(
                 room_id=room.pk, rated=reason == "", reason=reason, group=group, day=at.date(), at=at
             )
