@@ -127,3 +127,16 @@ def test_run_jobs_chooses_the_dailies(settings):
     assert Daily.objects.filter(date=dt.date.today() + dt.timedelta(days=2)).count() == 4
     call_command("run_jobs", "--once")
     assert Puzzle.objects.filter(for_daily=True).count() == Daily.objects.count()
+
+
+@pytest.mark.django_db
+def test_celery_beat_runs_the_job(settings):
+    from config.celery import app
+    from games.daily.tasks import choose_daily_puzzles
+
+    entry = settings.CELERY_BEAT_SCHEDULE["choose-daily-puzzles"]
+    app.loader.import_default_modules()
+    assert entry["task"] in app.tasks and entry["task"] == choose_daily_puzzles.name
+    settings.DAILY_DAYS_AHEAD = 1
+    assert choose_daily_puzzles.delay().get() > 0  # eager without a broker: the job itself
+    assert choose_daily_puzzles.delay().get() == 0
