@@ -24,6 +24,10 @@ Three rows at the end show the floor of this stack on this machine: the same POS
 view that does nothing, to one that makes a locked read and one write in a transaction (a
 move before games/rowwriter.py kept games), and to one that sends one UPDATE (a move now).
 
+A player signed in to an account (issue 22: a linked profile, the session a sign-in leaves) plays
+whole games in turn with the anonymous one; its `fragments` moves are the `fragments, signed in`
+rows (its others are played, not timed).
+
 Moves are posted form-encoded, as htmx sends them (not multipart, the test client's
 default). Times are wall clock (what a player waits for, database included); the CPU time of the
 process is printed beside them because a shared machine adds scheduling noise.
