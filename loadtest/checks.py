@@ -104,14 +104,18 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                 report.problem("message ids applied more than once", f"{player.name} {mid} x{len(logged)}")
             answer = player.outcomes.get(mid)
             if answer is None:
-                if mid in player.applied_unacked:
+                if mid in player.applied_unacked and action.get("mode") != "note":
                     counts["applied, answer lost (seen in resync)"] += 1
                     if len(logged) != 1 and not same_entry_logged(player.name, action):
                         report.problem("resync showed a move the log lacks", f"{player.name} {mid} {action}")
                 else:
                     counts["never answered (fate unknown to the client)"] += 1
                 continue
-            if answer[0] == "applied":
+            if answer[0] == "applied" and action.get("mode") == "note":
+                counts["pencil marks (kept out of the log)"] += 1
+                if logged:
+                    report.problem("pencil marks found in the log", f"{player.name} {mid} {action}")
+            elif answer[0] == "applied":
                 counts["acknowledged"] += 1
                 if len(logged) != 1:
                     report.problem(
@@ -183,7 +187,6 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                 seat.progress,
                 seat.status,
                 seat.state.get("cells"),
-                list(seat.state.get("notes", [])),
                 sorted(seat.state.get("hinted", [])),
             )
             replayed = (
@@ -193,7 +196,6 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
                 board.progress,
                 str(board.status),
                 "".join(map(str, board.cells)),
-                list(board.notes),
                 sorted(board.hinted),
             )
             if stored != replayed:
@@ -265,8 +267,26 @@ def verify(run, logs=(), expect_fault=False, clock_tolerance=2.0, fanout_margin=
             if own is None:
                 report.problem("client has no seat", f"{player.name} {code}")
                 continue
-            mine = (view.cells, view.score, view.mistakes, view.hints, view.status)
-            db = (own.state.get("cells"), own.score, own.mistakes, own.state.get("hints"), own.status)
+            # Pencil marks are not in the log (nothing to replay): the client's are the row's.
+            notes = {
+                i: frozenset(d for d in range(1, 10) if m >> d & 1) for i, m in enumerate(own.state.get("notes", []))
+            }
+            mine = (
+                view.cells,
+                view.score,
+                view.mistakes,
+                view.hints,
+                view.status,
+                {i: d for i, d in view.notes.items() if d},
+            )
+            db = (
+                own.state.get("cells"),
+                own.score,
+                own.mistakes,
+                own.state.get("hints"),
+                own.status,
+                {i: d for i, d in notes.items() if d},
+            )
             if mine != db:
                 report.problem("client state differs from the database", f"{player.name} {code}: shows {mine}, db {db}")
             if not seen["left"] and rooms[code].state == "finished":

@@ -132,8 +132,8 @@ class LiveRoom:
             except BaseException:
                 _restore(self.room, self.seats, backup)
                 raise
-            if message_id and player is not None and result.changed:
-                self.seen.add((player.pk, message_id))
+            if message_id and player is not None and (result.changed or result.change.audience is Audience.MOVER):
+                self.seen.add((player.pk, message_id))  # a re-sent pencil mark toggles once
             result.before_state = next(
                 (summary["state"] for seat, summary, _ in backup[1] if seat is result.seat), None
             )

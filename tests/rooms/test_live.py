@@ -485,3 +485,46 @@ async def test_a_process_joins_its_rooms_groups_again_only_when_redis_may_have_f
     assert len(rejoined) == 4  # run-2 from then on: nothing more to do
     hub._member.cancel()
     await a.disconnect()
+
+
+def note(cell, digit, mid):
+    return json.dumps({"cell": str(cell), "digit": str(digit), "mode": "note", "mid": mid})
+
+
+async def test_pencil_marks_write_no_log_rows_and_survive_the_owner_going(monkeypatch):
+    """Issue 28, item 8: a player toggling pencil marks wrote a move-log row per toggle (18 a
+    second, about 1.5 KB each, for the room's life). Marks score nothing: they stay out of
+    the log, are written behind with the seat's row (at most FLUSH_SECONDS later) and ride
+    in every later logged move's seat summary, so a new owner rebuilds them; a re-sent toggle
+    applies once. (Lost on a kill -9: only marks toggled in the last FLUSH_SECONDS with no
+    logged move after them.)"""
+    monkeypatch.setattr(hubs, "FLUSH_SECONDS", 0.1)
+    room, ada, _, a = await started()
+    events = await sync_to_async(RoomEvent.objects.filter(room=room).count)()
+    cell = EMPTY[3]
+    for i, digit in enumerate([1, 2, 3, 4, 5, 6, 7, 8, 9] * 2 + [2]):  # 19 toggles: 2 is left on
+        await a.send_to(text_data=note(cell, digit, f"n{i}"))
+        await receive_until(a, f'id="cell-{cell}"')
+        await asyncio.sleep(0.1)  # under the socket's rate (10 a second)
+    await a.send_to(text_data=note(cell, 2, "n18"))  # re-sent after a reconnect: no second toggle
+    await a.send_to(text_data=note(EMPTY[5], 4, "n30"))  # handled after it, in order
+    await receive_until(a, "notes 4")
+    assert await sync_to_async(RoomEvent.objects.filter(room=room).count)() == events  # not one row
+    await asyncio.sleep(0.5)  # written behind
+    seat = await sync_to_async(Seat.objects.get)(room=room, player=ada)
+    assert seat.state["notes"][cell] == 1 << 2
+    hub = hubs.current()
+    await hub.drop(hub.rooms[room.code])  # the owner goes; the next one loads rows + log
+    _room, seats, _seen = await store.run_db(store.load, room.code)
+    assert next(s for s in seats if s.player_id == ada.pk).state["notes"][cell] == 1 << 2
+    # a logged move after more marks carries them: rebuilt from the log even before the rows
+    monkeypatch.setattr(hubs, "FLUSH_SECONDS", 3600)
+    await a.send_to(text_data=note(EMPTY[4], 7, "n19"))
+    await receive_until(a, "notes 7")
+    await a.send_to(text_data=entry(EMPTY[1], "m1"))
+    await receive_until(a, 'id="room-message"')
+    owner = hub.rooms[room.code]
+    await hub.drop(owner)
+    _room, seats, _seen = await store.run_db(store.load, room.code)
+    assert next(s for s in seats if s.player_id == ada.pk).state["notes"][EMPTY[4]] == 1 << 7
+    await a.disconnect()

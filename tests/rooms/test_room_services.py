@@ -257,7 +257,8 @@ def test_each_change_says_who_hears_it_and_which_seats_came_and_went(room, playe
     assert entry.change.audience is Audience.STANDINGS and not entry.change.room_changed
     assert room_event(entry.room, entry.seats, entry, ["en"])["type"] == "room.standings"
     note = perform(room.code, players[1], A.Note(EMPTY[2], 5), now=later)
-    assert note.change.audience is Audience.MOVER and len(note.change.events) == 1  # logged, told to nobody
+    # told to nobody, and kept out of the move log (issue 28, item 8): saved with the seat's row
+    assert note.change.audience is Audience.MOVER and len(note.change.events) == 0
     assert room_event(note.room, note.seats, note) is None
     forfeit = perform(room.code, players[1], A.Forfeit(), now=later)
     assert forfeit.change.status_changed and forfeit.change.audience is Audience.EVERY_VIEW
