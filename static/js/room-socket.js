@@ -1,7 +1,7 @@
 // Room socket refusals (rooms/consumers.py accepts, then closes with a code). The htmx ws
 // extension reconnects by itself only after 1006/1011/1012/1013. "Try later" (4429: too
 // many connects or sockets from here; 4503: the server was busy) reconnects after a wait
-// that doubles each time (5 s to 80 s, with jitter); "not allowed" (4401: no player cookie,
+// that doubles each time (2.5-5 s at first, at most 40-80 s); "not allowed" (4401: no player cookie,
 // or signed out in this browser; 4404: no such room) stays closed and says why.
 (function () {
   "use strict";

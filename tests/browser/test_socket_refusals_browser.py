@@ -29,10 +29,10 @@ def test_a_socket_refused_try_later_says_so_and_reconnects_by_itself(browser, st
     page.goto(f"/r/{room.code}/")
     status = page.locator("#socket-status")
     page.reload()  # the second connect within the window: refused 4429 after the accept
-    expect(status).to_be_visible()
+    expect(status).to_be_visible(timeout=15_000)  # a 4429 closes 5 s after its accept (ROOM_REFUSAL_HOLD)
     expect(status).to_have_text("Not connected just now: trying again in a moment.")
     page.screenshot(path=f"/tmp/socket-refused-{width}.png")
-    # The window passes and the page reconnects (5-10 s after the refusal) with no reload:
+    # The window passes and the page reconnects (2.5-5 s after the close) with no reload:
     # a push reaches it again.
     expect(status).to_be_hidden(timeout=20_000)
     guest = new_page(browser, stingy_server, grace, width=width, height=800)

@@ -49,6 +49,7 @@ async def open_sockets(code, profile, count):
     opened = []
     for _ in range(count):
         c = WebsocketCommunicator(application, f"/ws/r/{code}/", headers=headers_for(profile))
+        c.scope["client"] = ("198.51.100.12", 40000)  # the attacker's own address, not the victims'
         connected, _ = await handshake(c, timeout=10)
         if connected:
             opened.append(c)
