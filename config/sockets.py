@@ -4,10 +4,12 @@ twisted's transport keeps every frame the application sends until the kernel tak
 the kernel takes nothing more from a client that stops reading: 20 such clients syncing at
 9/s grew daphne from 155 to over 400 MB in a minute. Here a socket may hold at most
 settings.SOCKET_SEND_BUFFER bytes its client has not taken; past that the connection is
-aborted (its buffer freed at once, the application told 1006 like any lost connection). A
-full state (a frame sent with "resync": True) is not queued behind a full state the client
-has not taken yet: the one waiting, and the frames after it, already bring the client up to
-date. A frame sent after the client began closing is dropped (autobahn raised "Attempt to
+aborted (its buffer freed at once, the application told 1006 like any lost connection). The
+answer to a client's own resync request (a frame sent with "resync": "answer") is dropped
+while a full state sent before it (any frame with "resync" set) is still waiting for the
+client: that one, and the pushes after it, already bring the client up to date (a push's
+full state is never dropped: it may be the only frame that carries its change). A frame
+sent after the client began closing is dropped (autobahn raised "Attempt to
 send on a closed protocol" into the consumer: a traceback for every client that closes
 before its answer).
 
@@ -33,7 +35,7 @@ def unsent_bytes(transport) -> int:
 
 class BoundedWebSocketProtocol(WebSocketProtocol):
     handed = 0  # bytes given to the transport (frames, pings, the handshake)
-    resync_end = 0  # `handed` just after the latest full state
+    resync_end = 0  # `handed` just after the latest full state (answer or push)
     cut = False
 
     def sendData(self, data, sync=False, chopsize=None):
@@ -50,8 +52,8 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
             return
         if self.cut or self.state in (self.STATE_CLOSING, self.STATE_CLOSED):
             return  # the client is going or gone: nothing to send it
-        if message.get("resync") and self.taken() < self.resync_end:
-            return  # a full state is still waiting for this client
+        if message.get("resync") == "answer" and self.taken() < self.resync_end:
+            return  # a full state is still waiting for this client, and pushes since then
         super().handle_reply(message)
         if message.get("resync"):
             self.resync_end = self.handed

@@ -297,7 +297,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             else:
                 html = await answer_html(result.live, self.player, result, mode, cell, self.language)
         if html:
-            await (self.send_state(html) if isinstance(action, A.Sync) else self.send(text_data=html))
+            await (self.send_state(html, "answer") if isinstance(action, A.Sync) else self.send(text_data=html))
         # Other changes reach this socket through the room's pushes.
 
     async def _react(self, action) -> None:
@@ -327,10 +327,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if html:
             await (self.send(text_data=html) if only_game else self.send_state(html))
 
-    async def send_state(self, html: str):
-        """A full state: daphne (config/sockets.py) drops it while a full state sent before
-        is still waiting for the client, which brings it up to date with what follows."""
-        await self.base_send({"type": "websocket.send", "text": html, "resync": True})
+    async def send_state(self, html: str, kind: str = "state"):
+        """A full state, marked for daphne (config/sockets.py): the answer to the client's own
+        resync request ("answer") is dropped while a full state sent before it is still
+        waiting for the client (that one and the pushes after it bring it up to date); a
+        connect's or a push's full state ("state") always goes."""
+        await self.base_send({"type": "websocket.send", "text": html, "resync": kind})
 
     def _render(self, only_game, version, kwargs, room=None, seats=None):
         return render_view(self.code, self.player, only_game, version, kwargs, room, seats, self.language)

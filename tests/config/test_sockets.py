@@ -80,17 +80,19 @@ def test_the_site_runs_daphne_with_the_bounded_protocol():
     assert WebSocketFactory.protocol is BoundedWebSocketProtocol
 
 
-def test_a_full_state_is_not_queued_behind_one_the_client_has_not_read(socket):
+def test_a_resync_answer_is_not_queued_behind_a_full_state_the_client_has_not_read(socket):
     protocol, transport = socket
-    send(protocol, "A" * 5000, resync=True)
+    send(protocol, "A" * 5000, resync="state")  # the connect's full state
     held = unsent_bytes(transport)
     assert held > 5000
     send(protocol, "push")  # a push after it still goes
     for _ in range(20):
-        send(protocol, "B" * 5000, resync=True)  # the client asks again and again
+        send(protocol, "B" * 5000, resync="answer")  # the client asks again and again
     assert unsent_bytes(transport) == held + len(b"push") + 2  # one frame header: nothing more
+    send(protocol, "D" * 5000, resync="state")  # a push's full state carries a change: it goes
+    assert unsent_bytes(transport) > held + 5000
     transport.take_all()
-    send(protocol, "C" * 5000, resync=True)  # read: the next full state goes
+    send(protocol, "C" * 5000, resync="answer")  # read: the next answer goes
     assert unsent_bytes(transport) > 5000
 
 

@@ -214,16 +214,16 @@ async def test_resyncs_waiting_together_are_answered_once_and_sent_as_full_state
     room, ada, *_ = await setup_room(started=False)
     a, *_ = await connect(room.code, ada)
     first = await a.receive_output(timeout=5)
-    assert first["type"] == "websocket.send" and first.get("resync") is True and 'id="room-body"' in first["text"]
+    assert first["type"] == "websocket.send" and first.get("resync") == "state" and 'id="room-body"' in first["text"]
     for _ in range(8):
         await a.send_to(text_data=json.dumps({"action": "sync"}))
     answers = []
     while not await a.receive_nothing(timeout=1):
         answers.append(await a.receive_output(timeout=5))
     assert 1 <= len(answers) <= 2
-    assert all(m.get("resync") is True and 'id="room-body"' in m["text"] for m in answers)
+    assert all(m.get("resync") == "answer" and 'id="room-body"' in m["text"] for m in answers)
     await a.send_to(text_data=json.dumps({"action": "sync"}))  # taken: the next one is answered
-    assert (await a.receive_output(timeout=5)).get("resync") is True
+    assert (await a.receive_output(timeout=5)).get("resync") == "answer"
     await a.disconnect()
 
 
