@@ -171,3 +171,13 @@ def test_a_run_whose_player_signs_in_after_the_close_stays_off_the_board(today_e
     with time_machine.travel(run.closes_at + dt.timedelta(minutes=1)):
         assert play.joined_account(player) == 1
     assert SoloRun.objects.get(pk=run.pk).review == "unlisted" and play_board(today_easy) == []
+
+
+def test_an_unlisted_or_voided_finish_says_so_on_its_page(today_easy, player, player_client):
+    run = play_run(player_client, [1500])
+    SoloRun.objects.filter(pk=run.pk).update(review="unlisted", review_reason="late")
+    page = player_client.get(reverse("solo_run", args=[run.pk])).content.decode()
+    assert "Your run is not on the board" in page and "You would be" not in page
+    SoloRun.objects.filter(pk=run.pk).update(review="voided")
+    page = player_client.get(reverse("solo_run", args=[run.pk])).content.decode()
+    assert "Your run was voided" in page and "You would be" not in page
