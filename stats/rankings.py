@@ -71,8 +71,10 @@ def rating_board(account_id, now, limit: int = TOP) -> tuple[list, MyRating | No
     top_ids = ranked.order_by("-shown", "account_id").values("account_id")[:limit]
     # The top's ids and the viewer's as one set of keys: PostgreSQL then looks 101 rows up
     # by their primary key (an OR of the two filters scanned the whole index).
-    keys = Rating.objects.filter(account_id__in=top_ids).values("account_id").union(
-        Rating.objects.filter(account_id=account_id).values("account_id"), all=True
+    keys = (
+        Rating.objects.filter(account_id__in=top_ids)
+        .values("account_id")
+        .union(Rating.objects.filter(account_id=account_id).values("account_id"), all=True)
     )
     viewer_shown = Rating.objects.filter(Q(account_id=account_id) & ranked_q(now)).values("shown")[:1]
     above = _count_of(ranked.filter(shown__gt=Subquery(viewer_shown)))
