@@ -1,6 +1,7 @@
 """Screenshots of the site as players see it, to look at after a change of layout or style:
-a showdown lobby, a race in progress, a finished room, Solo Run, Cardoku and Sudoku Domino
-(solo and a duel each), at 1280x800 and 375x812, in the light and the dark colour scheme.
+a showdown lobby, its 3-2-1 countdown, a race in progress (and with a reaction's toast), a
+finished room, Solo Run, Cardoku and Sudoku Domino (solo and a duel each), at 1280x800 and
+375x812, in the light and the dark colour scheme.
 
     .venv/bin/python scripts/screenshots.py OUT_DIR [--only NAME,...] [--lang nl]
 
@@ -12,6 +13,7 @@ English; the name gets a -<lang> suffix). The script reads the scratch database 
 """
 
 import argparse
+import datetime as dt
 import os
 import re
 import socket
@@ -27,7 +29,9 @@ SIZES = [(1280, 800), (375, 812)]
 SCHEMES = ["light", "dark"]
 STATES = [
     "lobby",
+    "countdown",
     "race",
+    "toast",
     "finished",
     "solo",
     "cardoku-solo",
@@ -93,9 +97,9 @@ class Shooter:
             page.get_by_role("button", name="Continue").click()
             lobby.wait_for()
 
-    def shoot(self, state: str, name: str, path: str, ready: str = "main", settle: int = 600, prepare=None) -> None:
+    def shoot(self, state: str, name: str, path, ready: str = "main", settle: int = 600, prepare=None) -> None:
         """The page at `path` as player `name` sees it, in every size and scheme; `prepare`
-        gets each fresh page first."""
+        gets each fresh page first. `path` may be a function: a fresh path for each shot."""
         if self.only and state not in self.only:
             return
         cookies = self.player(name).context.cookies()
@@ -109,7 +113,7 @@ class Shooter:
                 )
                 context.add_cookies(cookies)
                 page = context.new_page()
-                page.goto(path)
+                page.goto(path() if callable(path) else path)
                 if prepare:
                     prepare(page)
                 page.wait_for_selector(ready)
@@ -166,7 +170,7 @@ def open_room(shots: Shooter, game: str, host: str, guests: list[str]) -> str:
 
 
 def start_room(shots: Shooter, code: str, players: list[str]) -> None:
-    for name in players:
+    for name in players[1:]:  # the host's Start is the host's ready (issue 27)
         page = shots.player(name)
         page.locator("#room-body").get_by_role("button", name="I'm ready").click()
         page.locator("#room-body").get_by_role("button", name="Not ready").wait_for()
@@ -192,6 +196,16 @@ def showdown(shots: Shooter) -> None:
     sudoku_moves(linus, puzzle, 3, wrong=2)
     ada.locator("[data-board] [data-cell]").nth(40).click()
     shots.shoot("race", "Ada", f"/r/{code}/", "#room-body[data-state=playing] #game", settle=1500)
+    reactors = iter(["Grace", "Linus"] * 2)  # a reaction each per shot: within their 3 per 10 s
+
+    def react(page) -> None:
+        """Ada's fresh page hears a rival's reaction once its socket is up (a toast, 5 s)."""
+        page.wait_for_selector("#room-body[data-state=playing] #game")
+        page.wait_for_timeout(900)
+        shots.player(next(reactors)).get_by_role("button", name="Close one!").click()
+        page.locator("#toasts .toast").wait_for()
+
+    shots.shoot("toast", "Ada", f"/r/{code}/", "#toasts .toast", settle=400, prepare=react)
     sudoku_moves(ada, puzzle)
     sudoku_moves(grace, puzzle)
     linus.get_by_text("Forfeit and leave").click()  # it asks first (issue 27)
@@ -199,6 +213,38 @@ def showdown(shots: Shooter) -> None:
     linus.wait_for_url(shots.base + "/")
     ada.wait_for_selector("#room-body[data-state=finished]")
     shots.shoot("finished", "Grace", f"/r/{code}/", "#room-body[data-state=finished]", settle=2500)
+
+
+def countdown(shots: Shooter) -> None:
+    """The 3-2-1 in big digits: for each shot a room started (through the write path) to
+    reach its start about 3 seconds after the page shows it."""
+    from django.conf import settings
+    from django.db import OperationalError
+    from django.utils import timezone
+
+    from players.models import Profile
+    from rooms import actions as A
+    from rooms.api import create_room, perform
+
+    grace, linus = Profile.objects.get(display_name="Grace"), Profile.objects.get(display_name="Linus")
+
+    def counting() -> str:
+        for _attempt in range(20):  # SQLite: the last shot's room, running in daphne, may hold the lock
+            try:
+                return start_counting()
+            except OperationalError:
+                time.sleep(0.25)
+        raise SystemExit("the database stayed locked")
+
+    def start_counting() -> str:
+        code = create_room(grace, "showdown", "easy", "standard").code
+        perform(code, linus, A.Join())
+        perform(code, linus, A.SetReady(True))
+        ahead = 3.6 - settings.COUNTDOWN_SECONDS  # the page loads and settles in about a second
+        perform(code, grace, A.Start(), now=timezone.now() + dt.timedelta(seconds=ahead))
+        return f"/r/{code}/"
+
+    shots.shoot("countdown", "Linus", counting, "#room-body[data-state=countdown] .big-count", settle=200)
 
 
 def solo(shots: Shooter) -> None:
@@ -366,7 +412,8 @@ def main() -> None:
                 # Names are picked on the first room; the order keeps every player's first
                 # visit a first-time one.
                 for step, states in (
-                    (showdown, {"lobby", "race", "finished"}),
+                    (showdown, {"lobby", "race", "toast", "finished"}),
+                    (countdown, {"countdown"}),
                     (solo, {"solo"}),
                     (cardoku_solo, {"cardoku-solo"}),
                     (cardoku_duel, {"cardoku-duel", "cardoku-duel-over"}),

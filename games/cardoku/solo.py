@@ -16,7 +16,7 @@ from games import rowwriter
 from games.engines import cardoku as ck
 from games.engines.text import _
 
-from . import play
+from . import duels, play
 from .models import CardokuGame
 
 # What a move changes (CardokuGame.store); updated_at (auto_now) is written too.
@@ -32,14 +32,15 @@ def start_game(player, data: Mapping, rng: random.Random | None = None, now=None
     """A new game from the setup form: ``layout`` (default/random/custom, custom with
     ``spade_1``..``spade_9``) and an optional deal ``code``. Raises ``BadDealCode``,
     ``BadMove`` or ``LayoutError`` with a message for the player; nothing is saved then."""
-    seed = play.parse_deal(data, rng)
+    duel = duels.seed_of(data.get("code"))  # a duel's 8-character code replays its deck
+    seed = duel[1] if duel is not None else play.parse_deal(data, rng)
     layout = play.parse_layout(data, seed)
     state = play.start_state(layout, seed)
     last = player.cardoku_games.order_by("-started_at", "-pk").first()
     game = CardokuGame(
         player=player,
         layout_kind=layout.kind,
-        deal_code=ck.deal_code(seed),
+        deal_code=duel[0] if duel is not None else ck.deal_code(seed),
         started_at=now or timezone.now(),
         show_moves=bool(last and last.show_moves),
         show_restrictions=bool(last and last.show_restrictions),

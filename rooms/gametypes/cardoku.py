@@ -4,11 +4,11 @@ further down the deck. See duel.py for what duels share."""
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
+from games.cardoku import duels
 from games.cardoku import play as ck_play
 from games.cardoku import presenters as ck_view
 from games.engines import cardoku as ck
@@ -98,21 +98,24 @@ class CardokuDuel(DuelGame):
 
     def start(self, room, seats) -> None:
         room.puzzle = None
-        seed = self.new_seed()
+        code, seed = self.new_deal()
         # The deck lives only in the seats' server-side state: Room.seed (64 bits) cannot
         # hold a long seed, and nothing else needs it. Its code is shown after the finish.
         room.seed = None
         layout = ck.random_layout(seed) if self.layout(room) == "random" else ck.default_layout()
         data = ck_play.start_state(layout, seed)
+        if code:
+            data["duel_code"] = code  # the 8 characters shown after the finish (the seed's own code has 26)
         for seat in seats:
             seat.finish_seconds, seat.place = None, None
             self.store(seat, dict(data, helpers={"moves": False, "restrictions": False}))
             seat.to_fill = DECK_SIZE
 
-    def new_seed(self) -> int:
-        """128 bits from the OS: nine visible cards of a 40-bit random.Random deal singled
-        out its seed (and so every card to come) in seconds."""
-        return ck.long_seed(secrets.randbits(128))
+    def new_deal(self) -> tuple[str | None, int]:
+        """(code, seed): a long seed (nine visible cards of a 40-bit random.Random deal
+        singled out its seed, and so every card to come, in seconds) that an 8-character code
+        names through the server's key (games/cardoku/duels.py). None: the seed's own code."""
+        return duels.new_deal()
 
     def store(self, seat, data: dict) -> None:
         numbers = ck_play.summary(data)
@@ -144,7 +147,8 @@ class CardokuDuel(DuelGame):
             raise MoveRefused(str(error)) from None
         except ck.CardokuError as error:
             raise A.MalformedMessage(str(error)) from None
-        self.store(seat, dict(data, helpers=seat.state.get("helpers", {})))
+        kept = {key: seat.state[key] for key in ("helpers", "duel_code") if key in seat.state}
+        self.store(seat, dict(data, **kept))
         return DuelOutcome(outcome.kind, outcome.message, finished=outcome.finished, engine=outcome, move=move)
 
     def standing_line(self, seat) -> str:
@@ -181,7 +185,7 @@ class CardokuDuel(DuelGame):
         view.update(
             locked=locked,
             board_class="is-cardoku",
-            deal_code=state.deal_code if room.state == "finished" else None,
+            deal_code=(seat.state.get("duel_code") or state.deal_code) if room.state == "finished" else None,
             deal_layout=self.layout(room),
         )
         return view

@@ -323,7 +323,8 @@
     cancel.textContent = board.dataset.linesCancel || "×";
     cancel.addEventListener("click", closePicker);
     box.appendChild(cancel);
-    document.body.appendChild(box);  // over everything (the board's cells make their own layers)
+    // In <main> (a landmark), not in #game: over everything (the board's cells make their own layers).
+    (document.querySelector("main") || document.body).appendChild(box);
     if (choices.length === 1) preview(choices[0]);
     (box.querySelector(".line-choice") || cancel).focus();
   }

@@ -18,6 +18,7 @@ AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SCHEMES = ("light", "dark")
 LANGUAGES = ("en-GB", "nl-NL")  # the browser locale: its Accept-Language picks the page language
 WIDTHS = (375, 1100)
+REACTIONS = {"en-GB": "Quick reactions", "nl-NL": "Snelle reacties"}  # the reactions' group, by language
 
 # Record the room socket's state, so a check waits for the first (full-state) push.
 WATCH_SOCKET = """
@@ -58,7 +59,7 @@ REFLOW = """() => {
 }"""
 
 
-def open_page(browser, base_url, profile, scheme, width, language="en-GB"):
+def open_page(browser, base_url, profile, scheme, width, language="en-GB", touch=False):
     from django.conf import settings
 
     context = browser.new_context(
@@ -67,6 +68,8 @@ def open_page(browser, base_url, profile, scheme, width, language="en-GB"):
         locale=language,
         base_url=base_url,
         bypass_csp=True,
+        has_touch=touch,
+        is_mobile=touch,
     )  # axe is injected inline
     if profile is not None:
         host = base_url.split("//", 1)[1].split(":")[0]
@@ -252,6 +255,13 @@ def test_pages_have_no_axe_violations(browser, live_server, player, scheme, widt
     audit.check(page, "Cardoku: play (both helpers on)", f"/cardoku/{cardoku.pk}/")
     audit.check(page, "Sudoku Domino: home", "/domino/")
     audit.check(page, "Sudoku Domino: play", f"/domino/{domino.pk}/")
+    if width < 400:  # a phone's touch screen: a tapped cell offers its line's entry points
+        phone = open_page(browser, live_server.url, player, scheme, width, language, touch=True)
+        phone.goto(f"/domino/{domino.pk}/")
+        phone.locator("[data-domino-board] [role=gridcell]").nth(40).tap()
+        phone.locator("#dm-line-picker").wait_for()
+        audit.check(phone, "Sudoku Domino: play, a phone's line picker")
+        phone.context.close()
     page.keyboard.press("j")  # the gold joker: empty cells become buttons
     page.locator("[data-pick]").first.wait_for()
     audit.check(page, "Sudoku Domino: play, gold joker picked")
@@ -270,6 +280,7 @@ def test_pages_have_no_axe_violations(browser, live_server, player, scheme, widt
 def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width, language):
     from django.utils import timezone
 
+    from games.engines import race
     from players.models import Profile
     from rooms import actions as A
     from rooms import api
@@ -277,7 +288,7 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width
     def perform(*args, **kwargs):
         return off_thread(api.perform, *args, **kwargs)
 
-    bank(1)
+    bank(2)  # the race's puzzle and the countdown room's
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
     linus = Profile.objects.create(display_name="Linus")
@@ -293,8 +304,17 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width
     audit.check(host, "showdown lobby (host)", url, socket=True)
     audit.check(guest, "showdown lobby (guest, ready)", url, socket=True)
     audit.check(watcher, "showdown lobby (spectator)", url, socket=True)
+    perform(room.code, ada, A.SetRules("easy", race.PRESETS["hardcore"]))  # Grace is told why to ready again
+    audit.check(guest, "showdown lobby (guest, the host changed the rules)", url, socket=True)
+    perform(room.code, grace, A.SetReady(True))
 
-    perform(room.code, ada, A.SetReady(True))
+    # The 3-2-1 countdown, in a room of its own that nobody plays on (it counts for a minute).
+    counting = api.create_room(ada, level="easy", preset="standard")
+    perform(counting.code, grace, A.Join())
+    perform(counting.code, grace, A.SetReady(True))
+    perform(counting.code, ada, A.Start(), now=timezone.now() + timezone.timedelta(seconds=60))
+    audit.check(guest, "showdown countdown (3, 2, 1)", f"/r/{counting.code}/", socket=True)
+
     started = perform(room.code, ada, A.Start()).room
     perform(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
     for cell in EMPTY[:12]:
@@ -303,6 +323,9 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width
     audit.check(host, "showdown race (board + standings)", url, socket=True)
     audit.check(guest, "showdown race (after a mistake)", url, socket=True)
     audit.check(watcher, "spectator view", url, socket=True)
+    guest.get_by_role("group", name=REACTIONS[language]).get_by_role("button", name="GG").click()
+    host.locator("#toasts .toast").wait_for()
+    audit.check(host, "showdown race (a reaction's toast)")
 
     for _ in range(2):  # Hardcore: the third mistake locks Grace's board
         perform(room.code, grace, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1))

@@ -303,3 +303,24 @@ def test_a_cardoku_six_never_reads_as_a_nine(page, player):
     seven = page.locator('.ck-rank[data-rank="7"]').first
     assert six.evaluate(decoration) == "underline" and nine.evaluate(decoration) == "underline"
     assert seven.evaluate(decoration) == "none"
+
+
+def test_a_cardoku_duels_deal_code_is_8_characters_and_replays_in_solo(browser, daphne_server):
+    from games.cardoku.models import CardokuGame
+    from games.engines import cardoku as ck
+
+    room, (ada, grace) = running_room("cardoku")
+    for who in (ada, grace):
+        perform(room.code, who, A.Forfeit())
+    page = new_page(browser, daphne_server, ada)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=finished]")
+    code = page.locator("[data-deal-code]").inner_text()
+    assert len(code) == 8, code  # as short as a solo code (a duel's was 26)
+    duel_deck = ck.from_dict(Seat.objects.get(room=room, player=ada).state).deck
+    page.get_by_role("link", name="solo Cardoku").click()
+    page.get_by_role("button", name="Shuffle & Deal").click()
+    expect(page.locator("[data-deal-code]")).to_have_text(code)
+    game = CardokuGame.objects.filter(player=ada).latest("pk")
+    assert game.deal_code == code and ck.from_dict(game.state).deck == duel_deck
+    page.context.close()

@@ -69,3 +69,38 @@ def test_long_seed_needs_128_bits(value):
 def test_seeds_between_the_kinds_are_refused(seed):
     with pytest.raises(ck.BadDealCode):
         ck.deal(seed)
+
+
+# --- a duel's 8-character code (issue 27, 13) ------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [0, 1, 12345, (1 << 35) - 1])
+def test_duel_codes_are_8_characters_and_round_trip(number):
+    code = ck.duel_code(number)
+    assert len(code) == ck.CODE_LENGTH == 8 and code[0] == "U"
+    assert ck.parse_duel_code(code) == number == ck.parse_duel_code(f" {code[:4].lower()}-{code[4:]} ")
+
+
+@pytest.mark.parametrize("bad", [1 << 35, -1, True, "7", None])
+def test_a_duel_number_has_35_bits(bad):
+    with pytest.raises(ck.BadDealCode):
+        ck.duel_code(bad)
+
+
+@pytest.mark.parametrize("text", ["7K3M9QXA", "U", "U1234567X", "UU123456", "1U234567", "", None, 7])
+def test_only_u_and_seven_code_characters_are_a_duels_code(text):
+    assert ck.parse_duel_code(text) is None
+
+
+def test_a_duels_deck_needs_the_servers_key():
+    seed = ck.duel_seed(12345, b"key one")
+    assert ck.is_long_seed(seed) and seed == ck.duel_seed(12345, b"key one")
+    assert ck.duel_seed(12345, b"key two") != seed and ck.duel_seed(12346, b"key one") != seed
+    assert ck.deal(seed) != ck.deal(ck.duel_seed(12345, b"key two"))
+
+
+def test_a_solo_deal_code_refuses_a_duels_with_its_reason():
+    with pytest.raises(ck.BadDealCode, match=r"a U only first, in a duel's code"):
+        ck.parse_deal_code(ck.duel_code(5))
+    with pytest.raises(ck.BadDealCode, match=r"has 8 letters and digits; '7K3' has 3"):
+        ck.parse_deal_code("7K3")

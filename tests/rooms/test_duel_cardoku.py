@@ -39,7 +39,7 @@ def players(db):
 
 @pytest.fixture
 def room(players, monkeypatch):
-    monkeypatch.setattr(GAME, "new_seed", lambda: SEED)
+    monkeypatch.setattr(GAME, "new_deal", lambda: (None, SEED))  # the seed's own code shows
     room = create_room(players[0], game="cardoku", now=T0)
     perform(room.code, players[1], A.Join(), now=T0)
     return room
@@ -186,27 +186,37 @@ def test_nobody_sees_the_deck_and_the_deal_code_only_after_the_end(room, players
 
 
 def test_duel_decks_come_from_128_random_bits_kept_on_the_server(players):
-    """Nine visible cards singled out a 40-bit random.Random seed (issue 12, section 2)."""
-    seeds = {GAME.new_seed() for _ in range(50)}
+    """Nine visible cards singled out a 40-bit random.Random seed (issue 12, section 2). The
+    code shown after the end has 8 characters like a solo code (issue 27, 13): U and 35 bits
+    that only the server's key expands to the 128-bit seed."""
+    deals = [GAME.new_deal() for _ in range(50)]
+    seeds = {seed for _code, seed in deals}
     assert len(seeds) == 50 and all(ck.is_long_seed(s) for s in seeds)
+    assert all(len(code) == 8 and code[0] == "U" for code, _seed in deals)
     room = create_room(players[0], game="cardoku", now=T0)
     perform(room.code, players[1], A.Join(), now=T0)
     start(room, players[:2])
     room.refresh_from_db()
     state = engine(room, players[0])
-    assert room.seed is None and ck.is_long_seed(state.seed) and len(state.deal_code) == 26
+    shown = Seat.objects.get(room=room, player=players[0]).state["duel_code"]
+    assert room.seed is None and ck.is_long_seed(state.seed) and len(shown) == 8
     playing = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
-    assert state.deal_code not in playing and str(state.seed) not in playing
+    assert shown not in playing and state.deal_code not in playing and str(state.seed) not in playing
     for p in players[:2]:
         perform(room.code, p, A.Forfeit(), now=PLAY)
     room.refresh_from_db()
     after = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
-    assert room.state == "finished" and state.deal_code in after
+    assert room.state == "finished" and shown in after and state.deal_code not in after
     watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
     assert "Boards show which squares are filled, never the cards." in watcher
+    # The short code replays the same deck in solo Cardoku.
+    from games.cardoku.solo import start_game
+
+    game = start_game(players[0], {"layout": "default", "code": shown.lower()})
+    assert game.deal_code == shown and ck.from_dict(game.state).deck == state.deck
 
 
-def test_a_duel_deal_code_replays_in_solo_cardoku(players):
+def test_an_old_duels_26_character_code_still_replays_in_solo_cardoku(players):
     from games.cardoku.solo import start_game
 
     seed = ck.long_seed(0xC0FFEE << 64)

@@ -68,7 +68,7 @@ def right_push(state: d.State) -> str | None:
 @pytest.fixture
 def fixed_seeds(monkeypatch):
     monkeypatch.setattr(GAME_TYPES["domino"], "new_seed", lambda: 5)  # first stone has a right entry
-    monkeypatch.setattr(GAME_TYPES["cardoku"], "new_seed", lambda: 12345)
+    monkeypatch.setattr(GAME_TYPES["cardoku"], "new_deal", lambda: (None, 12345))
 
 
 async def test_domino_push_reaches_the_player_and_only_standings_reach_the_others(fixed_seeds):

@@ -126,7 +126,7 @@ def game(request, monkeypatch):
     if request.param == "domino":
         monkeypatch.setattr(game, "new_seed", lambda: 5)  # its first stones have a right and a wrong entry point
     if request.param == "cardoku":
-        monkeypatch.setattr(game, "new_seed", lambda: 12345)  # its first card fits on the board
+        monkeypatch.setattr(game, "new_deal", lambda: (None, 12345))  # its first card fits on the board
     return game
 
 

@@ -34,9 +34,12 @@ from .deal import (
     SEED_LIMIT,
     deal,
     deal_code,
+    duel_code,
+    duel_seed,
     is_long_seed,
     long_seed,
     parse_deal_code,
+    parse_duel_code,
     random_seed,
 )
 from .errors import (
@@ -99,6 +102,7 @@ __all__ = [
     "custom_layout", "deal", "deal_code", "default_layout", "discard", "format_card",
     "from_dict", "restore", "is_legal", "legal_squares", "new_game", "parse_card", "parse_deal_code",
     "place", "random_layout", "random_seed", "long_seed", "is_long_seed", "LONG_CODE_LENGTH",
+    "duel_code", "duel_seed", "parse_duel_code",
     "replay", "score", "score_board", "spade",
     "to_dict", "undo", "unit_base", "unit_bonuses", "unit_squares",
 ]  # fmt: skip

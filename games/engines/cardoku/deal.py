@@ -9,6 +9,12 @@ A deal is fully determined by its seed. Two kinds:
   so a duel's deck must not be guessable from what its players see. Its code has 26
   characters (130 bits; the flag bit tells the kinds apart).
 
+A duel's *code* is 8 characters too: ``U`` (outside the code alphabet, so no solo code has
+it) and 7 characters of a 35-bit number. Its deck is the long seed HMAC-SHA256(key, number)
+(``duel_seed``): short enough to read out, and unguessable from the cards seen, since only
+the server holding the key can expand the number. The 26-character codes of older duels
+still name their decks.
+
 Codes are read case-insensitively; dashes and spaces are ignored, and the look-alikes
 O -> 0 and I/L -> 1 are forgiven.
 
@@ -21,6 +27,7 @@ counter mode, which reveals nothing of the seed however many cards are seen.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 from typing import Protocol
 
@@ -36,6 +43,41 @@ LONG_SEED_FLAG = 1 << LONG_SEED_BITS
 LONG_CODE_LENGTH = 26  # 130 bits of base 32 hold the flag and the 128 bits
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _DECODE = {ch: i for i, ch in enumerate(CODE_ALPHABET)} | {"O": 0, "I": 1, "L": 1}
+
+
+DUEL_MARK = "U"
+DUEL_BITS = 35  # the seven characters after the mark
+
+
+def duel_code(number: int) -> str:
+    """A duel's 8-character code: the mark and the number in 7 characters."""
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < 1 << DUEL_BITS:
+        raise BadDealCode(f"A duel's number has {DUEL_BITS} bits.")
+    chars = []
+    for _n in range(CODE_LENGTH - 1):
+        number, digit = divmod(number, 32)
+        chars.append(CODE_ALPHABET[digit])
+    return DUEL_MARK + "".join(reversed(chars))
+
+
+def parse_duel_code(code: object) -> int | None:
+    """The number of a duel's code (``U`` and 7 characters), None for anything else."""
+    if not isinstance(code, str):
+        return None
+    text = code.strip().upper().replace("-", "").replace(" ", "")
+    if len(text) != CODE_LENGTH or text[0] != DUEL_MARK or not all(ch in _DECODE for ch in text[1:]):
+        return None
+    number = 0
+    for ch in text[1:]:
+        number = number * 32 + _DECODE[ch]
+    return number
+
+
+def duel_seed(number: int, key: bytes) -> int:
+    """The long seed a duel's number names, with the server's `key`: the code says nothing
+    of the deck to anyone without the key."""
+    digest = hmac.new(key, b"cardoku-duel:" + number.to_bytes(5, "big"), hashlib.sha256).digest()
+    return long_seed(int.from_bytes(digest[:16], "big"))
 
 
 def is_long_seed(seed: int) -> bool:
@@ -132,9 +174,8 @@ def parse_deal_code(code: str) -> int:
     if len(text) not in (CODE_LENGTH, LONG_CODE_LENGTH):
         raise BadDealCode(
             _(
-                "A deal code has %(length)s letters and digits (a duel's has %(long)s); %(code)s has %(n)s.",
+                "A deal code has %(length)s letters and digits; %(code)s has %(n)s.",
                 length=CODE_LENGTH,
-                long=LONG_CODE_LENGTH,
                 code=repr(code.strip()[:40]),
                 n=len(text),
             )
@@ -143,7 +184,7 @@ def parse_deal_code(code: str) -> int:
     for ch in text:
         if ch not in _DECODE:
             raise BadDealCode(
-                _("%(char)s cannot appear in a deal code (letters U and symbols never do).", char=repr(ch))
+                _("%(char)s cannot appear in a deal code (a U only first, in a duel's code).", char=repr(ch))
             )
         seed = seed * 32 + _DECODE[ch]
     if len(text) == LONG_CODE_LENGTH and not is_long_seed(seed):
