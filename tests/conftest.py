@@ -51,6 +51,19 @@ def _fresh_rate_limits(request):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request with Accept-Language: nl leaves Dutch active in the test's thread (Django's
+    LocaleMiddleware activates and never resets it): the next test rendering without a
+    request read Dutch ('10 ptn'), depending on the random order. Each test ends in English."""
+    yield
+    import sys
+
+    translation = sys.modules.get("django.utils.translation")  # never import Django here
+    if translation is not None:
+        translation.deactivate()
+
+
 @pytest.fixture
 def htmx_headers():
     return {"HTTP_HX_REQUEST": "true"}
