@@ -73,3 +73,13 @@ def test_a_finished_room_offers_it_to_its_signed_out_players_not_to_watchers(ban
     watcher = Profile.objects.create(display_name="Watcher")
     assert offer(client_for(watcher).get(url).content.decode()) is None  # no records of this room
     assert offer(signed_in(players[0], account).get(url).content.decode()) is None
+
+
+def test_how_to_play_says_the_sign_in_line_where_it_says_records_live_in_this_browser(player, account):
+    def accounts_section(client) -> str:
+        html = client.get(reverse("how_to_play")).content.decode()
+        start = html.index('id="accounts"')
+        return html[start : html.index("</ul>", start)]
+
+    assert OFFER in accounts_section(client_for(player))
+    assert OFFER not in accounts_section(signed_in(player, account))
