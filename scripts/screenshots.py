@@ -1,6 +1,7 @@
 """Screenshots of the site as players see it, to look at after a change of layout or style:
-a showdown lobby, its 3-2-1 countdown, a race in progress (and with a reaction's toast), a
-finished room, Solo Run, Cardoku and Sudoku Domino (solo and a duel each), at 1280x800 and
+a showdown lobby (and its QR code), its 3-2-1 countdown, a race in progress (and with a
+reaction's toast), a finished room, Solo Run (and its digit-first mode), Cardoku and Sudoku
+Domino (solo, their first-play walkthroughs, and a duel each), How to Play, at 1280x800 and
 375x812, in the light and the dark colour scheme.
 
     .venv/bin/python scripts/screenshots.py OUT_DIR [--only NAME,...] [--lang nl]
@@ -41,7 +42,16 @@ STATES = [
     "domino-duel",
     "domino-duel-over",
     "how-to-play",
+    "digit-first",
+    "share-qr",
+    "cardoku-tour",
+    "domino-tour",
 ]
+# The first-play walkthroughs are shot on their own (the *-tour states); everywhere else this
+# browser has seen them already.
+TOURS_SEEN = "localStorage.setItem('tour-cardoku', 'done'); localStorage.setItem('tour-domino', 'done');"
+# A phone's share sheet (navigator.share), so the room's Share button shows as on a phone.
+SHARE_SHEET = "navigator.share = () => Promise.resolve();"
 
 
 def free_port() -> int:
@@ -82,6 +92,7 @@ class Shooter:
         """The player's own page (a 1280x800 context with their cookie)."""
         if name not in self.players:
             context = self.browser.new_context(base_url=self.base, viewport={"width": 1280, "height": 800}, locale="en")
+            context.add_init_script(TOURS_SEEN)
             page = context.new_page()
             page.set_default_timeout(15_000)
             self.players[name] = page
@@ -97,9 +108,20 @@ class Shooter:
             page.get_by_role("button", name="Continue").click()
             lobby.wait_for()
 
-    def shoot(self, state: str, name: str, path, ready: str = "main", settle: int = 600, prepare=None) -> None:
+    def shoot(
+        self,
+        state: str,
+        name: str,
+        path,
+        ready: str = "main",
+        settle: int = 600,
+        prepare=None,
+        init: str = TOURS_SEEN,
+        full_page: bool = True,
+    ) -> None:
         """The page at `path` as player `name` sees it, in every size and scheme; `prepare`
-        gets each fresh page first. `path` may be a function: a fresh path for each shot."""
+        gets each fresh page first, `init` runs before the page's own scripts. `path` may be
+        a function: a fresh path for each shot."""
         if self.only and state not in self.only:
             return
         cookies = self.player(name).context.cookies()
@@ -112,6 +134,8 @@ class Shooter:
                     locale=self.lang,
                 )
                 context.add_cookies(cookies)
+                if init:
+                    context.add_init_script(init)
                 page = context.new_page()
                 page.goto(path() if callable(path) else path)
                 if prepare:
@@ -120,7 +144,7 @@ class Shooter:
                 page.wait_for_timeout(settle)  # the socket's first push, fonts, transitions
                 suffix = "" if self.lang == "en" else f"-{self.lang}"
                 target = self.out / f"{state}-{width}-{scheme}{suffix}.png"
-                page.screenshot(path=str(target), full_page=True)
+                page.screenshot(path=str(target), full_page=full_page)
                 print(target)
                 context.close()
 
@@ -188,6 +212,15 @@ def showdown(shots: Shooter) -> None:
     ada, grace, linus = (shots.player(n) for n in players)
     grace.locator("#room-body").get_by_role("button", name="I'm ready").click()
     shots.shoot("lobby", "Ada", f"/r/{code}/", "#room-body[data-state=lobby]")
+    shots.shoot(
+        "share-qr",
+        "Ada",
+        f"/r/{code}/",
+        "#room-body[data-state=lobby]",
+        prepare=lambda page: page.locator(".share-qr summary").click(),
+        init=TOURS_SEEN + SHARE_SHEET,
+        full_page=False,
+    )
     grace.locator("#room-body").get_by_role("button", name="Not ready").click()
     start_room(shots, code, players)
     puzzle = Room.objects.get(code=code).puzzle
@@ -258,6 +291,14 @@ def solo(shots: Shooter) -> None:
     sudoku_moves(page, run.puzzle, 20, wrong=1)
     page.locator("[data-board] [data-cell]").nth(30).click()
     shots.shoot("solo", "Ada", page.url.removeprefix(shots.base), "[data-board]", prepare=resume)
+    digit = next(d for d in "123456789" if run.puzzle.givens.count(d) >= 3)
+
+    def digit_first(page) -> None:  # the switch on and a digit picked: its cells light up
+        resume(page)
+        page.get_by_role("button", name="Digit first").click()
+        page.locator(f'.pad [data-digit="{digit}"]').click()
+
+    shots.shoot("digit-first", "Ada", page.url.removeprefix(shots.base), "[data-board]", prepare=digit_first)
 
 
 def resume(page) -> None:
@@ -295,6 +336,7 @@ def cardoku_solo(shots: Shooter) -> None:
     game = CardokuGame.objects.filter(player__display_name="Grace").latest("pk")
     cardoku_taps(page, lambda: load(CardokuGame.objects.get(pk=game.pk).state), 6)
     shots.shoot("cardoku-solo", "Grace", page.url.removeprefix(shots.base), "#ck-board")
+    tour(shots, "cardoku-tour", "Grace", page.url.removeprefix(shots.base), "#ck-board")
 
 
 def seat_state(name: str) -> dict:
@@ -357,6 +399,18 @@ def domino_solo(shots: Shooter) -> None:
     game = DominoGame.objects.filter(player__display_name="Linus").latest("pk")
     domino_pushes(page, lambda: DominoGame.objects.get(pk=game.pk).engine_state(), 6)
     shots.shoot("domino-solo", "Linus", page.url.removeprefix(shots.base), "[data-domino-board]")
+    tour(shots, "domino-tour", "Linus", page.url.removeprefix(shots.base), "[data-domino-board]")
+
+
+def tour(shots: Shooter, state: str, name: str, path: str, ready: str) -> None:
+    """A first visit (no walkthrough seen): the walkthrough on its step about the board, as
+    the player sees it (the screen, not the whole page: the card is fixed at its foot)."""
+
+    def step_two(page) -> None:
+        page.get_by_role("dialog").get_by_role("button", name="Next").click()
+        page.wait_for_timeout(700)  # the smooth scroll to the ringed board
+
+    shots.shoot(state, name, path, ready, prepare=step_two, init="", full_page=False)
 
 
 def domino_duel(shots: Shooter) -> None:
@@ -412,12 +466,12 @@ def main() -> None:
                 # Names are picked on the first room; the order keeps every player's first
                 # visit a first-time one.
                 for step, states in (
-                    (showdown, {"lobby", "race", "toast", "finished"}),
+                    (showdown, {"lobby", "share-qr", "race", "toast", "finished"}),
                     (countdown, {"countdown"}),
-                    (solo, {"solo"}),
-                    (cardoku_solo, {"cardoku-solo"}),
+                    (solo, {"solo", "digit-first"}),
+                    (cardoku_solo, {"cardoku-solo", "cardoku-tour"}),
                     (cardoku_duel, {"cardoku-duel", "cardoku-duel-over"}),
-                    (domino_solo, {"domino-solo"}),
+                    (domino_solo, {"domino-solo", "domino-tour"}),
                     (domino_duel, {"domino-duel", "domino-duel-over"}),
                     (how_to_play, {"how-to-play"}),
                 ):

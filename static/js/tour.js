@@ -27,7 +27,8 @@
     next.textContent = index === steps.length - 1 ? next.dataset.done : next.dataset.next;
     const el = ring();
     const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    if (el) el.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
+    // To the top of the screen, clear of the card at its foot (the page gets room to scroll).
+    if (el) el.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
     next.focus({ preventScroll: true });
   }
   function close() {
@@ -35,6 +36,7 @@
     at = -1;
     ring();
     tour.hidden = true;
+    document.body.classList.remove("touring");
   }
 
   next.addEventListener("click", function () { at < steps.length - 1 ? show(at + 1) : close(); });
@@ -47,6 +49,7 @@
   function start() {
     if (seen() || !steps.length || !document.querySelector(steps[0].dataset.tourTarget)) return;
     tour.hidden = false;
+    document.body.classList.add("touring");
     show(0);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -247,12 +247,17 @@ def test_pages_have_no_axe_violations(browser, live_server, player, scheme, widt
     page.locator('[role="gridcell"][data-cell="2"]').click()  # row 1, column 3: a selection and its highlights
     page.keyboard.press("n")  # notes mode on
     audit.check(page, "Solo Run: playing, cell selected, notes on")
+    page.locator("[data-digit-first]").click()  # issue 27: digit first, a digit picked
+    page.locator('.pad [data-digit="5"]').click()
+    audit.check(page, "Solo Run: digit first, a digit picked")
     audit.check(page, "Solo Run: paused", f"/solo/{paused.pk}/")
     audit.check(page, "Solo Run: finished", f"/solo/{finished.pk}/")
     audit.check(page, "Cardoku: setup", "/cardoku/")
     page.locator('input[type="radio"][name="layout"][value="custom"]').check()
     audit.check(page, "Cardoku: setup, custom layout editor")
-    audit.check(page, "Cardoku: play (both helpers on)", f"/cardoku/{cardoku.pk}/")
+    audit.check(page, "Cardoku: play (both helpers on), the walkthrough's first step", f"/cardoku/{cardoku.pk}/")
+    page.locator("[data-tour-next]").click()
+    audit.check(page, "Cardoku: the walkthrough's second step")
     audit.check(page, "Sudoku Domino: home", "/domino/")
     audit.check(page, "Sudoku Domino: play", f"/domino/{domino.pk}/")
     if width < 400:  # a phone's touch screen: a tapped cell offers its line's entry points
@@ -302,6 +307,8 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, scheme, width
 
     perform(room.code, grace, A.SetReady(True))
     audit.check(host, "showdown lobby (host)", url, socket=True)
+    host.locator(".share-qr summary").click()
+    audit.check(host, "showdown lobby (host), the QR code open", socket=True)
     audit.check(guest, "showdown lobby (guest, ready)", url, socket=True)
     audit.check(watcher, "showdown lobby (spectator)", url, socket=True)
     perform(room.code, ada, A.SetRules("easy", race.PRESETS["hardcore"]))  # Grace is told why to ready again
