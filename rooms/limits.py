@@ -69,7 +69,7 @@ def lookup_allowed(ip: str, player, code: str) -> bool:
 def connect_allowed(ip: str, key) -> bool:
     """Charge one connect (or resync) to this IP's and this player's budget; False once either
     is spent. Each budget is ROOM_CONNECTS_PER_* per ROOM_CONNECT_WINDOW as a steady rate with
-    a burst (GCRA: up to a third of it at once, at least 10, then one per window/limit), so no
+    a burst (GCRA: up to a tenth of it at once, at least 10, then one per window/limit), so no
     address puts seconds' worth of full renders in front of everyone else's moves: 180 a
     minute taken at once held the sockets' shared thread for seconds (issue 28, item 2).
     Charged before anything is rendered, refused ones included (up to one window ahead), so
@@ -84,7 +84,7 @@ def connect_allowed(ip: str, key) -> bool:
         allowed, due = True, {}
         for name, limit in budgets:
             interval = window / limit
-            burst = min(limit, max(10, limit // 3))
+            burst = min(limit, max(10, limit // 10))
             theoretical = max(arrivals.get(name, now), now)
             allowed = allowed and theoretical - now <= (burst - 1) * interval
             due[name] = min(theoretical + interval, now + window)
