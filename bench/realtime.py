@@ -19,6 +19,9 @@ migrated, and its rooms are set up by its own code): the two trees take turns (t
 first in odd repeats, the older one first in even ones), each row is printed as it comes,
 and at the end each tree's totals and their ratio.
 
+The bench's Redis database (REDIS_URL, db 3 by default) is emptied before every phase: give
+it one nothing else uses.
+
 --pace S: one entry per player every S seconds on average, each gap drawn between 0.5 S and
 1.5 S (a racer makes an entry every 3-10 s, not every second): with many rooms at a person's
 pace, the per-room background work (write-behind, lease renewals, clocks) is most of the cost.
@@ -601,10 +604,20 @@ def old_rooms(tree: Path, args) -> list:
     return [(code, cookies) for code, cookies in json.loads(line[len("ROOMS ") :])]
 
 
+def forget_redis() -> None:
+    """Empty the bench's own Redis database before each phase: trees share it, and an older
+    tree's rate-limit counters under the same keys in another format made this tree's INCR
+    fail ("value is not an integer"), its limits refuse every connect (4429) for a while."""
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+
+
 @contextlib.contextmanager
 def daphnes(count, tree: Path | None = None):
     """`count` daphne processes of this tree's code, or of `tree` (an older checkout, on its
     own database)."""
+    forget_redis()
     ports = [free_port() for _ in range(count)]
     logs = Path(tempfile.gettempdir())
     env = None if tree is None else dict(os.environ, DATABASE_URL=previous_url(tree))
