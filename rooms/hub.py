@@ -27,14 +27,12 @@ import uuid
 import weakref
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
-from redis.exceptions import RedisError
 
 from games.engines.errors import Refusal
 from games.engines.text import _
@@ -67,9 +65,7 @@ IDLE_UNLOAD_SECONDS = 120  # an owner with no sockets anywhere for this long is 
 FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered this long: busy
 FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
 REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
-MEMBERSHIP_SECONDS = 2.0  # how often a process asks whether Redis forgot its rooms' groups
-GROUP_REFRESH_SECONDS = 3600.0  # and joins them all again anyway (channels-redis expires groups after a day)
-HOLDER_SECONDS = 1.0  # how long a process trusts what it last read of a room's owner elsewhere
+MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups (one round trip for all)
 CLOCK_RETRY = timedelta(milliseconds=50)  # a room's clock fires no sooner than this after it is set
 # Per process: a player's message allowance over all their sockets here, and open sockets
 # (a room's sockets normally share its owner's process); per client IP:
@@ -130,15 +126,6 @@ class Hub:
         self._due_order = itertools.count()
         self._due_changed = asyncio.Event()
         self._clock: asyncio.Task | None = None
-        self._servers: tuple | None = None  # the Redis run ids the groups were last joined on
-        self._rejoined_at = 0.0
-        # Messages for other processes, queued while the previous one to the same channel is
-        # on its way (post); owners elsewhere as last read (holder); forwarded messages
-        # awaiting their answer here, by token.
-        self._outbox: dict[str, list[wire.Message]] = {}
-        self._sending: set[str] = set()
-        self._holders: dict[str, tuple[str, float]] = {}
-        self._answers: dict[str, Any] = {}  # token -> the consumer
 
     async def start(self) -> None:
         if not self.channel:
@@ -274,7 +261,7 @@ class Hub:
         if stale:
             self.spawn(self._refresh_soon(room.code))
             for channel in list(room.remote):
-                self.post(channel, wire.Push(room.code, {"type": "room.refresh"}))
+                await self._send(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     # acting ----------------------------------------------------------------------------
     async def act(self, consumer, action, message_id: str, data: dict):
@@ -285,28 +272,11 @@ class Hub:
         room = self.rooms.get(consumer.code)
         if room is not None:
             return await room.act(consumer.player, action, message_id)
-        holder = await self.holder(consumer.code)
+        holder = await self.leases.holder(consumer.code)
         if holder and holder != self.channel:
             self.spawn(self._forward(consumer, action, message_id, data, holder))
             return Forwarded()
         return None
-
-    async def holder(self, code: str) -> str | None:
-        """The room's owner elsewhere, as read from its lease at most HOLDER_SECONDS ago (a
-        Redis round trip per forwarded message, before): a stale answer costs one unanswered
-        message, which `_forward` re-routes after asking the lease itself."""
-        known = self._holders.get(code)
-        now = time.monotonic()
-        if known is not None and now - known[1] < HOLDER_SECONDS:
-            return known[0]
-        holder = await self.leases.holder(code)
-        if holder and holder != self.channel:
-            if len(self._holders) > 10_000:
-                self._holders.clear()
-            self._holders[code] = (holder, now)
-        else:
-            self._holders.pop(code, None)
-        return holder
 
     async def _forward(self, consumer, action, message_id: str, data: dict, holder: str) -> None:
         """Send a socket's message to the room's owner elsewhere and see it answered. An
@@ -314,19 +284,17 @@ class Hub:
         owner and applies the message itself (its id makes a second application harmless)."""
         token = uuid.uuid4().hex
         answered = consumer.awaiting[token] = asyncio.Event()
-        self._answers[token] = consumer
-        # The answer comes to this process's channel (batched with the room's pushes), and
-        # from there to the socket.
-        message = wire.Act(consumer.code, consumer.player.pk, token, data, message_id, self.channel, consumer.language)
+        message = wire.Act(
+            consumer.code, consumer.player.pk, token, data, message_id, consumer.channel_name, consumer.language
+        )
         try:
-            self.post(holder, message)
+            await self._send(holder, message)
             for _attempt in range(int(lease.TTL_MS / 1000 / FORWARD_CHECK_SECONDS) + 4):
                 try:
                     await asyncio.wait_for(answered.wait(), FORWARD_CHECK_SECONDS)
                     return
                 except TimeoutError:
                     pass
-                self._holders.pop(consumer.code, None)
                 now_holder = await self.leases.holder(consumer.code)
                 if now_holder == holder:
                     continue  # still leased: alive but slow, or dead and not yet expired
@@ -351,7 +319,7 @@ class Hub:
                     return
                 if now_holder and now_holder != self.channel:
                     holder = now_holder  # a new owner elsewhere: ask it instead
-                    self.post(holder, message)
+                    await self._send(holder, message)
                     continue
                 # Nobody owns it or nobody can be asked (Redis away from this process): the
                 # locked path itself (the lease was just asked: no owner to route to). A
@@ -373,7 +341,6 @@ class Hub:
             logger.warning("forwarding a message of %s failed", consumer.code, exc_info=True)
         finally:
             consumer.awaiting.pop(token, None)
-            self._answers.pop(token, None)
 
     # pushes ----------------------------------------------------------------------------
     async def _write(self, snapshot: store.Snapshot) -> bool:
@@ -400,7 +367,7 @@ class Hub:
             return
         await self.deliver(room.code, event)
         for channel in list(room.remote):
-            self.post(channel, wire.Push(room.code, event))
+            await self._send(channel, wire.Push(room.code, event))
 
     async def deliver(self, code: str, event: dict) -> None:
         if event["type"] == "room.refresh":
@@ -450,16 +417,6 @@ class Hub:
             logger.warning("room group %s failed for %s", what, code, exc_info=True)
             return False
         return True
-
-    async def _redis_runs(self) -> tuple | None:
-        """Each Redis server's run id (None: not a Redis layer, or it did not answer)."""
-        layer = self.layer
-        if not hasattr(layer, "ring_size") or not hasattr(layer, "connection"):
-            return None
-        try:
-            return tuple([(await layer.connection(i).info("server")).get("run_id") for i in range(layer.ring_size)])
-        except (RedisError, OSError):  # Redis away: the re-join says so too
-            return None
 
     async def _rejoin(self, codes: list[str]) -> bool:
         """Join the process groups of `codes` again, in one Redis round trip per shard (a
@@ -514,7 +471,7 @@ class Hub:
             self.spawn(self._refresh_soon(code))
         for room in list(self.rooms.values()):
             for channel in list(room.remote):
-                self.post(channel, wire.Push(room.code, {"type": "room.refresh"}))
+                await self._send(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""
@@ -554,22 +511,9 @@ class Hub:
                 if room is not None:
                     room.remote.discard(channel)
             case wire.Push(code, event):
-                if event["type"] == "room.refresh":
-                    self._holders.pop(code, None)  # the owner may have given the room up
                 await self.deliver(code, event)
             case wire.Hello(code, channel):
-                self._holders.pop(code, None)
                 await self.hello(code, channel)
-            case wire.Answer(html, token):
-                consumer = self._answers.get(token or "")
-                if consumer is not None:
-                    await consumer.live_answer({"html": html, "token": token})
-            case wire.Batch(messages):
-                for each in messages:
-                    try:
-                        await self._handle(each)
-                    except Exception:  # one message must not cost the others in its batch
-                        logger.exception("live message failed: %s", each.get("type"))
 
     async def _forwarded(self, message: wire.Act) -> None:
         room = await self.owner(message.code, load=True)
@@ -587,7 +531,7 @@ class Hub:
             html = await database_sync_to_async(refusal_view)(message.code, player, error, data, language)
         else:
             html = await answer_html(result.live, player, result, parse_mode(data), parse_cell(data), language)
-        self.post(message.reply, wire.Answer(html, message.token))
+        await self._send(message.reply, wire.Answer(html, message.token))
 
     async def _called(self, message: wire.Call) -> None:
         """An action from the locked path of another process (an HTTP view, a Celery task)."""
@@ -609,26 +553,6 @@ class Hub:
         if room is None:
             return None
         return await room.act(player, action, message_id)
-
-    def post(self, channel: str, message: wire.Message) -> None:
-        """Send `message` to another process's channel: at once when nothing is on its way
-        there, else with everything queued meanwhile in one Batch (what crosses Redis per
-        tick, not per message: a room spread over two processes sent every move, answer and
-        push one by one and fell behind at 250 moves/s). Order is kept per channel, and every
-        message goes (each standings push carries its move's event: none is skipped)."""
-        queued = self._outbox.setdefault(channel, [])
-        queued.append(message)
-        if channel not in self._sending:
-            self._sending.add(channel)
-            self.spawn(self._drain(channel))
-
-    async def _drain(self, channel: str) -> None:
-        try:
-            while queued := self._outbox.pop(channel, None):
-                batch = queued[0] if len(queued) == 1 else wire.Batch([wire.encode(m) for m in queued])
-                await self._send(channel, batch)
-        finally:
-            self._sending.discard(channel)
 
     async def _send(self, channel: str, message: wire.Message | dict) -> None:
         try:
@@ -738,24 +662,17 @@ class Hub:
                 await asyncio.sleep(1)
 
     async def _memberships(self) -> None:
-        """Join the process groups of this process's rooms again when Redis may have lost
-        them: Redis keeps nothing on disk, so a restarted Redis forgot them (and pushes would
-        stop arriving). Every MEMBERSHIP_SECONDS one question (each Redis server's run id,
-        new at every start); every room joined again, in one round trip, only when a run id
-        moved, a layer call failed since, or GROUP_REFRESH_SECONDS passed (the groups'
-        expiry). Nothing per room when nothing changed (two calls per room every 2 s before)."""
+        """Join the process groups of this process's rooms again now and then, all in one
+        Redis round trip (`_rejoin`): Redis keeps nothing on disk, so a restarted Redis forgot
+        them (and pushes would stop arriving), and a socket's join racing another's leave of
+        the same room can leave the process out. (Joining again only when Redis's run id
+        moved lost updates in the two-process fault test: the periodic join repairs more.)"""
         while True:
             try:
                 await asyncio.sleep(MEMBERSHIP_SECONDS)
                 failures = push.layer_failures  # the locked path's pushes lost in this process
                 away = self.layer_away or failures != self._push_failures
-                servers = await self._redis_runs()
-                stale = time.monotonic() - self._rejoined_at > GROUP_REFRESH_SECONDS
-                joined = True
-                if away or stale or servers is None or servers != self._servers:
-                    joined = await self._rejoin(list(self.sockets))
-                    if joined:
-                        self._servers, self._rejoined_at = servers, time.monotonic()
+                joined = await self._rejoin(list(self.sockets))
                 if away and joined and await self._layer_answers():
                     self._push_failures = failures
                     await self._layer_back()

@@ -84,17 +84,8 @@ class Answer:
     type: ClassVar[str] = "live.answer"
 
 
-@dataclass(frozen=True)
-class Batch:
-    """What one process had queued for another while its previous message was on its way
-    (rooms/hub.py Hub.post): one layer message, read back in order. `messages` are encoded."""
-
-    messages: list
-    type: ClassVar[str] = "live.batch"
-
-
-Message = Act | Call | Watch | Unwatch | Push | Hello | Answer | Batch
-_KINDS: dict[str, type] = {kind.type: kind for kind in (Act, Call, Watch, Unwatch, Push, Hello, Answer, Batch)}
+Message = Act | Call | Watch | Unwatch | Push | Hello | Answer
+_KINDS: dict[str, type] = {kind.type: kind for kind in (Act, Call, Watch, Unwatch, Push, Hello, Answer)}
 
 
 def encode(message: Message) -> dict:

@@ -336,13 +336,11 @@ async def test_the_owner_keeps_a_bounded_window_of_message_ids_and_the_log_refus
     await a.disconnect()
 
 
-async def test_a_room_spread_over_two_processes_hears_every_move_and_crosses_the_layer_in_batches(monkeypatch):
+async def test_a_room_spread_over_two_processes_hears_every_move(monkeypatch):
     """A room whose sockets are on a process that does not own it (a proxy without hash
     routing): each move crosses to the owner and its answer and the room's standings come
-    back. With the layer slow (a Redis round trip), what queues meanwhile crosses as one
-    message per channel: a burst of moves is answered in full, the other player gets every
-    move's standings, and fewer messages crossed than moves were made (each crossed one by
-    one before, and fell behind at 250 moves/s)."""
+    back. With the layer slow (a Redis round trip), a burst of moves is answered in full and
+    the other player gets every move's standings, none skipped."""
     room, ada, grace, _watcher = await setup_room()
     here = hubs.current()
     owner_hub = hubs.Hub(asyncio.get_running_loop())  # the other process, owner of the room
@@ -381,11 +379,7 @@ async def test_a_room_spread_over_two_processes_hears_every_move_and_crosses_the
             html = await g.receive_from(timeout=5)
             seen |= {int(v) for v in re.findall(r'<section id="standings"[^>]*data-version="(\d+)"', html)}
         assert wanted <= seen and last in seen  # none skipped, the last one included
-        to_owner = [kind for channel, kind in crossings if channel == owner_hub.channel]
-        back = [kind for channel, kind in crossings if channel == here.channel]
-        assert "live.batch" in to_owner and "live.batch" in back
-        assert to_owner.count("live.act") + to_owner.count("live.batch") < len(cells)
-        assert len(back) < 2 * len(cells)  # an answer and a push per move, one by one, before
+        assert any(kind == "live.act" for _channel, kind in crossings)  # the moves did cross
         assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id__startswith="burst").count)() == 10
         await a.disconnect()
         await g.disconnect()
@@ -445,46 +439,6 @@ async def test_every_room_s_clock_runs_on_one_timer_and_moves_its_room_on_withou
         assert saved == 1  # the clock's own action, logged like any other
     await a.disconnect()
     await b.disconnect()
-
-
-async def test_a_process_joins_its_rooms_groups_again_only_when_redis_may_have_forgotten_them(monkeypatch):
-    """Every MEMBERSHIP_SECONDS the hub asks Redis one question (its run id, new at every
-    start) and joins every room's group again, in one round trip, only when the run id
-    moved, a layer call failed since, or the groups' refresh is due: nothing per room while
-    nothing changed (two Redis calls per room every 2 s before)."""
-    room, ada, *_ = await setup_room()
-    hub = hubs.current()
-    a, *_ = await connect(room.code, ada)
-    await a.receive_from(timeout=5)
-    runs = iter(["run-1", "run-1", "run-1", "run-2", "run-2", None, "run-2", "run-2"] + ["run-2"] * 100)
-    rejoined: list[list[str]] = []
-    real_rejoin = hub._rejoin
-
-    async def redis_runs():
-        run = next(runs)
-        return None if run is None else (run,)
-
-    async def rejoin(codes):
-        rejoined.append(codes)
-        return await real_rejoin(codes)
-
-    monkeypatch.setattr(hubs, "MEMBERSHIP_SECONDS", 0.01)
-    monkeypatch.setattr(hub, "_redis_runs", redis_runs)
-    monkeypatch.setattr(hub, "_rejoin", rejoin)
-    hub._member.cancel()
-    hub._servers, hub._rejoined_at = None, 0.0
-    hub._member = asyncio.ensure_future(hub._memberships())
-    for _ in range(200):
-        await asyncio.sleep(0.01)
-        if len(rejoined) >= 4:
-            break
-    # run-1 (first ask), run-2 (Redis restarted), None (no answer), run-2 again (back
-    # after the failed ask): four re-joins of every room in eight asks, none in between.
-    assert rejoined[:4] == [[room.code]] * 4
-    await asyncio.sleep(0.1)
-    assert len(rejoined) == 4  # run-2 from then on: nothing more to do
-    hub._member.cancel()
-    await a.disconnect()
 
 
 def note(cell, digit, mid):
