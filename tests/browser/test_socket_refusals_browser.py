@@ -41,3 +41,22 @@ def test_a_socket_refused_try_later_says_so_and_reconnects_by_itself(browser, st
     expect(page.locator("#room-body")).to_contain_text("Grace", timeout=10_000)
     for opened in (page, guest):
         opened.context.close()
+
+
+def test_a_first_visitor_watches_live_and_joins_with_the_profile_its_socket_made(browser, daphne_server):
+    """Issue 28, item 8, the whole flow in a browser: the room page makes no profile, its
+    socket does (a real room, past the budget), and the join then seats that same profile
+    under the picked name (the unit tests of tests/players and tests/rooms fail on the old
+    code; this one shows nothing broke for a first visitor)."""
+    ada = Profile.objects.create(display_name="Ada")
+    room = create_room(ada, level="easy", preset="friendly")
+    page = new_page(browser, daphne_server)  # no cookie: a first visit
+    page.goto(f"/r/{room.code}/")
+    expect(page.locator("#room-body")).to_contain_text("Ada")
+    expect(page.locator("#socket-status")).to_be_hidden()
+    page.get_by_role("button", name="Join the room").click()
+    page.get_by_label("Your name").fill("Zoe")
+    page.get_by_role("button", name="Continue").click()
+    page.locator(".player", has_text="Zoe").wait_for()
+    assert Profile.objects.count() == 2  # Ada and the visitor: one row, made once
+    page.context.close()
