@@ -109,6 +109,7 @@ def test_three_signed_in_players_race_and_see_their_ratings(browser, mail_server
     ada.get_by_role("button", name="Create room").click()
     ada.wait_for_selector("#room-body[data-state=lobby]")
     assert ada.locator('input[name="rating"][value="rated"]').is_checked()  # the host's toggle
+    shot(ada, "lobby")
     code = Room.objects.get().code
     for guest in (grace, linus):
         guest.goto("/")
