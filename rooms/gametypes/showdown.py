@@ -18,19 +18,26 @@ from .base import GameType
 # in place, so one parse serves the move, the mover's answer (before and after) and the
 # next move. Three parses a move were 5% of a move's CPU under bench/realtime.py.
 _PARSED: dict[int, tuple[dict, race.Board]] = {}
-_PARSED_MAX = 4096
+_PARSED_MAX = 512  # a few moves' worth for every seat of a busy process; a page's render adds none
 
 
-def board_of(state: dict) -> race.Board:
-    """The race.Board a seat's state holds."""
+def board_of(state: dict, keep: bool = True) -> race.Board:
+    """The race.Board a seat's state holds. `keep`: remember it (the move paths; a page's or
+    a refresh's render only reads: with 4,096 kept, the connects' renders filled the cache and
+    a socket cost 103 KiB of resident memory against 92 before, bench/realtime.py)."""
     found = _PARSED.get(id(state))
     if found is not None and found[0] is state:
         return found[1]
     board = race.Board.from_dict(state)
+    if keep:
+        _remember(state, board)
+    return board
+
+
+def _remember(state: dict, board: race.Board) -> None:
     if len(_PARSED) >= _PARSED_MAX:
         _PARSED.clear()
     _PARSED[id(state)] = (state, board)
-    return board
 
 
 def host_rates(room) -> bool:
@@ -246,13 +253,13 @@ class ShowdownGame(GameType):
 
     def store(self, seat, board: race.Board) -> None:
         seat.state = board.to_dict()
-        _PARSED[id(seat.state)] = (seat.state, board)  # the answer reads it next: no parse
+        _remember(seat.state, board)  # the answer reads it next: no parse
         seat.score, seat.mistakes, seat.progress = board.score, board.mistakes, board.progress
         seat.status = str(board.status)
 
     def board_context(self, room, seat, outcome=None, selected=None, mode="enter", now=None, playing=True) -> dict:
         rules = self.rules(room)
-        board = board_of(seat.state)
+        board = board_of(seat.state, keep=False)
         if selected is None and outcome is not None:
             selected = outcome.cell
         return {
