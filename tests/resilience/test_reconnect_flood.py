@@ -51,10 +51,23 @@ async def loop(code, profile, stop, counts) -> None:
         await asyncio.sleep(0)  # at once again, as after every 4429
 
 
+async def fresh_connect(code) -> float:
+    """Seconds from a new player's handshake to its full state (the issue: 18 -> 1,192 ms)."""
+    newcomer = await sync_to_async(Profile.objects.create)(display_name="Newcomer")
+    started = time.perf_counter()
+    c = WebsocketCommunicator(application, f"/ws/r/{code}/", headers=headers_for(newcomer))
+    assert (await handshake(c, timeout=10))[0]
+    await c.receive_from(timeout=10)
+    took = time.perf_counter() - started
+    await c.disconnect()
+    return took
+
+
 async def flood_beside_a_victim(settings, sockets: int, cookies: int):
     settings.ROOM_REFUSAL_HOLD = 5.0  # the default: a 4429 closes 5 s after its accept
     room, ada, grace, _ = await setup_room()
     quiet = await victim_median(room, ada, grace)
+    fresh_quiet = await fresh_connect(room.code)
     room2, ada2, grace2, _ = await setup_room()
     profiles = await sync_to_async(lambda: [Profile.objects.create(display_name=f"F{i}") for i in range(cookies)])()
     target = await sync_to_async(create_room)(profiles[0], level="easy", preset="friendly")
@@ -64,8 +77,11 @@ async def flood_beside_a_victim(settings, sockets: int, cookies: int):
     started = time.perf_counter()
     attacked = await victim_median(room2, ada2, grace2)
     seconds = time.perf_counter() - started
+    fresh_flooded = await fresh_connect(room2.code)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
+    print(f"\nfresh connect: quiet {1000 * fresh_quiet:.0f} ms, flooded {1000 * fresh_flooded:.0f} ms", end="")
+    assert fresh_flooded <= 2 * fresh_quiet + 0.1  # the issue's 18 -> 1,192 ms
     return quiet, attacked, counts, seconds
 
 
