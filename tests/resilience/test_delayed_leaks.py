@@ -23,10 +23,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games.models import Puzzle
-from players.models import Profile
 from rooms.models import Room
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
-from tests.resilience.test_leaks import ARIA, GIVEN, LONG_DIGITS, VALUE, Viewer
+from tests.resilience.test_leaks import ARIA, GIVEN, LONG_DIGITS, VALUE, Viewer, race_of_two_and_a_watcher
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,26 +78,8 @@ def leaks(viewer: Viewer, typed: set, submissions: int = 0) -> list[str]:
 async def test_no_judgement_of_any_entry_reaches_anyone_before_the_delayed_room_is_over(settings):
     settings.COUNTDOWN_SECONDS = 0.3
     await sync_to_async(Puzzle.objects.create)(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
-    ada_p, grace_p = await sync_to_async(lambda: [Profile.objects.create(display_name=n) for n in ("Ada", "Grace")])()
-    ada, grace, watcher = Viewer("Ada", ada_p), Viewer("Grace", grace_p), Viewer("Watcher")
+    code, ada, grace, watcher = await race_of_two_and_a_watcher("tournament")
     typed: dict[str, set] = {"Ada": set(), "Grace": set(), "Watcher": set()}
-    await watcher.get("/")
-    for v in (ada, grace):
-        await v.get("/")
-    created = await ada.post("/rooms/new/", {"level": "easy", "preset": "tournament"})
-    code = re.search(r"/r/(\w+)/", created["Location"]).group(1)
-    await grace.post(f"/r/{code}/join/", htmx=True)
-    for v in (ada, grace, watcher):
-        await v.get(f"/r/{code}/")
-        await v.connect(code)
-    for v in (ada, grace):
-        await v.send(action="ready", mid=f"ready-{v.name}")
-    await ada.send(action="start", mid="start")
-    await asyncio.sleep(0.5)
-    await ada.send(action="sync")
-    for v in (ada, grace, watcher):
-        await v.drain()
-    assert (await sync_to_async(Room.objects.get)(code=code)).state == "playing"
 
     async def enter(v, cell, digit, mid):
         typed[v.name].add((cell, digit))
@@ -128,7 +109,8 @@ async def test_no_judgement_of_any_entry_reaches_anyone_before_the_delayed_room_
         await grace.send(action="submit", mid=f"g-s{n}")
         await enter(grace, cell, wrong(cell), f"g-w{n}")
     await grace.send(action="submit", mid="g-s2")
-    assert (await sync_to_async(lambda: Room.objects.get(code=code).seats.get(player=grace_p).status)()) == "eliminated"
+    status = await sync_to_async(lambda: Room.objects.get(code=code).seats.get(player=grace.profile).status)()
+    assert status == "eliminated"
     for v in (ada, grace, watcher):  # pages after Grace is out: her score still says nothing
         await v.get(f"/r/{code}/")
         await v.drain()

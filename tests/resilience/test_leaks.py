@@ -110,16 +110,18 @@ def leaks(viewer: Viewer, seated: bool) -> list[str]:
     return problems
 
 
-async def test_no_unsolved_digit_in_any_page_or_frame_of_a_whole_showdown(settings):
-    settings.COUNTDOWN_SECONDS = 0.3
-    await sync_to_async(Puzzle.objects.create)(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+async def race_of_two_and_a_watcher(preset: str) -> tuple[str, Viewer, Viewer, Viewer]:
+    """Ada and Grace race a room of `preset` made through the site, a spectator watching;
+    each has loaded the room page and holds an open socket, drained, when it returns."""
     ada_p, grace_p = await sync_to_async(lambda: [Profile.objects.create(display_name=n) for n in ("Ada", "Grace")])()
     ada, grace, watcher = Viewer("Ada", ada_p), Viewer("Grace", grace_p), Viewer("Watcher")
     await watcher.get("/")  # a first visit: the spectator gets a profile of its own
     for v in (ada, grace):
         await v.get("/")
-    created = await ada.post("/rooms/new/", {"level": "easy", "preset": "standard"})
-    code = re.search(r"/r/(\w+)/", created["Location"]).group(1)
+    created = await ada.post("/rooms/new/", {"level": "easy", "preset": preset})
+    made = re.search(r"/r/(\w+)/", created["Location"])
+    assert made, created["Location"]
+    code = made.group(1)
     await grace.post(f"/r/{code}/join/", htmx=True)
     for v in (ada, grace, watcher):
         await v.get(f"/r/{code}/")
@@ -131,8 +133,14 @@ async def test_no_unsolved_digit_in_any_page_or_frame_of_a_whole_showdown(settin
     await ada.send(action="sync")
     for v in (ada, grace, watcher):
         await v.drain()
-    room = await sync_to_async(Room.objects.get)(code=code)
-    assert room.state == "playing"
+    assert (await sync_to_async(Room.objects.get)(code=code)).state == "playing"
+    return code, ada, grace, watcher
+
+
+async def test_no_unsolved_digit_in_any_page_or_frame_of_a_whole_showdown(settings):
+    settings.COUNTDOWN_SECONDS = 0.3
+    await sync_to_async(Puzzle.objects.create)(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    code, ada, grace, watcher = await race_of_two_and_a_watcher("standard")
 
     todo = list(EMPTY)
     wrong = int(SOLUTION[todo[0]]) % 9 + 1
@@ -149,7 +157,7 @@ async def test_no_unsolved_digit_in_any_page_or_frame_of_a_whole_showdown(settin
     await grace.connect(code)
     await grace.post(f"/r/{code}/leave/", htmx=True)  # forfeit
     await grace.get(f"/r/{code}/")
-    board = await sync_to_async(lambda: Room.objects.get(code=code).seats.get(player=ada_p).state["cells"])()
+    board = await sync_to_async(lambda: Room.objects.get(code=code).seats.get(player=ada.profile).state["cells"])()
     for i, cell in enumerate(c for c in todo if board[c] == "0"):
         await ada.send(cell=str(cell), digit=SOLUTION[cell], mode="enter", mid=f"a{i}")
     for _ in range(100):
