@@ -1,5 +1,6 @@
 from django.contrib.auth import SESSION_KEY
 
+from .forms import DEFAULT_NAME
 from .middleware import known_player
 
 
@@ -7,5 +8,12 @@ def player(request):
     # Never creates a profile: a page only shows the name of a player who has one.
     # signed_in: read from the session as stored, without loading the user's row (every page's
     # footer asks, and `user.is_authenticated` cost each signed-in page one query for it).
+    # player_named: the header offers "Pick your name" rather than the placeholder "Player 1234"
+    # (the name prompt suggests a friendlier one: the two never disagree on screen).
     session = getattr(request, "session", None)
-    return {"player": known_player(request), "signed_in": session is not None and SESSION_KEY in session}
+    profile = known_player(request)
+    return {
+        "player": profile,
+        "player_named": profile is not None and not DEFAULT_NAME.fullmatch(profile.display_name or ""),
+        "signed_in": session is not None and SESSION_KEY in session,
+    }

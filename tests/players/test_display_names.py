@@ -4,6 +4,8 @@ import pytest
 from django.urls import reverse
 
 from players.forms import DisplayNameForm
+from players.models import Profile
+from tests.conftest import client_for
 
 
 def clean(name):
@@ -72,3 +74,16 @@ def test_an_invisible_name_is_refused_by_the_page_and_changes_nothing(player_cli
     assert player_client.post(reverse("profile"), {"display_name": "\u202eEve"}).status_code == 302
     player.refresh_from_db()
     assert player.display_name == "Eve"
+
+
+@pytest.mark.parametrize(("language", "prompt"), [("en", "Pick your name"), ("nl", "Kies je naam")])
+def test_the_header_never_shows_the_placeholder_name(db, language, prompt):
+    """Issue 27, defect 10: the header said "Player 6455" while the name prompt offered
+    "Nimble Bison"; a player still on the placeholder is asked to pick a name instead."""
+    unnamed = Profile.objects.create(display_name="Player 6455")
+    html = client_for(unnamed).get(reverse("home"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    header = html.split('class="who"', 1)[1].split("</a>", 1)[0]
+    assert prompt in header and "Player 6455" not in header
+    named = Profile.objects.create(display_name="Ada")
+    header = client_for(named).get(reverse("home")).content.decode().split('class="who"', 1)[1].split("</a>", 1)[0]
+    assert "Ada" in header and "Pick your name" not in header
