@@ -6,6 +6,7 @@ Nothing here touches Django at import time: callers set the environment first.
 
 import asyncio
 import contextlib
+import hashlib
 import os
 import random
 import re
@@ -85,15 +86,24 @@ def ensure_database(url: str | None = None, migrate: bool = True) -> None:
 
 def static_root() -> str:
     """Collected static files for production-mode daphne (manifest storage needs them).
-    Cached in the temp directory and rebuilt only when a file under static/ is newer."""
-    root = Path(os.environ.get("LOADTEST_STATIC_ROOT") or Path(tempfile.gettempdir()) / "showdown-loadtest-static")
-    manifest = root / "staticfiles.json"
-    newest = max((p.stat().st_mtime for p in (ROOT / "static").rglob("*") if p.is_file()), default=0)
-    if not manifest.exists() or manifest.stat().st_mtime < newest:
+    Cached in the temp directory per checkout (two checkouts on one machine, e.g. a worktree
+    and a clone, once served each other's manifest: every page that named a file the other
+    tree lacked answered 500), and rebuilt when the files under static/ differ from the ones
+    collected (names, sizes, times)."""
+    tree = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    default = Path(tempfile.gettempdir()) / f"showdown-loadtest-static-{tree}"
+    root = Path(os.environ.get("LOADTEST_STATIC_ROOT") or default)
+    files = sorted(p for p in (ROOT / "static").rglob("*") if p.is_file())
+    digest = hashlib.sha256(
+        "\n".join(f"{p.relative_to(ROOT)} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in files).encode()
+    ).hexdigest()
+    stamp = root / "collected-from.sha256"
+    if not (root / "staticfiles.json").exists() or not stamp.exists() or stamp.read_text() != digest:
         env = dict(
             os.environ, **PRODUCTION_ENV, LOADTEST_STATIC_ROOT=str(root), DJANGO_SETTINGS_MODULE="loadtest.settings"
         )
         subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, check=True, env=env)
+        stamp.write_text(digest)
     return str(root)
 
 
