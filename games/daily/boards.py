@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import (
     BooleanField,
     Case,
@@ -86,11 +87,14 @@ def top(daily_id: int) -> list[Row]:
 def _top(daily_id: int) -> list[Row]:
     # ORDER BY ... LIMIT (a top-N sort on the partial index's rows) and the places numbered
     # here: a window RANK over every finish cost SQLite twice as much for 2,000 finishers.
-    found = (
-        SoloRun.objects.filter(LISTED, daily_id=daily_id)
-        .order_by(*ORDER, "pk")
-        .values_list(*FIELDS)[: settings.DAILY_BOARD_SIZE]
-    )
+    return _numbered(list(_top_query(daily_id).values_list(*FIELDS)))
+
+
+def _top_query(daily_id: int):
+    return SoloRun.objects.filter(LISTED, daily_id=daily_id).order_by(*ORDER, "pk")[: settings.DAILY_BOARD_SIZE]
+
+
+def _numbered(found: list) -> list[Row]:
     return [
         Row(place, pk, name, account, elapsed, mistakes, hints, assisted)
         for place, (pk, _p, name, account, elapsed, mistakes, hints, assisted) in places(found, _key)
@@ -133,22 +137,67 @@ def _count(condition: Q) -> Subquery:
     )
 
 
-def own(player, daily_id: int, listed: list[Row]) -> Row | None:
-    """The viewer's ranked run of the daily with its place (finished), or None."""
+def board(player, daily_id: int) -> tuple[list[Row], Row | None]:
+    """top() and own() together. On a cold cache, a viewer's run and place come in the top
+    query's own statement (UNION ALL of the two SELECTs), so the page still makes one query
+    for the board however the viewer stands."""
+    key = f"daily-board-{daily_id}"
+    rows = cache.get(key)
+    if rows is not None:
+        return rows, own(player, daily_id, rows)
+    mine_qs = _own_query(player, daily_id)
+    if mine_qs is None:
+        rows = _top(daily_id)
+        cache.set(key, rows, settings.DAILY_BOARD_CACHE_SECONDS)
+        return rows, None
+    top_qs = _top_query(daily_id).annotate(ahead=Value(0), review_=Value("")).values_list("ahead", "review_", *FIELDS)
+    top_sql, top_params = top_qs.query.sql_with_params()
+    own_sql, own_params = mine_qs[:1].query.sql_with_params()
+    # Each SELECT wrapped as a table: SQLite allows no ORDER BY/LIMIT in a compound's arms.
+    sql = f"SELECT 0, t.* FROM ({top_sql}) t UNION ALL SELECT 1, o.* FROM ({own_sql}) o"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (*top_params, *own_params))
+        found = [(arm, *_typed(rest)) for arm, *rest in cursor.fetchall()]
+    # A UNION ALL keeps no order: the board's is restored here (its ORDER BY as a key, then pk).
+    listed = sorted((r[3:] for r in found if r[0] == 0), key=lambda r: (_key(r), r[0]))
+    rows = _numbered(listed)
+    cache.set(key, rows, settings.DAILY_BOARD_CACHE_SECONDS)
+    return rows, _mine(player, rows, next((r[1:] for r in found if r[0] == 1), None))
+
+
+def _typed(values: list) -> tuple:
+    """A raw row's columns as the ORM gives them (SQLite answers booleans as 0/1)."""
+    ahead, review, pk, p, name, account, elapsed, mistakes, hints, assisted = values
+    return (ahead, review, pk, p, name, account, elapsed, mistakes, hints, bool(assisted))
+
+
+def _own_query(player, daily_id: int):
     if player is None or player.pk in (None, 0):
         return None
-    if player.account_id is not None:
-        for row in listed:
-            if row.account_id == player.account_id:
-                return Row(**{**row.__dict__, "mine": True})
-    found = (
+    return (
         SoloRun.objects.filter(record_filter(player), daily_id=daily_id, practice=False, state=SoloRun.State.FINISHED)
         .annotate(ahead=Coalesce(_count(ahead_of_outer()), 0))
         .values_list("ahead", "review", *FIELDS)
         .order_by("started_at")
-        .first()
     )
+
+
+def _mine(player, listed: list[Row], found) -> Row | None:
+    if player.account_id is not None:
+        for row in listed:
+            if row.account_id == player.account_id:
+                return Row(**{**row.__dict__, "mine": True})
     if found is None:
         return None
     ahead, review, pk, _p, name, account, elapsed, mistakes, hints, assisted = found
     return Row(ahead + 1, pk, name, account, elapsed, mistakes, hints, assisted, mine=True, review=review)
+
+
+def own(player, daily_id: int, listed: list[Row]) -> Row | None:
+    """The viewer's ranked run of the daily with its place (finished), or None."""
+    query = _own_query(player, daily_id)
+    if query is None:
+        return None
+    if player.account_id is not None and any(row.account_id == player.account_id for row in listed):
+        return _mine(player, listed, None)
+    return _mine(player, listed, query.first())

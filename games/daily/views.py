@@ -108,7 +108,7 @@ def daily_practice(request):
 
 @page
 def daily_board(request, date: str, level: str):
-    from .boards import daily_of, own, top
+    from .boards import board, daily_of
 
     try:
         day = play.parse_date(date)
@@ -123,8 +123,7 @@ def daily_board(request, date: str, level: str):
             {"title": _("No such daily"), "message": _("There is no daily of that date and level.")},
             status=404,
         )
-    rows = top(daily.pk)
-    mine = own(request.player, daily.pk, rows)
+    rows, mine = board(request.player, daily.pk)
     return render(
         request,
         "daily/board.html",

@@ -112,8 +112,30 @@ def test_one_query_for_the_board_and_one_for_the_viewers_place(
         assert player_client.get(url).status_code == 200
     with CaptureQueriesContext(connection) as warm:
         player_client.get(url)
-    assert len(cold) == 3  # the player's profile, the board, the viewer's place
-    assert len(warm) == 2  # the board from the cache
+    assert len(cold) == 2  # the player's profile, the board with the viewer's place
+    assert len(warm) == 2  # the board from the cache, the viewer's place
+
+
+def test_signed_in_outside_the_top_three_queries_cold(easy, settings, django_assert_max_num_queries):
+    """The bench's 4-query case: the session, the profile, and one statement for the board
+    and the viewer's place; the place and the list as the separate queries give them."""
+    settings.DAILY_BOARD_SIZE = 5
+    for n in range(8):
+        finisher(easy, 100 + n, assisted=n % 3 == 0, hints=n % 3)
+    profile, run = finisher(easy, 150, mistakes=1)
+    client = client_for(profile)
+    client.force_login(profile.account)
+    url = reverse("daily_board", args=[easy.date.isoformat(), "easy"])
+    client.get(url)  # the daily's row is kept by the process from now on
+    from django.core.cache import cache
+
+    cache.clear()
+    with django_assert_max_num_queries(3):
+        response = client.get(url)
+    mine, rows = response.context["mine"], response.context["rows"]
+    assert (mine.run_id, mine.place, mine.mine, response.context["mine_listed"]) == (run.pk, 6, True, False)
+    assert rows == boards._top(easy.pk)  # the list as its own query gives it
+    assert mine.place == boards.own(profile, easy.pk, []).place == 6
 
 
 def test_the_cached_board_lasts_a_few_seconds(easy, settings):
