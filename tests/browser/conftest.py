@@ -114,3 +114,10 @@ def daphne_server(transactional_db):
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+# A room socket takes 10 messages a second sustained after a burst of 20
+# (rooms.consumers.RATE_PER_SECOND, BURST): a test solving a whole board at the machine's pace
+# (a move every 30-40 ms on a quiet machine) is refused "Slow down" part way, a person never.
+# Tests that type a whole board leave this gap between entries (8 a second at the most).
+ENTRY_GAP_MS = 125
