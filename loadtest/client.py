@@ -222,6 +222,11 @@ class Player:
         self.outcomes: dict[str, tuple] = {}
         self.unknown: set[str] = set()  # mids whose fate the client never learned (no answer)
         self.applied_unacked: set[str] = set()  # seen applied in a resync, answer lost
+        # The room version of the resync that showed a re-sent move applied: a process that
+        # took the room over answers such a duplicate with the game as of its logged version
+        # (rooms/answers.forwarded_answer), so an answer at or below it is that one's, never
+        # the answer to a later move (which is applied after the resync, at a higher version).
+        self.duplicate_floor: int | None = None
         self.port = None
         self.http: HttpSession | None = None
         self.countdown_end: float | None = None  # client clock (monotonic) when play began, per the server
@@ -403,6 +408,9 @@ class Player:
             self.view.standings_version = version if version is not None else self.view.standings_version
 
     def _answer(self, answer, unexpected_ok=True):
+        if answer[0] == "applied" and answer[1] is not None and answer[1] <= (self.duplicate_floor or -1):
+            self.stats.reconnects["duplicate answered"] += 1
+            return
         if self.pending and not self.pending[1].done():
             self.pending[1].set_result(answer)
         elif self.lobby_pending is not None and not self.lobby_pending.done() and answer[0] != "applied":
@@ -498,6 +506,7 @@ class Player:
             self.stats.resent += 1
             if self.applied_in_view(action, before):
                 self.applied_unacked.add(mid)
+                self.duplicate_floor = self.view.version
                 await self.send(self.conn, self.payload(action, mid))
                 return ("applied-unacked",)
             resent = True
@@ -534,6 +543,7 @@ class Player:
 
     async def play_round(self, room):
         self.room, self.view, self.solution = room, View(), None
+        self.duplicate_floor = None
         self.connections, self.conn, self.countdown_end = [], None, None
         self.finished_reply_at = self.finished_sent_at = None
         if self.host:
