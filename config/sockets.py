@@ -42,13 +42,14 @@ def unsent_bytes(transport) -> int:
 def write_now(transport, data: bytes) -> None:
     """`transport.write(data)`, but sent right away when the socket has nothing queued
     before it (what asyncio's own transports do); what the kernel does not take now is
-    queued as usual. Only a plain TCP transport with no producer: anything else (TLS, a
-    paused producer, a closing connection) goes the usual way."""
+    queued as usual (and pauses the producer, daphne's HTTP channel, as usual). Only a
+    plain TCP transport: anything else (TLS, a closing connection) goes the usual way."""
     if (
         type(transport) is tcp.Server
         and transport.connected
         and not transport.disconnecting
-        and transport.producer is None
+        and not transport._writeDisconnected
+        and not transport.TLS
         and not transport._tempDataLen
         and len(transport.dataBuffer) == transport.offset
     ):

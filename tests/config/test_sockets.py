@@ -119,3 +119,70 @@ def test_a_frame_for_a_client_that_began_closing_is_dropped_without_an_error(soc
     protocol.state = protocol.STATE_CLOSED
     send(protocol, "another")
     assert unsent_bytes(transport) == 0
+
+
+class Reactor:
+    """The little of a reactor a TCP transport asks for: who wants to be told of writability."""
+
+    def __init__(self):
+        self.writers = []
+
+    def addReader(self, reader):
+        pass
+
+    def removeReader(self, reader):
+        pass
+
+    def addWriter(self, writer):
+        self.writers.append(writer)
+
+    def removeWriter(self, writer):
+        pass
+
+
+def tcp_transport():
+    import socket
+
+    from twisted.internet import protocol, tcp
+
+    ours, theirs = socket.socketpair()
+    theirs.settimeout(2)  # a frame left queued fails the test instead of hanging it
+    transport = tcp.Server(ours, protocol.Protocol(), ("198.51.100.7", 40000), None, 1, Reactor())
+    transport.registerProducer(Producer(), True)  # as daphne's HTTP channel does, for life
+    return transport, theirs
+
+
+class Producer:
+    paused = False
+
+    def pauseProducing(self):
+        self.paused = True
+
+    def resumeProducing(self):
+        self.paused = False
+
+    def stopProducing(self):
+        pass
+
+
+def test_a_frame_goes_to_the_kernel_at_once_when_nothing_waits_before_it():
+    """Issue 21: twisted queues every write and wakes up when the socket is writable (a
+    registration, a loop turn and a deregistration per frame); with nothing queued, the
+    frame is sent at once and the reactor is not asked."""
+    from config.sockets import write_now
+
+    transport, client = tcp_transport()
+    write_now(transport, b"frame one")
+    assert client.recv(100) == b"frame one"
+    assert transport.reactor.writers == [] and unsent_bytes(transport) == 0
+
+
+def test_what_the_kernel_does_not_take_is_queued_in_order_behind_it():
+    from config.sockets import write_now
+
+    transport, client = tcp_transport()
+    big = b"x" * (8 << 20)  # more than a socket pair's kernel buffers take at once
+    write_now(transport, big)
+    assert transport.reactor.writers == [transport] and 0 < unsent_bytes(transport) < len(big)
+    write_now(transport, b"after")  # something waits: queued behind it, never sent past it
+    assert unsent_bytes(transport) > 5 and transport._tempDataBuffer[-1] == b"after"
