@@ -180,7 +180,7 @@ def test_a_frame_goes_to_the_kernel_at_once_when_nothing_waits_before_it():
 def test_what_the_kernel_does_not_take_is_queued_in_order_behind_it():
     from config.sockets import write_now
 
-    transport, client = tcp_transport()
+    transport, _client = tcp_transport()  # kept open: its kernel buffer fills
     big = b"x" * (8 << 20)  # more than a socket pair's kernel buffers take at once
     write_now(transport, big)
     assert transport.reactor.writers == [transport] and 0 < unsent_bytes(transport) < len(big)
