@@ -123,8 +123,7 @@ def write_rows(room_id, version, room_fields, seats, finished_room, finished_sea
 
 # --- the write-behind of a whole flush: one statement per table on PostgreSQL ----------------
 
-# The write-behind's columns and their SQL types (VALUES rows need them: a column of NULLs
-# would be text).
+# The write-behind's columns and their SQL types (each column goes as a typed array).
 _ROOM_TYPES = {
     "state": "varchar",
     "starts_at": "timestamptz",
@@ -162,21 +161,25 @@ def write_many(snapshots: list[Snapshot]) -> list[bool]:
     return [snapshot.room_id in written for snapshot in snapshots]
 
 
-def _values(rows: list[list], types: list[str]) -> tuple[str, list]:
-    row = "(" + ", ".join(f"%s::{kind}" for kind in types) + ")"
-    return ", ".join([row] * len(rows)), [value for values in rows for value in values]
+def _unnest(rows: list[list], types: list[str]) -> tuple[str, list]:
+    """`rows` as one array parameter per column and the unnest(...) that zips them back
+    into rows: the statement's text is the same however many rows a flush writes, so
+    psycopg parses it once (with a placeholder per value it parsed each flush's statement
+    anew: 6% of a live process's CPU at 50 rooms x 5 x 1 move/s)."""
+    columns = [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in types]
+    return "unnest(" + ", ".join(f"%s::{kind}[]" for kind in types) + ")", columns
 
 
 def _update_rooms(snapshots: list[Snapshot]) -> set[int]:
     names = list(_ROOM_TYPES)
-    values, params = _values(
+    rows, params = _unnest(
         [[s.room_id, s.version, *(s.room_fields[name] for name in names)] for s in snapshots],
         ["bigint", "integer", *_ROOM_TYPES.values()],
     )
     assignments = ", ".join(f"{name} = v.{name}" for name in ["version", *names])
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE rooms_room AS r SET {assignments} FROM (VALUES {values}) AS v(id, version, {', '.join(names)}) "
+            f"UPDATE rooms_room AS r SET {assignments} FROM {rows} AS v(id, version, {', '.join(names)}) "
             "WHERE r.id = v.id AND r.version <= v.version RETURNING r.id",
             params,
         )
@@ -186,12 +189,11 @@ def _update_rooms(snapshots: list[Snapshot]) -> set[int]:
 def _update_seats(seats: list[tuple[int, dict]]) -> None:
     names = list(_SEAT_TYPES)
     rows = [[seat_id, *(json.dumps(s[n]) if n == "state" else s[n] for n in names)] for seat_id, s in seats]
-    values, params = _values(rows, ["bigint", *_SEAT_TYPES.values()])
+    rows, params = _unnest(rows, ["bigint", *_SEAT_TYPES.values()])
     assignments = ", ".join(f"{name} = v.{name}" for name in names)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE rooms_seat AS s SET {assignments} FROM (VALUES {values}) AS v(id, {', '.join(names)}) "
-            "WHERE s.id = v.id",
+            f"UPDATE rooms_seat AS s SET {assignments} FROM {rows} AS v(id, {', '.join(names)}) WHERE s.id = v.id",
             params,
         )
 

@@ -53,3 +53,20 @@ def test_one_flush_writes_every_dirty_room_and_leaves_a_room_moved_on_alone():
     if connection.vendor == "postgresql":
         updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE")]
         assert len(updates) == 2, updates  # one per table, whatever the number of rooms
+
+
+def test_a_seat_state_with_any_text_in_it_is_written_as_it_was():
+    """Each column goes as one array parameter (one statement text for any number of rows):
+    JSON with quotes, backslashes, commas, braces and non-ASCII text, and NULLs, come back
+    unchanged."""
+    player = Profile.objects.create(display_name="Ada")
+    room = create_room(player)
+    seat = room.seats.get()
+    tricky = {"notes": {"4": 6}, "text": 'a "quoted", {braced} \\ back\\slash, NULL, Ünï 数独', "none": None}
+    first = snapshot(room, seat, 3, 7)
+    first.seats[0][1]["state"] = tricky
+    first.room_fields["starts_at"] = None
+    assert store.write_many([first]) == [True]
+    seat.refresh_from_db()
+    room.refresh_from_db()
+    assert seat.state == tricky and seat.place is None and room.starts_at is None
