@@ -188,8 +188,8 @@ def _update_rooms(snapshots: list[Snapshot]) -> set[int]:
 
 def _update_seats(seats: list[tuple[int, dict]]) -> None:
     names = list(_SEAT_TYPES)
-    rows = [[seat_id, *(json.dumps(s[n]) if n == "state" else s[n] for n in names)] for seat_id, s in seats]
-    rows, params = _unnest(rows, ["bigint", *_SEAT_TYPES.values()])
+    values = [[seat_id, *(json.dumps(s[n]) if n == "state" else s[n] for n in names)] for seat_id, s in seats]
+    rows, params = _unnest(values, ["bigint", *_SEAT_TYPES.values()])
     assignments = ", ".join(f"{name} = v.{name}" for name in names)
     with connection.cursor() as cursor:
         cursor.execute(
