@@ -10,6 +10,21 @@
   document.addEventListener("htmx:wsConfigSend", function (event) {
     event.detail.parameters.mid = messageId();
   });
+  // A redraw of the room (the socket's full state after another player's forfeit, say)
+  // must not close a question the player has open under their finger (Forfeit and
+  // leave, the rules, the QR code): what was open is opened again, found by its classes.
+  let openDetails = [];
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    openDetails = Array.from(document.querySelectorAll("details[open]")).map(function (d) {
+      return Array.from(d.classList).map(function (name) { return "." + CSS.escape(name); }).join("");
+    }).filter(Boolean);
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    openDetails.forEach(function (classes) {
+      const again = document.querySelector("details" + classes);
+      if (again && !again.open) again.open = true;
+    });
+  });
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("[data-select-on-focus]")) event.target.select();
   });

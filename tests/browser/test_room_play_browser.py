@@ -411,3 +411,26 @@ def test_first_time_player_picks_a_name_before_the_first_room(browser, daphne_se
     page.get_by_role("button", name="Save").click()
     assert Profile.objects.filter(display_name="Zoe Q").exists()
     page.context.close()
+
+
+def test_an_open_forfeit_question_stays_open_through_a_redraw_of_the_room(browser, daphne_server):
+    """Another player's forfeit redraws every view of the room: the question Ada has open
+    under her finger ("Leave the race?") stays open, and her answer still counts."""
+    room, (ada, _grace, cleo) = running_room("showdown", names=("Ada", "Grace", "Cleo"))
+    page = new_page(browser, daphne_server, ada)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=playing]")
+    leaver = new_page(browser, daphne_server, cleo)
+    leaver.goto(f"/r/{room.code}/")
+    leaver.wait_for_selector("#room-body[data-state=playing]")
+    page.get_by_text("Forfeit and leave").click()
+    expect(page.get_by_role("button", name="Yes, forfeit")).to_be_visible()
+    leaver.get_by_text("Forfeit and leave").click()  # the room's every view is drawn again
+    leaver.get_by_role("button", name="Yes, forfeit").click()
+    leaver.wait_for_url(daphne_server + "/")
+    expect(page.locator(".standing", has_text="Cleo")).to_have_attribute("data-status", "left")
+    expect(page.get_by_role("button", name="Yes, forfeit")).to_be_visible()
+    page.get_by_role("button", name="Yes, forfeit").click()
+    page.wait_for_url(daphne_server + "/")
+    for p in (page, leaver):
+        p.context.close()
