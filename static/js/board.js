@@ -60,9 +60,28 @@
     select(board().querySelector('[data-cell="' + i + '"]'), true);
   }
 
+  // A key typed while the Solo Run pad waits for an answer (its buttons are disabled for
+  // the request: hx-disabled-elt) is kept, with the cell selected as it was typed, and
+  // pressed once the answer has settled: typing ahead of a slow connection drops no key.
+  const typedAhead = [];
   function press(selector) {
     const button = document.querySelector(selector);
-    if (button && !button.disabled) button.click();
+    if (!button) return;
+    const form = button.closest("form");
+    if (form && form.classList.contains("htmx-request")) {  // htmx would drop a second request
+      const cell = selectedCell();
+      if (typedAhead.length < 20) typedAhead.push({ selector: selector, cell: cell ? cell.dataset.cell : null, passing: passing });
+      return;
+    }
+    if (!button.disabled) button.click();
+  }
+  function pressTypedAhead() {
+    const next = typedAhead.shift();
+    if (!next) return;
+    const cell = next.cell !== null && board() && board().querySelector('[data-cell="' + next.cell + '"]');
+    if (cell) select(cell, true);
+    passing = next.passing;
+    try { press(next.selector); } finally { passing = false; }
   }
 
   document.addEventListener("click", function (event) {
@@ -330,6 +349,9 @@
     queueMicrotask(function () { settling = null; settled(event); });
   }
   function settled(event) {
+    if (typedAhead.length && !event.detail.socket) {
+      queueMicrotask(pressTypedAhead);  // after the selection below is restored
+    }
     showInput();
     for (const cell of document.querySelectorAll("[data-board] [data-wrong]:not([data-wrong-shown])")) showRefused(cell);
     for (const cell of document.querySelectorAll("[data-board] .fresh.entered:not([data-unit-checked])")) lightUnits(cell);

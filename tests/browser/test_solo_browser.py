@@ -210,3 +210,25 @@ def test_a_move_right_after_a_reload_survives_the_reload_s_late_pause(page, bank
     page.locator(f"#cell-{index}[data-wrong-shown]").wait_for()
     run.refresh_from_db()
     assert run.state == "playing" and run.mistakes == 1
+
+
+def test_digits_typed_ahead_of_a_slow_answer_are_all_entered(page, bank_puzzle):
+    """On a slow connection the pad waits for each answer (its buttons disabled for the
+    request): keys typed meanwhile were dropped. Now each is kept with the cell selected as
+    it was typed and sent once the answer before it has settled."""
+    start_easy(page)
+    run = SoloRun.objects.get()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 400, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    page.locator('[data-cell="5"]').click()  # row 1: cells 5, 6 and 7 are empty
+    for index in (5, 6, 7):  # typed well inside one answer's time, moving on by arrow key
+        page.keyboard.press(SOLUTION[index])
+        page.keyboard.press("ArrowRight")
+    for index in (5, 6, 7):
+        page.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
+    run.refresh_from_db()
+    assert run.mistakes == 0  # each digit went to the cell it was typed on
