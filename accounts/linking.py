@@ -11,6 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 
+from games.bests import refresh_best
 from players.middleware import LINKED_PROFILE, cache_call, linked_key, profile_group
 from players.models import Profile, new_token
 
@@ -61,6 +62,7 @@ def link_at_sign_in(request, user) -> Profile | None:
             profile.display_name = name or profile.display_name  # the account's name wins
             profile.save(update_fields=["account", "display_name"])
             daily_runs_joined(profile)
+            refresh_best(user.pk)  # its Solo Runs join the account's boards across accounts
         else:  # no profile yet, or one of another account: a fresh profile for this one
             profile = Profile.objects.create(account=user, **({"display_name": name} if name else {}))
     _bind(request, profile)

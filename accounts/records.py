@@ -60,7 +60,7 @@ def delete_account(user) -> None:
     """Personal data and the account go: the solo records are deleted; the room results stay
     in the other players' rooms, under a profile renamed "deleted player" that no cookie opens."""
     profiles = Profile.objects.filter(account=user)
-    for model in (SoloRun, CardokuGame, DominoGame):
+    for model in (SoloRun, CardokuGame, DominoGame):  # a run's SoloBest row goes with it
         model.objects.filter(player__in=profiles).delete()
     for profile in profiles:
         cache_call(cache.delete, linked_key(profile.token))  # its browsers' sessions no longer vouched for

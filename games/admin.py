@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from .bests import refresh_accounts
 from .models import Puzzle, SoloRun
 
 
@@ -22,3 +23,26 @@ class SoloRunAdmin(admin.ModelAdmin):
     search_fields = ["player__display_name"]
     raw_id_fields = ["player", "puzzle"]
     readonly_fields = ["board"]
+
+    # A run edited, moved to another profile or deleted here changes its accounts' bests on
+    # the boards across accounts (games/bests.py): the accounts before and after are refreshed,
+    # the one it left first (its row may hold the run, which is another account's now).
+    def save_model(self, request, obj, form, change):
+        before = _accounts(SoloRun.objects.filter(pk=obj.pk)) if change else set()
+        super().save_model(request, obj, form, change)
+        refresh_accounts(before)
+        refresh_accounts(_accounts(SoloRun.objects.filter(pk=obj.pk)) - before)
+
+    def delete_model(self, request, obj):
+        before = _accounts(SoloRun.objects.filter(pk=obj.pk))
+        super().delete_model(request, obj)
+        refresh_accounts(before)
+
+    def delete_queryset(self, request, queryset):
+        before = _accounts(queryset)
+        super().delete_queryset(request, queryset)
+        refresh_accounts(before)
+
+
+def _accounts(runs) -> set:
+    return set(runs.values_list("player__account_id", flat=True))

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -108,16 +109,6 @@ class SoloRun(Revised):
         ordering = ["-started_at"]
         indexes = [
             models.Index(fields=["player", "level", "state", "assisted"]),
-            # The all-time Solo Run boards across accounts (stats/rankings.py): read in board
-            # order, and the runs ahead of one counted from the index (with the player and daily).
-            models.Index(
-                fields=["level", "assisted", "state", "elapsed", "mistakes", "score", "player", "daily"],
-                name="solo_board_time",
-            ),
-            models.Index(
-                fields=["level", "assisted", "state", "hints", "mistakes", "elapsed", "score", "player", "daily"],
-                name="solo_board_hints",
-            ),
             # A daily's board: its finished ranked runs in board order (games/daily/boards.py).
             models.Index(
                 fields=["daily", "assisted", "elapsed", "mistakes"],
@@ -155,3 +146,41 @@ class SoloRun(Revised):
         elif self.paused_at is not None:
             seconds += min(max(0.0, ((now or timezone.now()) - self.paused_at).total_seconds()), self.PAUSE_GRACE)
         return seconds
+
+
+class SoloBest(models.Model):
+    """An account's best Solo Run on one all-time board across accounts (a level, Classic or
+    Assisted; RULES.md section 8): the run and the fields the board orders by, copied, so
+    the board is an indexed slice of this table and a place one indexed count of the rows
+    ahead (stats/rankings.py). Kept by games.bests.refresh_best wherever a run joins or
+    leaves an account's boards; games.bests.rebuild makes it from scratch."""
+
+    account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    level = models.CharField(max_length=8, choices=Level.choices)
+    assisted = models.BooleanField()
+    # The run's, copied: the boards' orders (games.bests.ORDER), then the earliest finish.
+    elapsed = models.FloatField()
+    mistakes = models.PositiveIntegerField()
+    hints = models.PositiveIntegerField()
+    score = models.IntegerField()
+    finished_at = models.DateTimeField(null=True)
+    run = models.OneToOneField(SoloRun, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["account", "level", "assisted"], name="one_best_per_board")]
+        # Each board's order, whole: the top is read along it and the rows ahead of one
+        # are counted from it alone (games.bests.ORDER; the Classic one serves Classic
+        # boards, the other Assisted ones).
+        indexes = [
+            models.Index(
+                fields=["level", "assisted", "elapsed", "mistakes", "-score", "finished_at", "run"],
+                name="solobest_time",
+            ),
+            models.Index(
+                fields=["level", "assisted", "hints", "mistakes", "elapsed", "-score", "finished_at", "run"],
+                name="solobest_hints",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.account_id} {self.level} {'assisted' if self.assisted else 'classic'}: run #{self.run_id}"

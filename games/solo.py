@@ -11,9 +11,11 @@ from games.engines import race
 from games.engines.errors import Refusal
 from games.engines.text import _
 from players.identity import record_filter
+from players.models import Profile
 
 from . import rowwriter, uptime
 from .bank import take_puzzle
+from .bests import refresh_best
 from .models import Level, SoloRun
 from .numbers import ascii_int
 from .sudoku import play
@@ -132,7 +134,8 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     """Apply one action to `player`'s run (a Profile or the request's player token) through
     games.rowwriter.write: one write of the changed columns, to the run this process kept from its
     last move or read (with its puzzle's solution) by one SELECT. A ranked daily run's finish
-    is judged for fair play (games/daily/review.py) once written."""
+    is judged for fair play (games/daily/review.py) once written; a Solo Run's finish updates
+    its account's best on the boards across accounts (games/bests.py)."""
     now = now or timezone.now()
     played = rowwriter.write(
         SoloRun,
@@ -143,10 +146,15 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
         "puzzle",
         ("solution",),
     )
-    if played.run.log is not None and played.outcome is not None and played.run.state == SoloRun.State.FINISHED:
-        from .daily.review import judge
+    run = played.run
+    if played.outcome is not None and run.state == SoloRun.State.FINISHED:  # this move finished it
+        if run.log is not None:
+            from .daily.review import judge
 
-        judge(played.run)
+            judge(run)
+        if run.daily_id is None:  # a Solo Run: its account's best on the board across accounts
+            account_id = Profile.objects.filter(pk=run.player_id).values_list("account_id", flat=True).first()
+            refresh_best(account_id, run.level, run.assisted)
     return played
 
 

@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from games.bests import refresh_accounts
+
 from .models import Profile
 
 
@@ -9,6 +11,18 @@ class ProfileAdmin(admin.ModelAdmin):
     search_fields = ["display_name", "account__email"]
     list_filter = ["created_at"]
     readonly_fields = ["token", "created_at", "last_seen", "account"]
+
+    # A profile deleted here takes its runs along: its account's bests on the boards across
+    # accounts (games/bests.py) are recomputed from the runs of its other profiles.
+    def delete_model(self, request, obj):
+        account_id = obj.account_id
+        super().delete_model(request, obj)
+        refresh_accounts([account_id])
+
+    def delete_queryset(self, request, queryset):
+        accounts = set(queryset.values_list("account_id", flat=True))
+        super().delete_queryset(request, queryset)
+        refresh_accounts(accounts)
 
     @admin.display(description="Solo runs")
     def solo_run_count(self, obj):

@@ -5,14 +5,18 @@ the top list)."""
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import reduce
+from typing import Any
 
 from django.conf import settings
-from django.db.models import Case, F, Func, IntegerField, Q, Subquery, Value, When
+from django.db.models import Case, F, Func, IntegerField, OuterRef, Q, Subquery, Value, When
 
+from games.bests import FIELDS, order
 from games.engines.ranking import places
-from games.models import SoloRun
+from games.models import SoloBest
 
 from . import ratings
 from .models import Rating
@@ -108,82 +112,59 @@ def _mine(row, now) -> MyRating:
 
 # --- all-time Solo Run boards across accounts -----------------------------------------------
 
-# The personal boards' orders (stats.leaderboards): Classic by time, then fewer mistakes,
-# then higher score; Assisted by fewer hints, fewer mistakes, time, then higher score.
-ORDER = {
-    False: (F("elapsed").asc(), F("mistakes").asc(), F("score").desc()),
-    True: (F("hints").asc(), F("mistakes").asc(), F("elapsed").asc(), F("score").desc()),
-}
-FIELDS = {False: ("elapsed", "mistakes", "-score"), True: ("hints", "mistakes", "elapsed", "-score")}
+# Each account's best run per board is a SoloBest row (games/bests.py keeps them), so a board
+# is its rows in board order, along the board's index.
+SOLO_ROW = ("account_id", "name", "elapsed", "mistakes", "hints", "score", "finished_at")
 
 
-def _key(run, assisted: bool) -> tuple:
-    return tuple(-getattr(run, f[1:]) if f.startswith("-") else getattr(run, f) for f in FIELDS[assisted])
+def _key(row, assisted: bool) -> tuple:
+    return tuple(-getattr(row, f[1:]) if f.startswith("-") else getattr(row, f) for f in FIELDS[assisted])
 
 
-def _board_runs(level: str, assisted: bool):
-    finished = SoloRun.objects.filter(level=level, assisted=assisted, state=SoloRun.State.FINISHED)
-    # Daily runs (one shared puzzle a day) have the daily boards; these are the Solo Runs.
-    return finished.filter(elapsed__isnull=False, player__account__isnull=False, daily__isnull=True)
+def _board(level: str, assisted: bool):
+    return SoloBest.objects.filter(level=level, assisted=assisted).annotate(name=F("run__player__display_name"))
 
 
-def _ahead_of(run, assisted: bool) -> Q:
-    """Runs strictly better than `run` on its board (lexicographic on the board's order)."""
-    ahead, equal = Q(pk__in=[]), Q()
+def solo_top(level: str, assisted: bool, limit: int = TOP) -> list[tuple[int, Any]]:
+    """[(place, row)]: each account's best run on the board (its earliest of equal bests),
+    best first; rows are named tuples of SOLO_ROW (the name: the profile that ran it)."""
+    rows = _board(level, assisted).order_by(*order(assisted)[:-1], "run_id").values_list(*SOLO_ROW, named=True)
+    return places(list(rows[:limit]), lambda row: _key(row, assisted))
+
+
+def _ahead(level: str, assisted: bool):
+    """How many rows of the outer row's board are strictly better than it (lexicographic on
+    the board's order): a sum of counts, one per leading field that is better with the
+    fields before it equal, each a range of the board's index read from the index alone."""
+    counts: list[Subquery] = []
+    equal: dict[str, OuterRef] = {}
     for field in FIELDS[assisted]:
         name, better = (field[1:], "gt") if field.startswith("-") else (field, "lt")
-        ahead |= equal & Q(**{f"{name}__{better}": getattr(run, name)})
-        equal &= Q(**{name: getattr(run, name)})
-    return ahead
-
-
-def solo_top(level: str, assisted: bool, limit: int = TOP) -> list[tuple[int, SoloRun]]:
-    """[(place, run)]: each account's best run on the board (its earliest of equal bests),
-    best first. The board's runs are read in board order along its index, a chunk at a
-    time, keeping each account's first, until `limit` accounts are in (usually one query)."""
-    runs = _board_runs(level, assisted).select_related("player").order_by(*_order(assisted))
-    best: list[SoloRun] = []
-    seen: set[int] = set()
-    start, chunk = 0, limit * 2
-    while len(best) < limit:
-        rows = list(runs[start : start + chunk])
-        for run in rows:
-            if run.player.account_id not in seen and len(best) < limit:
-                seen.add(run.player.account_id)
-                best.append(run)
-        if len(rows) < chunk:
-            break
-        start, chunk = start + chunk, chunk * 4
-    return places(best, lambda run: _key(run, assisted))
-
-
-def _order(assisted: bool) -> list:
-    return [*ORDER[assisted], F("finished_at").asc(), F("pk").asc()]
+        ahead = {**equal, f"{name}__{better}": OuterRef(name)}
+        counts.append(_count_of(SoloBest.objects.filter(level=level, assisted=assisted, **ahead)))
+        equal[name] = OuterRef(name)
+    return reduce(operator.add, counts)
 
 
 @dataclass
 class MySolo:
-    run: SoloRun
+    run: Any  # a row of SOLO_ROW
     place: int
 
 
 def my_solo(account_id, level: str, assisted: bool, top=()) -> MySolo | None:
     """The viewer's best run on the board and its place: read off `top` (solo_top's list)
-    when the viewer is in it, else 1 + the accounts with a better run (a count)."""
+    when the viewer is in it, else its row with 1 + the rows ahead, in one query."""
     if account_id is None:
         return None
-    listed = next(((place, run) for place, run in top if run.player.account_id == account_id), None)
+    listed = next(((place, row) for place, row in top if row.account_id == account_id), None)
     if listed is not None:
         return MySolo(listed[1], listed[0])
-    mine = _board_runs(level, assisted).filter(player__account_id=account_id).order_by(*_order(assisted)).first()
-    if mine is None:
-        return None
-    ahead = (
-        _board_runs(level, assisted)
-        .filter(_ahead_of(mine, assisted))
-        .exclude(player__account_id=account_id)
-        .values("player__account_id")
-        .distinct()
-        .count()
+    mine = (
+        _board(level, assisted)
+        .filter(account_id=account_id)
+        .annotate(ahead=_ahead(level, assisted))
+        .values_list(*SOLO_ROW, "ahead", named=True)
+        .first()
     )
-    return MySolo(mine, ahead + 1)
+    return None if mine is None else MySolo(mine, mine.ahead + 1)

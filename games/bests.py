@@ -1,0 +1,122 @@
+"""Each account's best Solo Run per all-time board (games.models.SoloBest), which the
+rankings across accounts read (stats/rankings.py, RULES.md section 8).
+
+A run is on a board when it is a finished Solo Run (not a daily's) of a profile linked to
+an account. `refresh_best` recomputes an account's rows from its runs, wherever a run joins
+or leaves its boards: a Solo Run's finish (games/solo.py; a finished run never changes), a
+browser's profile linked at sign-in (accounts/linking.py), a run or profile the admin edits
+or deletes (games/admin.py, players/admin.py). Deleting a run or an account deletes its
+rows by cascade (accounts/records.py deletes the account's runs, then the account).
+Unlinking a browser leaves its runs with the account (RULES.md section 6): nothing moves.
+Daily runs, and so their fair-play review, are never on these boards.
+
+`rebuild` makes the table from scratch (the migration that made it, manage.py
+rebuild_solo_bests, the bench's seeding).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F
+
+from .models import Level, SoloBest, SoloRun
+
+# The personal boards' orders (stats.leaderboards): Classic by time, then fewer mistakes,
+# then higher score; Assisted by fewer hints, fewer mistakes, time, then higher score.
+# Of an account's equal bests, the earliest finish is its best (then the first run).
+ORDER = {
+    False: (F("elapsed").asc(), F("mistakes").asc(), F("score").desc()),
+    True: (F("hints").asc(), F("mistakes").asc(), F("elapsed").asc(), F("score").desc()),
+}
+FIELDS = {False: ("elapsed", "mistakes", "-score"), True: ("hints", "mistakes", "elapsed", "-score")}
+KEPT = ("elapsed", "mistakes", "hints", "score", "finished_at")  # copied from the run
+BOARDS = [(level, assisted) for level in Level.values for assisted in (False, True)]
+BATCH = 5000
+
+
+def order(assisted: bool) -> list:
+    return [*ORDER[assisted], F("finished_at").asc(), F("pk").asc()]
+
+
+def board_runs(runs=None):
+    """The runs on the boards across accounts (of `runs`, SoloRun's manager by default)."""
+    runs = SoloRun.objects if runs is None else runs
+    finished = runs.filter(state=SoloRun.State.FINISHED, elapsed__isnull=False)
+    # Daily runs (one shared puzzle a day) have the daily boards; these are the Solo Runs.
+    return finished.filter(player__account__isnull=False, daily__isnull=True)
+
+
+def refresh_best(account_id: int | None, level: str | None = None, assisted: bool | None = None) -> None:
+    """Recompute `account_id`'s rows (of `level` and `assisted` if given, else all eight)
+    from its runs: one indexed read per board, then one upsert and one delete."""
+    if account_id is None:
+        return
+    boards = [(lv, a) for lv, a in BOARDS if level in (None, lv) and assisted in (None, a)]
+    with transaction.atomic():
+        # Two finishes of one account at once would each write the best it saw: the account's
+        # row, locked, makes them take turns (SQLite's IMMEDIATE transaction already does).
+        list(get_user_model().objects.select_for_update().filter(pk=account_id).values_list("pk"))
+        found, empty = [], []
+        for lv, a in boards:
+            best = (
+                board_runs()
+                .filter(player__account_id=account_id, level=lv, assisted=a)
+                .order_by(*order(a))
+                .values_list("pk", *KEPT)
+                .first()
+            )
+            if best is None:
+                empty.append((lv, a))
+            else:
+                found.append(_row(SoloBest, account_id, lv, a, best))
+        if found:
+            SoloBest.objects.bulk_create(
+                found,
+                update_conflicts=True,
+                unique_fields=["account", "level", "assisted"],
+                update_fields=["run", *KEPT],
+            )
+        for lv, a in empty:
+            SoloBest.objects.filter(account_id=account_id, level=lv, assisted=a).delete()
+
+
+def _row(model, account_id: int, level: str, assisted: bool, run: tuple):
+    """A row of `model` (SoloBest) from a run's values ("pk", *KEPT)."""
+    pk, *kept = run
+    return model(account_id=account_id, level=level, assisted=assisted, run_id=pk, **dict(zip(KEPT, kept, strict=True)))
+
+
+def refresh_accounts(account_ids) -> None:
+    for account_id in sorted({a for a in account_ids if a is not None}):
+        refresh_best(account_id)
+
+
+def rebuild(runs_model=None, bests_model=None) -> int:
+    """Every account's rows from scratch, in bulk (the models: the migration's own); returns
+    how many. Each Classic or Assisted pass reads the board runs in account, level and board
+    order and keeps each (account, level)'s first."""
+    runs_model, bests_model = runs_model or SoloRun, bests_model or SoloBest
+    made = 0
+    with transaction.atomic():
+        bests_model.objects.all().delete()
+        for assisted in (False, True):
+            runs = (
+                board_runs(runs_model.objects)
+                .filter(assisted=assisted)
+                .order_by("player__account_id", "level", *order(assisted))
+                .values_list("player__account_id", "level", "pk", *KEPT)
+            )
+            batch: list = []
+            last = None
+            for account_id, level, pk, *kept in runs.iterator(chunk_size=BATCH):
+                if (account_id, level) == last:
+                    continue
+                last = (account_id, level)
+                batch.append(_row(bests_model, account_id, level, assisted, (pk, *kept)))
+                if len(batch) >= BATCH:
+                    bests_model.objects.bulk_create(batch)
+                    made, batch = made + len(batch), []
+            bests_model.objects.bulk_create(batch)
+            made += len(batch)
+    return made
