@@ -17,7 +17,8 @@ backend in a process of its own, as the settings read DATABASE_URL when they loa
    the most ratings above it), timing `--requests` requests after a warm-up and counting
    their queries. Target: <= 30 ms server time, <= 4 queries. One Solo Run board across
    accounts (/rankings/solo/easy/classic/) is timed the same way with a finished run per
-   account, for the record.
+   account (their bests filled by games.bests.rebuild, the migration's bulk path), the
+   viewer's run the slowest (the most accounts ahead); the same target.
 
 Times are wall clock in this process (database included); the process's CPU time is
 printed beside them, since the machine may be shared.
@@ -115,6 +116,7 @@ def seed_rankings(players: int, rng: random.Random):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
+    from games import bests
     from games.models import Puzzle, SoloRun
     from players.models import Profile
     from stats import ratings
@@ -146,12 +148,15 @@ def seed_rankings(players: int, rng: random.Random):
             )  # fmt: skip
         Rating.objects.bulk_create(rows)
         SoloRun.objects.bulk_create(runs)
-    # The viewer: ranked, near the bottom of the ranked pool (the most ratings above it).
+    # The viewer: ranked, near the bottom of the ranked pool (the most ratings above it), and
+    # the slowest on the Solo Run board (every other account ahead).
     viewer = Profile.objects.filter(account__isnull=False).order_by("-pk").first()
     assert viewer is not None
     Rating.objects.filter(account_id=viewer.account_id).update(
         rooms=settings.RANKING_MIN_ROOMS + 5, sigma=3.0, shown=1000, last_room_at=now
     )
+    SoloRun.objects.filter(player=viewer).update(elapsed=1300)
+    bests.rebuild()  # each account's best per board (games.models.SoloBest)
     return viewer
 
 
@@ -203,6 +208,7 @@ def run_backend(rooms: int, players: int, requests: int, out: str) -> None:
             with connection.cursor() as cursor:
                 cursor.execute("VACUUM ANALYZE stats_rating")  # what autovacuum does after a bulk load
                 cursor.execute("VACUUM ANALYZE games_solorun")
+                cursor.execute("VACUUM ANALYZE games_solobest")
         else:
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")
@@ -227,11 +233,12 @@ def report(result: dict) -> None:
         f"the model alone {r['model_median_ms']:.2f} ms  [target <= 5 ms]"
     )
     print(f"  seeded {result['players']} rated players (+ one Solo Run each) in {result['seed_s']:.0f} s")
-    for key, target in (("rankings", "[target <= 30 ms, <= 4 queries]"), ("solo", "")):
+    for key in ("rankings", "solo"):
         p = result[key]
         print(
             f"  GET {p['url']}: median {p['median_ms']:.1f} ms, p95 {p['p95_ms']:.1f} ms "
-            f"(CPU {p['cpu_median_ms']:.1f}), {p['queries']} queries, {p['bytes'] // 1024} KB  {target}"
+            f"(CPU {p['cpu_median_ms']:.1f}), {p['queries']} queries, {p['bytes'] // 1024} KB"
+            "  [target <= 30 ms, <= 4 queries]"
         )
 
 
