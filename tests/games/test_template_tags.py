@@ -69,3 +69,21 @@ def test_a_tag_module_reaches_no_model_and_no_write_path(path):
         )
     }
     assert not data, f"{path} reaches {sorted(data)}"
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_day_is_the_date_filter_in_the_pages_zone_and_language(language):
+    import datetime as dt
+
+    from django.template import engines
+    from django.utils import timezone, translation
+
+    both = engines["django"].from_string('{% load game_tags %}{{ t|day }}|{{ t|date:"M j, Y" }}|{{ none|day }}')
+    late = dt.datetime(2026, 5, 3, 23, 30, tzinfo=dt.UTC)  # May 4 in Amsterdam
+    with translation.override(language):
+        for zone in ("UTC", "Europe/Amsterdam"):
+            with timezone.override(zone):
+                ours, django, empty = both.render({"t": late, "none": None}).split("|")
+                assert ours == django and empty == ""
+        with timezone.override("Europe/Amsterdam"):
+            assert both.render({"t": late}).startswith("Mei 4" if language == "nl" else "May 4")
