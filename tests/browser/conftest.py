@@ -75,6 +75,7 @@ def daphne_server(transactional_db):
     import socket
     import subprocess
     import sys
+    import tempfile
     import time
 
     from django.conf import settings
@@ -92,28 +93,32 @@ def daphne_server(transactional_db):
         DJANGO_ALLOW_ASYNC_UNSAFE="",
         COUNTDOWN_SECONDS=str(settings.COUNTDOWN_SECONDS),
     )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        env=env,
-        cwd=settings.BASE_DIR,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            env=env,
+            cwd=settings.BASE_DIR,
+            stdout=subprocess.DEVNULL,
+            # a file, not a pipe: nobody reads a pipe while the test runs, and a daphne that
+            # filled one (64 KiB of log lines) would block mid-write and hang the test
+            stderr=log,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    log.seek(0)
+                    raise RuntimeError(log.read().decode()[-2000:]) from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+        process.terminate()
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(process.stderr.read().decode()[-2000:]) from None
-            time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 # A room socket takes 10 messages a second sustained after a burst of 20
