@@ -17,6 +17,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext
 
+from games.bests import detach
 from games.cardoku.models import CardokuGame
 from games.domino.models import DominoGame
 from games.models import SoloRun
@@ -60,7 +61,8 @@ def delete_account(user) -> None:
     """Personal data and the account go: the solo records are deleted; the room results stay
     in the other players' rooms, under a profile renamed "deleted player" that no cookie opens."""
     profiles = Profile.objects.filter(account=user)
-    for model in (SoloRun, CardokuGame, DominoGame):  # a run's SoloBest row goes with it
+    detach(SoloRun.objects.filter(player__in=profiles))  # off the boards across accounts, bands recounted
+    for model in (SoloRun, CardokuGame, DominoGame):
         model.objects.filter(player__in=profiles).delete()
     for profile in profiles:
         cache_call(cache.delete, linked_key(profile.token))  # its browsers' sessions no longer vouched for

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .bests import refresh_accounts
+from .bests import detach, refresh_accounts
 from .models import Puzzle, SoloRun
 
 
@@ -26,7 +26,8 @@ class SoloRunAdmin(admin.ModelAdmin):
 
     # A run edited, moved to another profile or deleted here changes its accounts' bests on
     # the boards across accounts (games/bests.py): the accounts before and after are refreshed,
-    # the one it left first (its row may hold the run, which is another account's now).
+    # the one it left first (its row may hold the run, which is another account's now). A
+    # deleted run's row is taken off first (detach), its band recounted.
     def save_model(self, request, obj, form, change):
         before = _accounts(SoloRun.objects.filter(pk=obj.pk)) if change else set()
         super().save_model(request, obj, form, change)
@@ -35,11 +36,13 @@ class SoloRunAdmin(admin.ModelAdmin):
 
     def delete_model(self, request, obj):
         before = _accounts(SoloRun.objects.filter(pk=obj.pk))
+        detach(SoloRun.objects.filter(pk=obj.pk))  # its row leaves its band before the cascade
         super().delete_model(request, obj)
         refresh_accounts(before)
 
     def delete_queryset(self, request, queryset):
         before = _accounts(queryset)
+        detach(queryset)
         super().delete_queryset(request, queryset)
         refresh_accounts(before)
 

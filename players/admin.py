@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from games.bests import refresh_accounts
+from games.bests import detach, refresh_accounts
+from games.models import SoloRun
 
 from .models import Profile
 
@@ -16,11 +17,13 @@ class ProfileAdmin(admin.ModelAdmin):
     # accounts (games/bests.py) are recomputed from the runs of its other profiles.
     def delete_model(self, request, obj):
         account_id = obj.account_id
+        detach(SoloRun.objects.filter(player=obj))  # their rows leave their bands before the cascade
         super().delete_model(request, obj)
         refresh_accounts([account_id])
 
     def delete_queryset(self, request, queryset):
         accounts = set(queryset.values_list("account_id", flat=True))
+        detach(SoloRun.objects.filter(player__in=queryset))
         super().delete_queryset(request, queryset)
         refresh_accounts(accounts)
 

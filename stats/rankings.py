@@ -13,10 +13,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Case, F, Func, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce, Floor
 
-from games.bests import FIELDS, order
+from games.bests import FIELDS, PREFIX, order
 from games.engines.ranking import places
-from games.models import SoloBest
+from games.models import SoloBand, SoloBest
 
 from . import ratings
 from .models import Rating
@@ -29,6 +30,13 @@ class Count(Func):
 
     function = "COUNT"
     template = "%(function)s(*)"
+    output_field = IntegerField()
+
+
+class Total(Func):
+    """SUM(...) without GROUP BY, for a subquery that adds the counts of the bands ahead."""
+
+    function = "SUM"
     output_field = IntegerField()
 
 
@@ -134,14 +142,29 @@ def solo_top(level: str, assisted: bool, limit: int = TOP) -> list[tuple[int, An
 
 def _ahead(level: str, assisted: bool):
     """How many rows of the outer row's board are strictly better than it (lexicographic on
-    the board's order): a sum of counts, one per leading field that is better with the
-    fields before it equal, each a range of the board's index read from the index alone."""
-    counts: list[Subquery] = []
-    equal: dict[str, OuterRef] = {}
-    for field in FIELDS[assisted]:
+    the board's order): the rows of the bands ahead of its band (sums over SoloBand, a few
+    hundred rows, not a count of every row ahead), then within its own band the rows faster
+    (from the band's whole second up to its time) and, at an equal time, those better on
+    each field after it (each a range of the board's index)."""
+    counts: list = []
+    # The bands ahead: better on a band field with the fields before it equal; the fields a
+    # board does not band by are 0 in all its bands.
+    key: dict[str, Any] = {f: OuterRef(f) if f in PREFIX[assisted] else Value(0) for f in ("hints", "mistakes")}
+    key["second"] = Floor(OuterRef("elapsed"))
+    equal: dict[str, Any] = {}
+    for name, value in key.items():
+        if name == "second" or name in PREFIX[assisted]:
+            bands = SoloBand.objects.filter(level=level, assisted=assisted, **equal, **{f"{name}__lt": value})
+            counts.append(Coalesce(Subquery(bands.order_by().annotate(n=Total("runs")).values("n")[:1]), 0))
+        equal[name] = value
+    # Within the band: the same band fields, a time in [its whole second, its time) ...
+    board = SoloBest.objects.filter(level=level, assisted=assisted, **{f: OuterRef(f) for f in PREFIX[assisted]})
+    counts.append(_count_of(board.filter(elapsed__gte=Floor(OuterRef("elapsed")), elapsed__lt=OuterRef("elapsed"))))
+    # ... or its time and better on a later field, the ones between equal.
+    equal = {"elapsed": OuterRef("elapsed")}
+    for field in FIELDS[assisted][len(PREFIX[assisted]) + 1 :]:
         name, better = (field[1:], "gt") if field.startswith("-") else (field, "lt")
-        ahead = {**equal, f"{name}__{better}": OuterRef(name)}
-        counts.append(_count_of(SoloBest.objects.filter(level=level, assisted=assisted, **ahead)))
+        counts.append(_count_of(board.filter(**equal, **{f"{name}__{better}": OuterRef(name)})))
         equal[name] = OuterRef(name)
     return reduce(operator.add, counts)
 

@@ -7,7 +7,9 @@ an account's deletion; a rebuild from scratch gives the rows kept; and the page 
 outside the top costs at most 4 queries."""
 
 import datetime as dt
+import random
 import re
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -22,9 +24,9 @@ from django.utils import timezone
 from accounts.linking import link_at_sign_in, unlink
 from accounts.records import delete_account
 from games import solo
-from games.bests import FIELDS, board_runs, order, rebuild, refresh_best
+from games.bests import BAND, FIELDS, board_runs, order, rebuild, refresh_best
 from games.daily.models import Daily
-from games.models import Puzzle, SoloBest, SoloRun
+from games.models import Puzzle, SoloBand, SoloBest, SoloRun
 from players.models import Profile
 from stats import rankings
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
@@ -87,10 +89,16 @@ def assert_as_defined():
         by_definition = {(defined[0], a) for a in accounts() if (defined := defined_place(a, level, assisted))}
         assert {(place, row.account_id) for place, row in listed} == by_definition
         assert [place for place, _row in listed] == sorted(place for place, _a in by_definition)
-    # ... and a rebuild from scratch makes the rows kept at each write.
-    kept = set(SoloBest.objects.values_list(*BEST_FIELDS))
+    # ... and a rebuild from scratch makes the rows kept at each write, and their bands' counts.
+    kept, bands = set(SoloBest.objects.values_list(*BEST_FIELDS)), counted_bands()
     rebuild()
     assert set(SoloBest.objects.values_list(*BEST_FIELDS)) == kept
+    assert counted_bands() == bands
+
+
+def counted_bands() -> dict:
+    """The bands with rows, as kept (an emptied band keeps its row, at 0)."""
+    return {tuple(key): n for *key, n in SoloBand.objects.values_list(*BAND, "runs") if n}
 
 
 def places(assisted=False) -> dict[str, int]:
@@ -210,8 +218,11 @@ def test_the_rebuild_command_says_how_many_rows_differed(field, capsys):
     SoloBest.objects.filter(account=field.grace.account).delete()  # a row lost
     wrong = SoloRun.objects.get(player=field.mia, daily__isnull=False)  # a row pointing at another run
     SoloBest.objects.filter(account=field.mia.account, assisted=False).update(run=wrong)
+    SoloBand.objects.filter(level="easy", assisted=True, hints=2).update(runs=5)  # Mia's band, miscounted
     call_command("rebuild_solo_bests")
-    assert "7 rows; 3 differed" in capsys.readouterr().out  # Grace's row; Mia's, as kept and as rebuilt
+    out = capsys.readouterr().out
+    assert "7 rows; 3 differed" in out  # Grace's row; Mia's, as kept and as rebuilt
+    assert "Their bands counted again: 5; 1 differed from the kept counts." in out  # Mia's
     assert_as_defined()
 
 
@@ -277,3 +288,66 @@ def test_the_migration_fills_the_bests_of_existing_runs():
         (ada.pk, "easy", False, best.pk),
         (ada.pk, "easy", True, assisted.pk),
     }
+
+
+# --- the bands: a place off the top list is a sum over the bands ahead plus a count within its own
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_places_at_the_edges_of_the_bands_are_as_defined(puzzle, seed):
+    """Times on a whole second, a hair either side of it and equal to each other, with hints,
+    mistakes and scores spread (an Assisted band is hints, mistakes and a second): every
+    counted place is the definition's, then again after bests move and leave."""
+    rng = random.Random(seed)
+    times = [100, 100.0001, 99.9999, 101, 100.5, 100.5, 102.25]
+    profiles = [signed_in(f"R{i}") for i in range(24)]
+    for profile in profiles:
+        for _ in range(rng.randint(1, 3)):
+            assisted = rng.random() < 0.5
+            finished_run(
+                profile, "easy", rng.choice(times), assisted=assisted, hints=rng.randint(1, 2) if assisted else 0,
+                mistakes=rng.randint(0, 2), score=rng.choice([900, 1000]), puzzle=puzzle,
+            )  # fmt: skip
+    assert_as_defined()
+    for profile in rng.sample(profiles, 6):  # bests move to other bands, and leave the boards
+        finished_run(profile, "easy", rng.choice([50, 99.5]), puzzle=puzzle)
+    delete_account(profiles[0].account)
+    admin.site._registry[SoloRun].delete_queryset(None, SoloRun.objects.filter(player=profiles[1]))
+    assert_as_defined()
+
+
+def test_a_band_is_counted_afresh_so_a_wrong_count_is_put_right_at_its_next_write(field, puzzle):
+    SoloBand.objects.filter(level="easy", assisted=False, second=200).update(runs=40)  # as if a write were lost
+    assert rankings.my_solo(field.mia.account_id, "easy", False).place == 4 + 40 - 3  # 3 rows there
+    finished_run(signed_in("Zoe"), "easy", 200.5, puzzle=puzzle)  # the same band: counted again
+    assert rankings.my_solo(field.mia.account_id, "easy", False).place == 5
+    assert_as_defined()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_finishes_at_once_in_the_same_bands_lose_no_count(puzzle):
+    """Eight accounts finish at the same moment into the same two bands, each in its own
+    connection: the band rows, locked in one order, make them take turns, and the later
+    count sees the earlier's row (on PostgreSQL; SQLite's writers take turns anyway)."""
+    profiles = [signed_in(f"T{i}") for i in range(8)]
+    barrier = threading.Barrier(len(profiles))
+    errors = []
+
+    def finish(n):
+        try:
+            barrier.wait()
+            finished_run(profiles[n], "easy", 300.25 if n % 2 else 301.5, puzzle=puzzle)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finish, args=(n,)) for n in range(len(profiles))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert counted_bands() == {("easy", False, 0, 0, 300): 4, ("easy", False, 0, 0, 301): 4}
+    assert rankings.my_solo(profiles[1].account_id, "easy", False).place == 1
+    assert rankings.my_solo(profiles[0].account_id, "easy", False).place == 5
