@@ -63,6 +63,7 @@ def rankings(request, level: str | None = None, kind: str | None = None):
                 "level": level,
                 "level_label": Level(level).label,
                 "kind_label": gettext("Assisted") if assisted else gettext("Classic"),
+                "assisted": assisted,  # a Classic run has no hints: no Hints column
             },
         )
         top = rankings_data.solo_top(level, assisted)

@@ -219,6 +219,8 @@ def test_solo_boards_across_accounts_with_the_players_own_place(db):
     assert "place #3, best 4:10" in text(response)
     assisted = browser_of(linus).get("/rankings/solo/hard/assisted/")
     assert top_names(assisted.content.decode()) == ["Linus"] and "place #1, best 1:40" in text(assisted)
+    # Hints only where a run can have them: a Classic board's column would be all zeros.
+    assert ">Hints</th>" in assisted.content.decode() and ">Hints</th>" not in page
     # Outside the list read (here: a list of 1), the place is counted: the same answer.
     from stats import rankings
 
