@@ -27,6 +27,7 @@ import uuid
 import weakref
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -66,6 +67,7 @@ FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered thi
 FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
 REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
 MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups (one round trip for all)
+OUTBOX_BATCH = 200  # messages for one process channel in one layer message, at most
 CLOCK_RETRY = timedelta(milliseconds=50)  # a room's clock fires no sooner than this after it is set
 # Per process: a player's message allowance over all their sockets here, and open sockets
 # (a room's sockets normally share its owner's process); per client IP:
@@ -126,6 +128,12 @@ class Hub:
         self._due_order = itertools.count()
         self._due_changed = asyncio.Event()
         self._clock: asyncio.Task | None = None
+        # What this process queued for other processes' channels, by channel (see _post);
+        # a forwarded message's socket by its token, for its answer (sent to this process's
+        # channel); and the last forwarded message being applied here per room (_in_order).
+        self._outbox: dict[str, list[dict]] = {}
+        self._answers: dict[str, Any] = {}  # token -> its RoomConsumer
+        self._acting: dict[str, asyncio.Task] = {}
 
     async def start(self) -> None:
         if not self.channel:
@@ -177,7 +185,7 @@ class Hub:
         if room is None:
             owner = await self.leases.holder(consumer.code)
             if owner and owner != self.channel:
-                await self._send(owner, wire.Watch(consumer.code, self.channel))
+                self._post(owner, wire.Watch(consumer.code, self.channel))
         else:
             room.idle_since = None
 
@@ -190,7 +198,7 @@ class Hub:
                 await self._group("discard", consumer.code)
                 owner = await self.leases.holder(consumer.code)
                 if owner and owner != self.channel:
-                    await self._send(owner, wire.Unwatch(consumer.code, self.channel))
+                    self._post(owner, wire.Unwatch(consumer.code, self.channel))
 
     # owners ----------------------------------------------------------------------------
     async def owner(self, code: str, load: bool = False) -> LiveRoom | None:
@@ -261,7 +269,7 @@ class Hub:
         if stale:
             self.spawn(self._refresh_soon(room.code))
             for channel in list(room.remote):
-                await self._send(channel, wire.Push(room.code, {"type": "room.refresh"}))
+                self._post(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     # acting ----------------------------------------------------------------------------
     async def act(self, consumer, action, message_id: str, data: dict):
@@ -284,11 +292,19 @@ class Hub:
         owner and applies the message itself (its id makes a second application harmless)."""
         token = uuid.uuid4().hex
         answered = consumer.awaiting[token] = asyncio.Event()
+        self._answers[token] = consumer
         message = wire.Act(
-            consumer.code, consumer.player.pk, token, data, message_id, consumer.channel_name, consumer.language
+            consumer.code,
+            consumer.player.pk,
+            token,
+            data,
+            message_id,
+            consumer.channel_name,
+            consumer.language,
+            self.channel,
         )
         try:
-            await self._send(holder, message)
+            self._post(holder, message)
             for _attempt in range(int(lease.TTL_MS / 1000 / FORWARD_CHECK_SECONDS) + 4):
                 try:
                     await asyncio.wait_for(answered.wait(), FORWARD_CHECK_SECONDS)
@@ -319,7 +335,7 @@ class Hub:
                     return
                 if now_holder and now_holder != self.channel:
                     holder = now_holder  # a new owner elsewhere: ask it instead
-                    await self._send(holder, message)
+                    self._post(holder, message)
                     continue
                 # Nobody owns it or nobody can be asked (Redis away from this process): the
                 # locked path itself (the lease was just asked: no owner to route to). A
@@ -341,6 +357,7 @@ class Hub:
             logger.warning("forwarding a message of %s failed", consumer.code, exc_info=True)
         finally:
             consumer.awaiting.pop(token, None)
+            self._answers.pop(token, None)
 
     # pushes ----------------------------------------------------------------------------
     async def _write(self, snapshot: store.Snapshot) -> bool:
@@ -355,7 +372,12 @@ class Hub:
         event = room_event(room.room, room.seats, result, languages or None)
         if event is None:
             return
-        if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every process, once
+        if event["type"] == "room.refresh":  # rare (play, finish, a forfeit): every process
+            # The processes known to watch get it in order with the pushes queued for them
+            # before it; the group reaches those whose Watch is still on its way (a process
+            # hearing it twice renders once: _refresh_soon coalesces).
+            for channel in list(room.remote):
+                self._post(channel, wire.Push(room.code, event))
             try:
                 await self.layer.group_send(group_name(room.code), wire.encode(wire.Push(room.code, event)))
             except Exception:  # the layer is away: a resync follows its return
@@ -367,7 +389,7 @@ class Hub:
             return
         await self.deliver(room.code, event)
         for channel in list(room.remote):
-            await self._send(channel, wire.Push(room.code, event))
+            self._post(channel, wire.Push(room.code, event))  # queued: not a Redis wait under the room's lock
 
     async def deliver(self, code: str, event: dict) -> None:
         if event["type"] == "room.refresh":
@@ -471,12 +493,12 @@ class Hub:
             self.spawn(self._refresh_soon(code))
         for room in list(self.rooms.values()):
             for channel in list(room.remote):
-                await self._send(channel, wire.Push(room.code, {"type": "room.refresh"}))
+                self._post(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""
         if code in self.sockets and owner_channel != self.channel:
-            await self._send(owner_channel, wire.Watch(code, self.channel))
+            self._post(owner_channel, wire.Watch(code, self.channel))
 
     # the process channel ------------------------------------------------------------------
     async def _read(self) -> None:
@@ -497,8 +519,18 @@ class Hub:
 
     async def _handle(self, message: dict) -> None:
         match wire.parse(message):
+            case wire.Batch(messages):
+                for each in messages:  # in order; one failing message must not lose the rest
+                    try:
+                        await self._handle(each)
+                    except Exception:
+                        logger.exception("live message failed: %s", each.get("type"))
             case wire.Act() as act:
-                await self._forwarded(act)
+                self._in_order(act.code, self._forwarded(act))
+            case wire.Answer(html, token):
+                consumer = self._answers.get(token or "")
+                if consumer is not None:
+                    await consumer.live_answer({"html": html, "token": token})
             case wire.Call() as call:
                 await self._called(call)
             case wire.Watch(code, channel):
@@ -531,7 +563,28 @@ class Hub:
             html = await database_sync_to_async(refusal_view)(message.code, player, error, data, language)
         else:
             html = await answer_html(result.live, player, result, parse_mode(data), parse_cell(data), language)
-        await self._send(message.reply, wire.Answer(html, message.token))
+        if message.via:  # to the sender's process: in order with the room's pushes, batched with them
+            self._post(message.via, wire.Answer(html, message.token))
+        else:
+            await self._send(message.reply, wire.Answer(html, message.token))
+
+    def _in_order(self, code: str, forwarded) -> None:
+        """Apply a room's forwarded messages one after another in the order they came, and
+        other rooms' beside them: the channel's reader awaiting each one (its log write
+        included) held every room behind the one move being applied."""
+        before = self._acting.get(code)
+
+        async def after_before():
+            if before is not None:
+                await asyncio.wait([before])  # done, however it ended
+            try:
+                await forwarded
+            except Exception:
+                logger.exception("forwarded message for %s failed", code)
+
+        task = asyncio.ensure_future(after_before())
+        self._acting[code] = task
+        task.add_done_callback(lambda done: self._acting.get(code) is done and self._acting.pop(code))
 
     async def _called(self, message: wire.Call) -> None:
         """An action from the locked path of another process (an HTTP view, a Celery task)."""
@@ -553,6 +606,31 @@ class Hub:
         if room is None:
             return None
         return await room.act(player, action, message_id)
+
+    def _post(self, channel: str, message: wire.Message) -> None:
+        """Queue `message` for another process's channel. What is queued for one channel
+        leaves in order, in one layer message per batch: all that was queued in the same
+        event-loop tick, or while the batch before it was on its way (a room spread over two
+        processes sent each move, answer and push across Redis one by one, eight round
+        trips each, and saturated two processes at 250 moves/s)."""
+        queue = self._outbox.get(channel)
+        if queue is None:
+            queue = self._outbox[channel] = []
+            self.spawn(self._drain(channel, queue))  # starts after this tick: its batch fills first
+        queue.append(wire.encode(message))
+
+    async def _drain(self, channel: str, queue: list[dict]) -> None:
+        """Send `channel`'s queue until it is empty, one batch at a time (one sender per
+        channel: batches never overtake each other)."""
+        try:
+            while queue:
+                batch = queue[:OUTBOX_BATCH]
+                del queue[:OUTBOX_BATCH]
+                await self._send(channel, batch[0] if len(batch) == 1 else wire.encode(wire.Batch(batch)))
+        finally:
+            # No await between the empty queue and this: a message posted from now on
+            # starts a new sender.
+            del self._outbox[channel]
 
     async def _send(self, channel: str, message: wire.Message | dict) -> None:
         try:

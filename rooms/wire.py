@@ -15,8 +15,10 @@ from . import actions as A
 
 @dataclass(frozen=True)
 class Act:
-    """A socket's message for a room owned elsewhere; the owner answers `reply` (the
-    socket's own channel) with an Answer carrying `token`."""
+    """A socket's message for a room owned elsewhere; the owner answers with an Answer
+    carrying `token`: to `via` (the sender's process channel, in order with the room's
+    pushes and batched with them) or, from a sender without one, to `reply` (the socket's
+    own channel)."""
 
     code: str
     player: int
@@ -25,6 +27,7 @@ class Act:
     mid: str
     reply: str
     language: str | None = None
+    via: str = ""
     type: ClassVar[str] = "live.act"
 
 
@@ -76,6 +79,16 @@ class Hello:
 
 
 @dataclass(frozen=True)
+class Batch:
+    """Several messages for one process channel, in the order they were queued: one
+    channel-layer message (four Redis round trips to send, four to receive) instead of
+    one each."""
+
+    messages: list
+    type: ClassVar[str] = "live.batch"
+
+
+@dataclass(frozen=True)
 class Answer:
     """The owner's answer to an Act, for the socket that sent it (its consumer's live_answer)."""
 
@@ -84,12 +97,16 @@ class Answer:
     type: ClassVar[str] = "live.answer"
 
 
-Message = Act | Call | Watch | Unwatch | Push | Hello | Answer
-_KINDS: dict[str, type] = {kind.type: kind for kind in (Act, Call, Watch, Unwatch, Push, Hello, Answer)}
+Message = Act | Call | Watch | Unwatch | Push | Hello | Answer | Batch
+_KINDS: dict[str, type] = {kind.type: kind for kind in (Act, Call, Watch, Unwatch, Push, Hello, Answer, Batch)}
+# Each kind's field names, once: a forwarded move is encoded and parsed several times.
+_NAMES: dict[type, tuple[str, ...]] = {kind: tuple(field.name for field in fields(kind)) for kind in _KINDS.values()}
 
 
 def encode(message: Message) -> dict:
-    return {"type": message.type, **asdict(message)}
+    # Shallow, not dataclasses.asdict: that deep-copies every push's rendered standings,
+    # and the layer serializes the dict right away anyway.
+    return {"type": message.type, **{name: getattr(message, name) for name in _NAMES[type(message)]}}
 
 
 def parse(message: dict) -> Message | None:
@@ -97,8 +114,7 @@ def parse(message: dict) -> Message | None:
     kind = _KINDS.get(message.get("type", ""))
     if kind is None:
         return None
-    names = {field.name for field in fields(kind)}
-    return kind(**{name: value for name, value in message.items() if name in names})
+    return kind(**{name: message[name] for name in _NAMES[kind] if name in message})
 
 
 # The reply to a Call is read straight off its reply channel (no "type"): these two dicts.
