@@ -134,6 +134,7 @@ class Hub:
         self._outbox: dict[str, list[dict]] = {}
         self._answers: dict[str, Any] = {}  # token -> its RoomConsumer
         self._acting: dict[str, asyncio.Task] = {}
+        self._asking: dict[str, asyncio.Future] = {}  # a room's lease read on its way (_holder)
 
     async def start(self) -> None:
         if not self.channel:
@@ -280,11 +281,23 @@ class Hub:
         room = self.rooms.get(consumer.code)
         if room is not None:
             return await room.act(consumer.player, action, message_id)
-        holder = await self.leases.holder(consumer.code)
+        holder = await self._holder(consumer.code)
         if holder and holder != self.channel:
             self.spawn(self._forward(consumer, action, message_id, data, holder))
             return Forwarded()
         return None
+
+    async def _holder(self, code: str) -> str | None:
+        """The lease's holder of `code`, one read at a time per room (callers asking while a
+        read is on its way share its answer): a read per forwarded move, plus one a second
+        per move waiting for its answer, ran the lease client out of connections under load
+        (redis-py raises past its pool's 100), and moves fell back to the locked path. Not
+        remembered past the read: a stale owner would hold moves up for a watchdog check."""
+        asking = self._asking.get(code)
+        if asking is None:
+            asking = self._asking[code] = asyncio.ensure_future(self.leases.holder(code))
+            asking.add_done_callback(lambda _done: self._asking.pop(code, None))
+        return await asyncio.shield(asking)
 
     async def _forward(self, consumer, action, message_id: str, data: dict, holder: str) -> None:
         """Send a socket's message to the room's owner elsewhere and see it answered. An
@@ -311,7 +324,7 @@ class Hub:
                     return
                 except TimeoutError:
                     pass
-                now_holder = await self.leases.holder(consumer.code)
+                now_holder = await self._holder(consumer.code)
                 if now_holder == holder:
                     continue  # still leased: alive but slow, or dead and not yet expired
                 room = await self.owner(consumer.code, load=True)
