@@ -67,6 +67,7 @@ FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered thi
 FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
 REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
 MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups (one round trip for all)
+HOLDER_SECONDS = 1.0  # a room's owner elsewhere, once read, is forwarded to this long without reading again
 OUTBOX_BATCH = 200  # messages for one process channel in one layer message, at most
 CLOCK_RETRY = timedelta(milliseconds=50)  # a room's clock fires no sooner than this after it is set
 # Per process: a player's message allowance over all their sockets here, and open sockets
@@ -135,6 +136,7 @@ class Hub:
         self._answers: dict[str, Any] = {}  # token -> its RoomConsumer
         self._acting: dict[str, asyncio.Task] = {}
         self._asking: dict[str, asyncio.Future] = {}  # a room's lease read on its way (_holder)
+        self._holders: dict[str, tuple[str, float]] = {}  # code -> its owner elsewhere, until when
 
     async def start(self) -> None:
         if not self.channel:
@@ -196,6 +198,7 @@ class Hub:
             sockets.discard(consumer)
             if not sockets:
                 del self.sockets[consumer.code]
+                self._holders.pop(consumer.code, None)
                 await self._group("discard", consumer.code)
                 owner = await self.leases.holder(consumer.code)
                 if owner and owner != self.channel:
@@ -287,17 +290,27 @@ class Hub:
             return Forwarded()
         return None
 
-    async def _holder(self, code: str) -> str | None:
-        """The lease's holder of `code`, one read at a time per room (callers asking while a
-        read is on its way share its answer): a read per forwarded move, plus one a second
-        per move waiting for its answer, ran the lease client out of connections under load
-        (redis-py raises past its pool's 100), and moves fell back to the locked path. Not
-        remembered past the read: a stale owner would hold moves up for a watchdog check."""
+    async def _holder(self, code: str, fresh: bool = False) -> str | None:
+        """The lease's holder of `code`: an owner elsewhere is remembered for HOLDER_SECONDS
+        (`fresh`: read again), and one read at a time per room (callers asking while a read
+        is on its way share its answer). A read per forwarded move, plus one a second per
+        move waiting for its answer, ran the lease client out of connections under load
+        (redis-py raises past its pool's 100) and moves fell back to the locked path.
+        Forgotten sooner when the owner changes or may have: a new owner's Hello, a refresh
+        pushed for the room (a finish, a stale owner's drop), a message left unanswered."""
+        known = self._holders.get(code)
+        if known is not None and not fresh and time.monotonic() < known[1]:
+            return known[0]
         asking = self._asking.get(code)
         if asking is None:
             asking = self._asking[code] = asyncio.ensure_future(self.leases.holder(code))
             asking.add_done_callback(lambda _done: self._asking.pop(code, None))
-        return await asyncio.shield(asking)
+        holder = await asyncio.shield(asking)
+        if holder and holder != self.channel and code in self.sockets:
+            self._holders[code] = (holder, time.monotonic() + HOLDER_SECONDS)
+        else:
+            self._holders.pop(code, None)
+        return holder
 
     async def _forward(self, consumer, action, message_id: str, data: dict, holder: str) -> None:
         """Send a socket's message to the room's owner elsewhere and see it answered. An
@@ -324,7 +337,7 @@ class Hub:
                     return
                 except TimeoutError:
                     pass
-                now_holder = await self._holder(consumer.code)
+                now_holder = await self._holder(consumer.code, fresh=True)
                 if now_holder == holder:
                     continue  # still leased: alive but slow, or dead and not yet expired
                 room = await self.owner(consumer.code, load=True)
@@ -406,6 +419,7 @@ class Hub:
 
     async def deliver(self, code: str, event: dict) -> None:
         if event["type"] == "room.refresh":
+            self._holders.pop(code, None)  # a finish or a stale owner's drop: who owns it may have changed
             await self._refresh_soon(code)
             return
         for consumer in list(self.sockets.get(code, ())):
@@ -511,6 +525,7 @@ class Hub:
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""
         if code in self.sockets and owner_channel != self.channel:
+            self._holders[code] = (owner_channel, time.monotonic() + HOLDER_SECONDS)  # forward there from now on
             self._post(owner_channel, wire.Watch(code, self.channel))
 
     # the process channel ------------------------------------------------------------------
