@@ -188,7 +188,7 @@ class Hub:
         if room is None:
             owner = await self.leases.holder(consumer.code)
             if owner and owner != self.channel:
-                self._post(owner, wire.Watch(consumer.code, self.channel))
+                self._post(owner, self._watch(consumer.code))
         else:
             room.idle_since = None
 
@@ -392,9 +392,13 @@ class Hub:
     async def publish(self, room: LiveRoom, result: Result) -> None:
         """After a change is durable: everyone else hears of it, once per socket here and
         once per other process."""
-        # Standings in the languages of this process's sockets of the room; every language
-        # when sockets elsewhere hear it too (their languages are not known here).
-        languages = None if room.remote else {s.language for s in self.sockets.get(room.code, ())}
+        # Standings in the languages of the room's sockets, here and elsewhere (each process's
+        # Watch names its own; every language for one that did not: rendering both languages
+        # for one read was a seventh of a forwarded room's CPU).
+        languages: set[str] | None = {s.language for s in self.sockets.get(room.code, ())}
+        for channel in room.remote:
+            told = room.remote_languages.get(channel)
+            languages = None if told is None or languages is None else languages | set(told)
         event = room_event(room.room, room.seats, result, languages or None)
         if event is None:
             return
@@ -522,11 +526,17 @@ class Hub:
             for channel in list(room.remote):
                 self._post(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
+    def _watch(self, code: str) -> wire.Watch:
+        """This process watches `code`, in its sockets' languages (sent again with every
+        socket that attaches: a new language reaches the owner before that socket's
+        first push, but for pushes already on their way, which show another language)."""
+        return wire.Watch(code, self.channel, sorted({s.language for s in self.sockets.get(code, ())}))
+
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""
         if code in self.sockets and owner_channel != self.channel:
             self._holders[code] = (owner_channel, time.monotonic() + HOLDER_SECONDS)  # forward there from now on
-            self._post(owner_channel, wire.Watch(code, self.channel))
+            self._post(owner_channel, self._watch(code))
 
     # the process channel ------------------------------------------------------------------
     async def _read(self) -> None:
@@ -561,15 +571,17 @@ class Hub:
                     await consumer.live_answer({"html": html, "token": token})
             case wire.Call() as call:
                 await self._called(call)
-            case wire.Watch(code, channel):
+            case wire.Watch(code, channel, languages):
                 room = self.rooms.get(code)
                 if room is not None and channel != self.channel:
                     room.remote.add(channel)
+                    room.remote_languages[channel] = languages or None
                     room.idle_since = None
             case wire.Unwatch(code, channel):
                 room = self.rooms.get(code)
                 if room is not None:
                     room.remote.discard(channel)
+                    room.remote_languages.pop(channel, None)
             case wire.Push(code, event):
                 await self.deliver(code, event)
             case wire.Hello(code, channel):

@@ -92,6 +92,7 @@ class LiveRoom:
         self.game = game_for(room)
         self.lock = asyncio.Lock()
         self.remote: set[str] = set()  # process channels with sockets of this room
+        self.remote_languages: dict[str, list[str] | None] = {}  # their sockets' languages, as last told
         self.dirty = False
         self.written: dict[int, dict] = {s.pk: seat_summary(s) for s in seats}  # what the rows say
         self.closed = False

@@ -46,10 +46,12 @@ class Call:
 
 @dataclass(frozen=True)
 class Watch:
-    """The process `channel` has sockets of `code`: the owner pushes to it too."""
+    """The process `channel` has sockets of `code`, in `languages`: the owner pushes to it
+    too, its standings in those languages (None: every language the site speaks)."""
 
     code: str
     channel: str
+    languages: list[str] | None = None
     type: ClassVar[str] = "live.watch"
 
 

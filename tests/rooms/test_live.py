@@ -351,7 +351,9 @@ async def test_a_room_spread_over_two_processes_hears_every_move(monkeypatch):
     crossings: list[tuple[str, str]] = []
 
     async def slow_send(channel, message):
-        crossings.append((channel, message["type"]))
+        # What crossed, a batch's messages each (wire.Batch: what was queued meanwhile).
+        for each in message["messages"] if message["type"] == "live.batch" else [message]:
+            crossings.append((channel, each["type"]))
         await asyncio.sleep(0.02)  # a round trip to Redis
         await real_send(channel, message)
 
