@@ -346,18 +346,21 @@ async def test_a_room_spread_over_two_processes_hears_every_move(monkeypatch):
     owner_hub = hubs.Hub(asyncio.get_running_loop())  # the other process, owner of the room
     await owner_hub.start()
     await here.start()
-    layer = here.layer
-    real_send = layer.send
     crossings: list[tuple[str, str]] = []
 
-    async def slow_send(channel, message):
-        # What crossed, a batch's messages each (wire.Batch: what was queued meanwhile).
-        for each in message["messages"] if message["type"] == "live.batch" else [message]:
-            crossings.append((channel, each["type"]))
-        await asyncio.sleep(0.02)  # a round trip to Redis
-        await real_send(channel, message)
+    def slowed(real_send):
+        async def slow_send(channel, message, fast=False):
+            # What crossed, a batch's messages each (wire.Batch: what was queued meanwhile).
+            message = message if isinstance(message, dict) else wire.encode(message)
+            for each in message["messages"] if message["type"] == "live.batch" else [message]:
+                crossings.append((channel, each["type"]))
+            await asyncio.sleep(0.02)  # a round trip to Redis
+            await real_send(channel, message, fast)
 
-    monkeypatch.setattr(layer, "send", slow_send)
+        return slow_send
+
+    for hub in (here, owner_hub):  # what each process sends the other (Hub._send)
+        monkeypatch.setattr(hub, "_send", slowed(hub._send))
     try:
         owner = await owner_hub.owner(room.code, load=True)
         assert owner is not None and room.code not in here.rooms
