@@ -6,7 +6,7 @@ an account. `refresh_best` recomputes an account's rows from its runs, wherever 
 or leaves its boards: a Solo Run's finish (games/solo.py; a finished run never changes), a
 browser's profile linked at sign-in (accounts/linking.py), a run or profile the admin edits
 or deletes (games/admin.py, players/admin.py). Deleting a run or an account deletes its
-rows by cascade (accounts/records.py deletes the account's runs, then the account).
+rows (accounts/records.py deletes the account's runs, then the account; `detach` first).
 Unlinking a browser leaves its runs with the account (RULES.md section 6): nothing moves.
 Daily runs, and so their fair-play review, are never on these boards.
 
@@ -44,6 +44,7 @@ KEPT = ("elapsed", "mistakes", "hints", "score", "finished_at")  # copied from t
 # A board's bands: its order's fields before the time, then the time's whole seconds.
 PREFIX = {assisted: FIELDS[assisted][: FIELDS[assisted].index("elapsed")] for assisted in (False, True)}
 BAND = ("level", "assisted", "hints", "mistakes", "second")
+BAND_OF = ("level", "assisted", "hints", "mistakes", "elapsed")  # a best's values that give its band
 BOARDS = [(level, assisted) for level in Level.values for assisted in (False, True)]
 BATCH = 5000
 
@@ -96,9 +97,6 @@ def refresh_best(account_id: int | None, level: str | None = None, assisted: boo
         recount(touched | {band_of(vars(row)) for row in found})
 
 
-BAND_OF = ("level", "assisted", "hints", "mistakes", "elapsed")
-
-
 def band_of(row: dict) -> tuple:
     """A best's band (a key of BAND) from its values of BAND_OF."""
     prefix = PREFIX[row["assisted"]]
@@ -131,11 +129,12 @@ def recount(bands) -> None:
         )
         match = reduce(operator.or_, (Q(**dict(zip(BAND, key, strict=True))) for key in keys))
         rows = list(SoloBand.objects.select_for_update().filter(match).order_by(*BAND))
+        names = {key: f"b{i}" for i, key in enumerate(keys)}
         counts = SoloBest.objects.filter(reduce(operator.or_, map(_in_band, keys))).aggregate(
-            **{f"b{i}": Count("pk", filter=_in_band(key)) for i, key in enumerate(keys)}
+            **{name: Count("pk", filter=_in_band(key)) for key, name in names.items()}
         )
         for row in rows:
-            row.runs = counts[f"b{keys.index(tuple(getattr(row, f) for f in BAND))}"]
+            row.runs = counts[names[tuple(getattr(row, f) for f in BAND)]]
         SoloBand.objects.bulk_update(rows, ["runs"])
 
 
@@ -193,9 +192,10 @@ def rebuild(runs_model=None, bests_model=None) -> int:
     return made
 
 
-def rebuild_bands(bests_model=None, bands_model=None) -> int:
+def rebuild_bands(bests_model=None, bands_model=None) -> None:
     """Every band's count from scratch, by one grouped read per board kind (the models: a
-    migration's own); returns how many bands."""
+    migration's own). An operator's repair (rebuild_solo_bests) or a migration: a finish
+    waiting on a band's lock meanwhile finds its row gone and leaves that band as rebuilt."""
     bests_model, bands_model = bests_model or SoloBest, bands_model or SoloBand
     with transaction.atomic():
         bands_model.objects.all().delete()
@@ -213,4 +213,3 @@ def rebuild_bands(bests_model=None, bands_model=None) -> int:
                             second=g["second"], runs=g["runs"])
                 for g in grouped
             )  # fmt: skip
-        return bands_model.objects.count()
