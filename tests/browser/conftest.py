@@ -5,10 +5,16 @@ leaves an event loop behind that breaks async tests running after it.
 """
 
 import os
+import signal
+import sys
+import threading
+import uuid
 
 import pytest
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Names this run's Chromium among the machine's processes, so that a hung one can be killed.
+MARK = f"--showdown-tests={uuid.uuid4().hex}"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -17,12 +23,59 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
+    MARK,
 ]
+# Chromium now and then never answers the request to dispose of a browser context, and
+# Playwright's BrowserContext.close has no timeout: a close still waiting after this long
+# kills Chromium (the next test gets a new one). Seen in CI: one hang of 300 s in ~120 tests.
+CLOSE_SECONDS = 30
+
+
+def _kill_chromium() -> None:
+    """SIGKILL this run's Chromium browser process (its children go with it)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if MARK.encode() in args and not any(a.startswith(b"--type=") for a in args):
+            os.kill(int(pid), signal.SIGKILL)
+
+
+class Chromium:
+    """The session's one Chromium, launched again if a hung close had to kill it."""
+
+    def __init__(self, playwright):
+        self.playwright = playwright
+        self.current = None
+
+    def browser(self):
+        if self.current is None or not self.current.is_connected():
+            self.current = self.playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        return self.current
+
+
+def bounded_close(close):
+    def bounded(context, *args, **kwargs):
+        watchdog = threading.Timer(CLOSE_SECONDS, _kill_chromium)
+        watchdog.start()
+        try:
+            close(context, *args, **kwargs)
+        except Exception:
+            if not watchdog.finished.is_set():
+                raise
+        finally:
+            watchdog.cancel()
+        if watchdog.finished.is_set() and not context.browser.is_connected():
+            sys.stderr.write(f"Chromium did not close a context in {CLOSE_SECONDS} s: killed, launched again\n")
+
+    return bounded
 
 
 @pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
+def chromium():
+    from playwright.sync_api import BrowserContext, sync_playwright
 
     # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
     # still synchronous, so tell Django that is fine. Set only once a browser test runs, so
@@ -30,10 +83,23 @@ def browser():
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run scripts/install-chromium.sh (make test does)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setattr(BrowserContext, "close", bounded_close(BrowserContext.close))
+        chromium = Chromium(playwright)
+        yield chromium
+        if chromium.current is not None and chromium.current.is_connected():
+            chromium.current.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """Chromium, with every context a test opened closed when it ends, whether the test closed
+    them itself or failed half way: a page left open keeps its sockets, timers and reconnect
+    loop running through every later test."""
+    browser = chromium.browser()
+    yield browser
+    for context in browser.contexts:
+        context.close()
 
 
 def new_page(browser, base_url: str, profile=None, width=1100, height=900, csp=False, touch=False):
@@ -68,6 +134,21 @@ def page(browser, live_server, player):
     page.context.close()
 
 
+def forget_daphnes_limits() -> None:
+    """A daphne process counts each client's connects, creations and misses in the cache
+    under games.limits' prefix, "limit", the same in every test's daphne: with Redis they would
+    add up from test to test (all of them from 127.0.0.1), and a test late in the run found
+    its sockets refused "try later". Each daphne starts with none, as each test does
+    (tests/conftest.py gives the test process a fresh prefix)."""
+    import redis
+    from django.conf import settings
+
+    if settings.REDIS_URL:
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        for key in client.scan_iter(match="*:limit:*"):  # games.limits.prefix as daphne has it
+            client.delete(key)
+
+
 @pytest.fixture
 def daphne_server(transactional_db):
     """A real daphne process (HTTP + WebSockets) on the test database. A subprocess, not
@@ -86,6 +167,7 @@ def daphne_server(transactional_db):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    forget_daphnes_limits()
     env = dict(
         os.environ,
         DATABASE_URL=database_url(connection.settings_dict),

@@ -4,6 +4,7 @@ account, each run played through the board, the codes read from a real SMTP serv
 alone."""
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import SoloRun
 from games.templatetags.game_tags import clock
@@ -53,7 +54,8 @@ def test_records_follow_the_account_and_a_passkey_signs_in_alone(browser, live_s
     url = live_server.url.replace("127.0.0.1", "localhost")  # WebAuthn wants a domain name
     a = new_page(browser, url, Profile.objects.create(display_name="Ada"))
     a_time = play_a_solo_run(a)  # A plays a Solo Run anonymously
-    assert a.is_visible("[data-keep-records]")  # its finish offers to keep the records
+    # its finish offers to keep the records (shown by keep-records.js once the finish settles)
+    expect(a.locator("[data-keep-records]")).to_be_visible()
     # A signs up with the code from the SMTP server
     a.goto("/accounts/signup/")
     a.fill("input[name=email]", ADA)
