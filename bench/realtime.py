@@ -114,7 +114,10 @@ class Player:
                     await ws.send(json.dumps({"cell": cell, "digit": digit, "mode": "enter", "mid": f"{id(self)}-{n}"}))
                 except websockets.ConnectionClosed:
                     break
-                await asyncio.sleep((random.uniform(0.5, 1.5) if clock.jitter else 1) / rate)
+                gap = (random.uniform(0.5, 1.5) if clock.jitter else 1) / rate
+                # never past the window's end: at --pace 200 a last gap of up to 300 s was
+                # counted as the play window, its idle CPU divided among a few moves
+                await asyncio.sleep(min(gap, max(0.0, clock.stop_at - time.perf_counter())))
             await asyncio.sleep(1.0)  # the last answers and pushes
             reader.cancel()
 
