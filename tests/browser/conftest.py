@@ -129,9 +129,7 @@ def new_page(browser, base_url: str, profile=None, width=1100, height=900, csp=F
 
 @pytest.fixture
 def page(browser, live_server, player):
-    page = new_page(browser, live_server.url, player)
-    yield page
-    page.context.close()
+    return new_page(browser, live_server.url, player)  # closed with the test's other contexts (browser)
 
 
 def forget_daphnes_limits() -> None:
