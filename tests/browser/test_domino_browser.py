@@ -151,9 +151,11 @@ def test_keyboard_reads_the_board_and_places_a_joker(page, player, bank_puzzle):
     expect(page.get_by_role("gridcell", name=f"Row {row}, column {col}, grey joker")).to_be_visible()
     expect(page.get_by_role("button", name="Grey joker, 3 left")).to_be_visible()
     assert DominoGame.objects.get(pk=game.pk).engine_state().cell(row, col) == d.GREY
-    # Escape leaves joker mode without placing anything.
+    # Escape leaves joker mode without placing anything. (G pressed as the placement lands is
+    # answered in the page: it once left it as a plain form submission, ?joker=grey.)
     page.keyboard.press("g")
     expect(page.get_by_role("button", name="Cancel joker")).to_be_visible()
+    assert page.url.endswith(f"/domino/{game.pk}/")
     page.keyboard.press("Escape")
     expect(page.get_by_role("button", name="Cancel joker")).to_have_count(0)
     assert page.locator("[data-marker]").count() > 0
