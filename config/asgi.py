@@ -19,7 +19,7 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 
-from config import sockets  # noqa: E402
+from config import collector, sockets  # noqa: E402
 from players.middleware import PlayerSocketMiddleware  # noqa: E402
 from rooms.limits import ConnectBudget  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
@@ -88,3 +88,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+collector.tune_for_server()  # after the imports above: what they built lives as long as the process
