@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from config.collector import YOUNG_THRESHOLD
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
@@ -28,6 +30,6 @@ def test_the_asgi_application_freezes_what_it_built_and_enlarges_the_young_gener
     run = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     threshold, frozen, collected = run.stdout.split()
-    assert int(threshold) == 50_000
+    assert int(threshold) == YOUNG_THRESHOLD
     assert int(frozen) > 50_000  # Django's, the apps' and the templates' objects
     assert collected == "True"
