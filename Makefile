@@ -31,15 +31,24 @@ run: $(STAMP)
 
 # Lint and types first (a failure there is quick), then unit, view and socket tests, then
 # browser tests in their own run (Playwright's sync API breaks async tests that run after
-# it in the same process).
+# it in the same process). Both runs are spread over parallel workers (pytest-xdist; each
+# has its own test database and Redis database, tests/workers.py): most of a test's time is
+# waiting on sockets, servers and Chromium, so more workers than cores still pay.
 # PUZZLE_BANK_INLINE: no Celery worker runs in tests, so an empty bank generates inline.
+TEST_WORKERS ?= 4
+BROWSER_WORKERS ?= 3
+PYTEST := PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q --dist worksteal
 test: lint
 	scripts/install-chromium.sh
-	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m "not browser"
-	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m browser -p no:randomly
+	$(PYTEST) -m "not browser" -n $(TEST_WORKERS)
+	$(PYTEST) -m browser -n $(BROWSER_WORKERS)
 
 test-fast: $(DEV_STAMP)
-	PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q -m "not browser"
+	$(PYTEST) -m "not browser" -n $(TEST_WORKERS)
+
+test-browser: $(DEV_STAMP)
+	scripts/install-chromium.sh
+	$(PYTEST) -m browser -n $(BROWSER_WORKERS)
 
 # ruff (lint, then the format check), mypy with django-stubs over the whole tree, and the
 # import contracts (import-linter: imports flow one way; settings in pyproject.toml).

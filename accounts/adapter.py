@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 
 class AccountAdapter(DefaultAccountAdapter):
     def get_login_stages(self) -> list[str]:
-        """A passkey is a way to sign in, never a second factor (RULES.md 6): a code sent by
+        """A passkey is a way to sign in, never a second factor (docs/rules.md 6): a code sent by
         email signs in alone, also on a device that has no passkey. allauth's MFA stages
         would ask for the passkey after every code once the account had one."""
         return [stage for stage in super().get_login_stages() if not stage.startswith("allauth.mfa.stages.")]

@@ -1,4 +1,4 @@
-"""Which profile a browser plays as when it signs in and out (RULES.md section 6).
+"""Which profile a browser plays as when it signs in and out (docs/rules.md section 6).
 
 Sign-in links the browser's anonymous profile to the account (its records now count for the
 account, players.identity); a browser whose profile already belongs to another account gets
@@ -40,7 +40,7 @@ def _bind(request, profile: Profile) -> None:
 
 
 def daily_runs_joined(profile: Profile) -> None:
-    """The browser's ranked daily runs join the account's board places (RULES.md section 7):
+    """The browser's ranked daily runs join the account's board places (docs/rules.md section 7):
     only those of dailies still open, and only where the account had none of that daily."""
     from games.daily.play import joined_account
 

@@ -41,13 +41,13 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",  # admin sign-in attempts limited per address and per username (below)
-    "allauth",  # accounts: sign-in by a code sent by email, passkeys (RULES.md section 6)
+    "allauth",  # accounts: sign-in by a code sent by email, passkeys (docs/rules.md section 6)
     "allauth.account",
     "allauth.mfa",
     "accounts",
     "players",
     "games",
-    "games.daily",  # daily puzzles (RULES.md section 7): Daily, the job choosing them, boards
+    "games.daily",  # daily puzzles (docs/rules.md section 7): Daily, the job choosing them, boards
     "games.cardoku",
     "games.domino",
     "rooms",
@@ -210,7 +210,7 @@ PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per
 PUZZLE_BANK_INLINE = env_bool("PUZZLE_BANK_INLINE", False)
 COUNTDOWN_SECONDS = env_float("COUNTDOWN_SECONDS", 3.0)
 
-# --- Daily puzzles (RULES.md section 7, games/daily/, README "Daily puzzles") ---
+# --- Daily puzzles (docs/rules.md section 7, games/daily/, README "Daily puzzles") ---
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)  # dates chosen ahead of today (UTC)
 # Fair play: a ranked daily finish is held "under review" when DAILY_FAST_ENTRIES or more
 # consecutive entries came with a median gap under DAILY_FAST_GAP_MS milliseconds (faster
@@ -224,7 +224,7 @@ DAILY_BOARD_SIZE = env_int("DAILY_BOARD_SIZE", 100)  # places listed on a daily'
 DAILY_BOARD_CACHE_SECONDS = env_float("DAILY_BOARD_CACHE_SECONDS", 5.0)  # a board is read from the cache this long
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
 
-# --- Showdown rating (RULES.md section 8, stats/ratings.py; README "Ratings") ---
+# --- Showdown rating (docs/rules.md section 8, stats/ratings.py; README "Ratings") ---
 # Weng-Lin Plackett-Luce at openskill's defaults (mu 25, sigma 25/3); the shown number is
 # 1500 + RATING_SCALE x (mu - 3 sigma): 1500 at the start, rising as the rating grows certain.
 RATING_SCALE = env_float("RATING_SCALE", 20.0)
@@ -253,6 +253,12 @@ ROOM_MISS_WINDOW = env_int("ROOM_MISS_WINDOW", 600)  # seconds
 # Open room sockets per client IP in one process: a school or office behind one NAT address,
 # or a load test from one machine, may need more.
 ROOM_SOCKETS_PER_IP = env_int("ROOM_SOCKETS_PER_IP", 60)
+# A room socket's message allowance: a sustained rate after a burst (rooms/consumers.py), and
+# twice that per player over all their sockets in a process (rooms/hub.py). A person typing
+# never reaches it; the browser tests' daphne raises it so that they may type a whole board at
+# the machine's pace instead of a person's.
+ROOM_SOCKET_RATE = env_float("ROOM_SOCKET_RATE", 10.0)
+ROOM_SOCKET_BURST = env_int("ROOM_SOCKET_BURST", 20)
 # Bytes a socket may hold that its client has not read (config/sockets.py): past this the
 # connection is cut and its buffer freed. A full room state is about 26 KB.
 SOCKET_SEND_BUFFER = env_int("SOCKET_SEND_BUFFER", 256 * 1024)

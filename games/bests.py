@@ -1,5 +1,5 @@
 """Each account's best Solo Run per all-time board (games.models.SoloBest), which the
-rankings across accounts read (stats/rankings.py, RULES.md section 8).
+rankings across accounts read (stats/rankings.py, docs/rules.md section 8).
 
 A run is on a board when it is a finished Solo Run (not a daily's) of a profile linked to
 an account. `refresh_best` recomputes an account's rows from its runs, wherever a run joins
@@ -7,7 +7,7 @@ or leaves its boards: a Solo Run's finish (games/solo.py; a finished run never c
 browser's profile linked at sign-in (accounts/linking.py), a run or profile the admin edits
 or deletes (games/admin.py, players/admin.py). Deleting a run or an account deletes its
 rows (accounts/records.py deletes the account's runs, then the account; `detach` first).
-Unlinking a browser leaves its runs with the account (RULES.md section 6): nothing moves.
+Unlinking a browser leaves its runs with the account (docs/rules.md section 6): nothing moves.
 Daily runs, and so their fair-play review, are never on these boards.
 
 Each board's rows are also counted per band (games.models.SoloBand), so that a place is a

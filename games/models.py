@@ -70,7 +70,7 @@ class SoloRun(Revised):
     level = models.CharField(max_length=8, choices=Level.choices)
     state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING, db_index=True)
     board = models.JSONField()
-    # Assisted from the first hint on, for good (RULES.md section 2), and from a long pause
+    # Assisted from the first hint on, for good (docs/rules.md section 2), and from a long pause
     # or too many mistakes (games/solo.py, How to Play).
     assisted = models.BooleanField(default=False)
     score = models.IntegerField(default=0)
@@ -86,7 +86,7 @@ class SoloRun(Revised):
     elapsed = models.FloatField(null=True, blank=True, help_text="Final play time in seconds")
     moves = models.PositiveIntegerField(default=0)
 
-    # --- Daily puzzles (games/daily, RULES.md section 7) ---
+    # --- Daily puzzles (games/daily, docs/rules.md section 7) ---
     # The daily this run plays; practice: an unranked replay (from the archive).
     daily = models.ForeignKey("daily.Daily", null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
     practice = models.BooleanField(default=False, db_default=False)
@@ -150,7 +150,7 @@ class SoloRun(Revised):
 
 class SoloBest(models.Model):
     """An account's best Solo Run on one all-time board across accounts (a level, Classic or
-    Assisted; RULES.md section 8): the run and the fields the board orders by, copied, so
+    Assisted; docs/rules.md section 8): the run and the fields the board orders by, copied, so
     the board is an indexed slice of this table and a place one indexed count of the rows
     ahead (stats/rankings.py). Kept by games.bests.refresh_best wherever a run joins or
     leaves an account's boards; games.bests.rebuild makes it from scratch."""

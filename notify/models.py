@@ -1,4 +1,4 @@
-"""Reminders for scheduled showdowns (RULES.md 1): the browsers that accepted Web Push, the
+"""Reminders for scheduled showdowns (docs/rules.md 1): the browsers that accepted Web Push, the
 server's VAPID key pair, and one Reminder row per message sent, which is what makes each
 reminder go out at most once per guest, channel, kind and schedule."""
 

@@ -1,4 +1,4 @@
-"""Which reminders are due, and sending each at most once (RULES.md 1, "Scheduled showdowns").
+"""Which reminders are due, and sending each at most once (docs/rules.md 1, "Scheduled showdowns").
 
 Kinds: `ready` (the ready room opens, 15 minutes before), `start` (the host started), `moved`
 and `cancelled` (the host changed the schedule). A reminder is due for a room's current

@@ -1,5 +1,5 @@
 """Whose records count for a player: the one answer every leaderboard, history, personal
-best and total goes through (RULES.md section 6).
+best and total goes through (docs/rules.md section 6).
 
 An anonymous profile's records are its own. A profile linked to an account counts the
 records of every profile of that account (each browser the player signed in on): the rows

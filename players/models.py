@@ -22,7 +22,7 @@ class Profile(models.Model):
     display_name = models.CharField(max_length=NAME_MAX_LENGTH, default=default_name)
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(auto_now=True)
-    # The account this browser's profile is linked to (RULES.md section 6): the records of
+    # The account this browser's profile is linked to (docs/rules.md section 6): the records of
     # every profile of one account count for it (players.identity). Indexed: the reads
     # filter by it. Deleting the account leaves the profiles anonymous and unreachable.
     account = models.ForeignKey(

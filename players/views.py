@@ -53,7 +53,7 @@ def profile(request):
 
 
 def daily_streak_context(request) -> dict:
-    """The daily puzzles' streak (RULES.md section 7) over the player's local dates."""
+    """The daily puzzles' streak (docs/rules.md section 7) over the player's local dates."""
     from games.daily.play import streak, today
     from games.daily.views import player_zone
 

@@ -45,8 +45,7 @@ from .store import CONNECTION_LOST
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
-RATE_PER_SECOND = 10  # sustained messages per second per socket
-BURST = 20
+# A socket's message rate and burst: settings.ROOM_SOCKET_RATE and ROOM_SOCKET_BURST.
 # Per player over all their sockets in a process, and open sockets per process: the
 # hub's (rooms/hub.py PROFILE_RATE_PER_SECOND, MAX_SOCKETS_PER_PROFILE, ...).
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
@@ -139,12 +138,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self._channel_receive = patiently
 
     async def _pump(self, receive, send, inbox) -> None:
-        tokens, last, strikes = float(BURST), time.monotonic(), 0
+        rate, burst = settings.ROOM_SOCKET_RATE, settings.ROOM_SOCKET_BURST
+        tokens, last, strikes = float(burst), time.monotonic(), 0
         while True:
             message = await receive()
             if message["type"] == "websocket.receive":
                 now = time.monotonic()
-                tokens, last = min(BURST, tokens + (now - last) * RATE_PER_SECOND), now
+                tokens, last = min(burst, tokens + (now - last) * rate), now
                 player = getattr(self, "player", None)
                 shared = hub.current().bucket(player.pk) if player is not None else None
                 if tokens < 1 or inbox.qsize() >= MAX_QUEUED or (shared is not None and not shared.take(now)):

@@ -72,9 +72,8 @@ OUTBOX_BATCH = 200  # messages for one process channel in one layer message, at 
 CLOCK_RETRY = timedelta(milliseconds=50)  # a room's clock fires no sooner than this after it is set
 # Per process: a player's message allowance over all their sockets here, and open sockets
 # (a room's sockets normally share its owner's process); per client IP:
-# settings.ROOM_SOCKETS_PER_IP. A socket's own rate is the consumer's.
-PROFILE_RATE_PER_SECOND = 20
-PROFILE_BURST = 40
+# settings.ROOM_SOCKETS_PER_IP. A player's allowance is twice a socket's (ROOM_SOCKET_RATE,
+# ROOM_SOCKET_BURST): a second tab or a reconnect's overlap never halves a person's pace.
 MAX_SOCKETS_PER_PROFILE = 12
 MAX_WATCHERS_PER_ROOM = 50
 MAX_WATCHERS_PER_ADDRESS = 10  # of one room, from one client IP
@@ -154,7 +153,9 @@ class Hub:
         if found is None:
             if len(self._buckets) > 10_000:
                 self._buckets.clear()  # forget idle players now and then
-            found = self._buckets[player_id] = TokenBucket(PROFILE_RATE_PER_SECOND, PROFILE_BURST)
+            found = self._buckets[player_id] = TokenBucket(
+                2 * settings.ROOM_SOCKET_RATE, 2 * settings.ROOM_SOCKET_BURST
+            )
         return found
 
     def admit(self, player, code: str, ip: str, seated: bool) -> bool:

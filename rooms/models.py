@@ -97,7 +97,7 @@ class Seat(models.Model):
 
 
 class Guest(models.Model):
-    """A scheduled showdown's guest list (RULES.md 1, "Scheduled showdowns"): who said they
+    """A scheduled showdown's guest list (docs/rules.md 1, "Scheduled showdowns"): who said they
     are coming, or not, and how they want to be reminded. Not a seat: seats are taken in the
     ready room. The calendar file is always there; push and email are the guest's choice."""
 
@@ -149,7 +149,7 @@ class RoomEvent(models.Model):
 
 
 class RoomResult(models.Model):
-    """One player's result of one finished room, whatever its game (RULES.md "After the
+    """One player's result of one finished room, whatever its game (docs/rules.md "After the
     showdown"): what every game has in columns, and what the game type records of its own in
     `summary` (GameType.result_summary), which its template's `result` partial shows."""
 

@@ -176,7 +176,7 @@ def room_context(
 
 
 def guest_context(room, player, ready_room_open: bool, zone) -> dict:
-    """The guest list (RULES.md 1, "Scheduled showdowns"): who is coming, by display name,
+    """The guest list (docs/rules.md 1, "Scheduled showdowns"): who is coming, by display name,
     this viewer's answer and reminder channels, and what the host may still change."""
     guests = list(room.guests.select_related("player"))
     mine = next((g for g in guests if player is not None and g.player_id == player.pk), None)

@@ -114,7 +114,7 @@ def restore(room, seats, events) -> None:
 
 def seat_of(seats, player) -> Seat | None:
     """The player's seat: its profile's, or another profile's of its account (a player signed
-    in on two devices is one player in a room, RULES.md 6). Seats come with their player."""
+    in on two devices is one player in a room, docs/rules.md 6). Seats come with their player."""
     if player is None:
         return None
     account_id = getattr(player, "account_id", None)

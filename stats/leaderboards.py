@@ -1,4 +1,4 @@
-"""Personal Solo Run boards (Classic and Assisted per difficulty), ranked per RULES.md."""
+"""Personal Solo Run boards (Classic and Assisted per difficulty), ranked per docs/rules.md."""
 
 from dataclasses import dataclass
 

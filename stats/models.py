@@ -1,4 +1,4 @@
-"""The Showdown rating (RULES.md section 8; stats/ratings.py computes it): each account's
+"""The Showdown rating (docs/rules.md section 8; stats/ratings.py computes it): each account's
 current rating, one row per finished Showdown room saying whether it was rated (and why
 not), and one RatingChange per rated room and account, so a rating's history is a query
 and a recomputation from scratch (manage.py recompute_ratings) replays the same rows."""

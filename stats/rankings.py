@@ -1,4 +1,4 @@
-"""Global rankings (RULES.md section 8): the Showdown rating's top list and the all-time
+"""Global rankings (docs/rules.md section 8): the Showdown rating's top list and the all-time
 Solo Run boards across accounts, each with the viewer's own place. Equal results share a
 place; a place is 1 + how many are strictly ahead (for the rating: in the same query as
 the top list)."""

@@ -1,4 +1,4 @@
-"""The Showdown rating (RULES.md section 8): Weng-Lin Plackett-Luce (the `openskill`
+"""The Showdown rating (docs/rules.md section 8): Weng-Lin Plackett-Luce (the `openskill`
 package) over a room's final ranking, once per finished room, in the room's final write.
 
 - Ranks: the room's places (ties share one), players who left after everyone else (and

@@ -1,8 +1,16 @@
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # Django imports stay inside functions: engine tests also run without Django (-p no:django).
+
+# One hypothesis profile on every machine, CI's and a developer's: the same examples in the
+# same order (derandomize: a property test fails everywhere or nowhere), no per-example
+# deadline (a busy machine is not a bug), no example database carried between runs. Each test
+# names its own example count; FUZZ_EXAMPLES runs the long fuzz (tests/resilience/test_fuzz.py).
+hypothesis_settings.register_profile("showdown", deadline=None, derandomize=True, database=None, print_blob=True)
+hypothesis_settings.load_profile("showdown")
 
 
 def cookie_for(profile) -> str:

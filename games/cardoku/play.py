@@ -16,7 +16,7 @@ A state dict is the engine's ``to_dict`` (layout, seed, moves, derived board) pl
 The dicts name the seed, so they describe every card to come: store them, never send
 them out. What a browser may see is built by games/cardoku/presenters.py.
 
-Decision (RULES.md says "the game ends when the deck runs out"): a finished game is
+Decision (docs/rules.md says "the game ends when the deck runs out"): a finished game is
 final. The engine allows undo after the end; this layer refuses it, so a recorded
 result never changes.
 """

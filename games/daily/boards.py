@@ -1,4 +1,4 @@
-"""Each daily's leaderboard per level (RULES.md section 7): Classic finishes by time, then
+"""Each daily's leaderboard per level (docs/rules.md section 7): Classic finishes by time, then
 fewer mistakes; Assisted finishes after them, by fewer hints, then fewer mistakes, then time.
 
 Places need an account: the board lists ranked finishes of signed-in players (held, voided

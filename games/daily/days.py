@@ -1,4 +1,4 @@
-"""Whose "today" a daily is (RULES.md section 7), pure: no Django.
+"""Whose "today" a daily is (docs/rules.md section 7), pure: no Django.
 
 A player's today is their own local date, from the browser's IANA time zone. The daily of a
 date opens when that date begins anywhere on Earth (UTC+14: 10:00 UTC the day before) and

@@ -4,7 +4,7 @@ from games.models import Level, Puzzle, SoloRun
 
 
 class Daily(models.Model):
-    """The day's puzzle of one level (RULES.md section 7), the same for everyone. Chosen
+    """The day's puzzle of one level (docs/rules.md section 7), the same for everyone. Chosen
     ahead by games.daily.schedule; its puzzle is marked in the bank (Puzzle.for_daily) and
     is never given out anywhere else."""
 

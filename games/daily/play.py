@@ -1,4 +1,4 @@
-"""Playing the dailies (RULES.md section 7): which date is the player's today, starting or
+"""Playing the dailies (docs/rules.md section 7): which date is the player's today, starting or
 continuing the one ranked run per player (or account) per daily, practice runs of past
 dailies, each daily's state for the player, the streak and the share line.
 

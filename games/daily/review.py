@@ -1,4 +1,4 @@
-"""Fair play for ranked daily runs (RULES.md section 7, issue 23): a finish whose moves no
+"""Fair play for ranked daily runs (docs/rules.md section 7, issue 23): a finish whose moves no
 person could make is held back from the board as "under review" until an admin clears or
 voids it (the admin's review list, games/daily/admin.py).
 

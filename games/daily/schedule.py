@@ -1,4 +1,4 @@
-"""The job that keeps the dailies chosen (RULES.md section 7): every open date and the next
+"""The job that keeps the dailies chosen (docs/rules.md section 7): every open date and the next
 DAILY_DAYS_AHEAD days get one daily per level, each a freshly generated puzzle, graded again
 here (the grader's level must be the daily's), marked in the bank so nothing else gets it.
 

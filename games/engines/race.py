@@ -1,5 +1,5 @@
 """Sudoku race rules: scoring, hints, notes, mistake caps and rankings, with Immediate
-or Delayed feedback (RULES.md 1, "Delayed feedback": entries are judged only when the
+or Delayed feedback (docs/rules.md 1, "Delayed feedback": entries are judged only when the
 player submits the full grid).
 
 Shared by Solo Run (fixed Standard rules) and Showdown rooms (host-chosen rules). Pure
@@ -394,7 +394,7 @@ def set_notes(board: Board, rules: Rules, cell: int, notes: int) -> tuple[Board,
     return replace(board, notes=tuple(marks)), Outcome("note", cell, 0)
 
 
-# --- Delayed feedback (RULES.md 1, "Delayed feedback") ----------------------------------
+# --- Delayed feedback (docs/rules.md 1, "Delayed feedback") ----------------------------------
 # Entries, erasures and notes never look at the solution, so nothing they answer can say
 # whether an entry is right. Only submit() does, and it says how many cells are wrong,
 # never which.
@@ -538,7 +538,7 @@ def right_cells(board: Board, solution: tuple[int, ...]) -> int:
 
 
 def final_score(board: Board, rules: Rules, solution: tuple[int, ...]) -> int:
-    """RULES.md: 10 per right cell (hinted cells earn no +10), +100 for finishing, minus
+    """docs/rules.md: 10 per right cell (hinted cells earn no +10), +100 for finishing, minus
     the penalties of the wrong submissions and 25 per hint; never below zero."""
     earned = CORRECT_POINTS * (right_cells(board, solution) - len(board.hinted))
     bonus = FINISH_BONUS if board.status is Status.FINISHED else 0
@@ -602,7 +602,7 @@ class Standing:
 def rank(
     standings: list[Standing], near_tie: float = 1.0, feedback: Feedback = Feedback.IMMEDIATE
 ) -> list[tuple[int, Standing]]:
-    """Places per RULES.md "Rankings": finished (near-ties within `near_tie` seconds are
+    """Places per docs/rules.md "Rankings": finished (near-ties within `near_tie` seconds are
     separated by fewer mistakes, fewer hints, then the earlier finish), then solving,
     then eliminated, then players who left. Ties that remain share a place.
 

@@ -1,4 +1,4 @@
-"""Cardoku duel (RULES.md sections 3 and 5): no time limit beyond the rooms' 2-hour
+"""Cardoku duel (docs/rules.md sections 3 and 5): no time limit beyond the rooms' 2-hour
 safety limit, and no undo: a duel shares one deal, and undoing would let a player look
 further down the deck. See duel.py for what duels share."""
 

@@ -1,4 +1,4 @@
-"""Sudoku Domino duel (RULES.md sections 4 and 5): 10 minutes from the end of the
+"""Sudoku Domino duel (docs/rules.md sections 4 and 5): 10 minutes from the end of the
 countdown on the server's clock; a player whose own game ends (grid full, out of lives,
 no move left) is done and keeps their score. See duel.py for what duels share."""
 

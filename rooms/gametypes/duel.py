@@ -1,4 +1,4 @@
-"""What the duel game types (Sudoku Domino, Cardoku; RULES.md sections 3-5) share.
+"""What the duel game types (Sudoku Domino, Cardoku; docs/rules.md sections 3-5) share.
 
 Every seat plays its own board from the same start: the same puzzle and stone order
 (Domino) or the same layout and deal (Cardoku), both fixed by one seed per room. The pure

@@ -228,7 +228,7 @@ class ShowdownGame(GameType):
         if isinstance(action, A.GameMove) and isinstance(action.move, (play.Erase, play.Submit)):
             board, outcome = play.apply_delayed(board, rules, solution, action.move)  # delayed feedback
             if outcome.finished and room.starts_at is not None:
-                # RULES.md: each wrong submission adds 60 s to the player's time; the time
+                # docs/rules.md: each wrong submission adds 60 s to the player's time; the time
                 # every page, the ranking and the result show has them in it.
                 seat.finish_seconds = (now - room.starts_at).total_seconds() + race.penalty_seconds(board)
         else:

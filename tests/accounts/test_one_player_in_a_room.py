@@ -1,4 +1,4 @@
-"""A player signed in on two devices is one player in a room (RULES.md 6, issue 22): one seat,
+"""A player signed in on two devices is one player in a room (docs/rules.md 6, issue 22): one seat,
 whichever browser joins, leaves or opens the room; two joins at once seat the account once;
 a player the host removed stays removed on their other device too."""
 

@@ -1,4 +1,4 @@
-"""The daily's day window (RULES.md section 7): a date opens when it begins in UTC+14 and
+"""The daily's day window (docs/rules.md section 7): a date opens when it begins in UTC+14 and
 closes when it has ended in UTC-12, 50 hours; the streak over the player's dates."""
 
 import datetime as dt

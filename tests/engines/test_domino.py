@@ -1,4 +1,4 @@
-"""Table tests for the Sudoku Domino engine (RULES.md section 4).
+"""Table tests for the Sudoku Domino engine (docs/rules.md section 4).
 
 Positions are built from one known solution grid (the Wikipedia example) by blanking
 cells; the engine trusts the caller on uniqueness, so sparse positions are fine for

@@ -116,7 +116,7 @@ def test_a_careful_player_fills_the_grid_or_is_reported_stuck(position, seed, st
     cell, puts a joker on a cell where the stone belongs (so it is skipped); with no
     joker left the player cannot move correctly. The game must then end full, or be
     reported stuck exactly when no entry lands the current stone on its own cell and no
-    joker is left (only wrong entries left is stuck too: issue 13, RULES.md section 4)."""
+    joker is left (only wrong entries left is stuck too: issue 13, docs/rules.md section 4)."""
     puzzle, solution = position
     state = d.new_game(puzzle, solution, seed, started_at)
     now = started_at

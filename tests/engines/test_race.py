@@ -1,4 +1,4 @@
-"""Race rules: scoring, penalties, hints, notes, caps and rankings (RULES.md 1 and 2)."""
+"""Race rules: scoring, penalties, hints, notes, caps and rankings (docs/rules.md 1 and 2)."""
 
 import pytest
 

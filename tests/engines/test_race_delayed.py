@@ -1,4 +1,4 @@
-"""Delayed feedback in the race engine (RULES.md 1, "Delayed feedback"): one worked example
+"""Delayed feedback in the race engine (docs/rules.md 1, "Delayed feedback"): one worked example
 per sentence of the section, then hypothesis properties."""
 
 import pytest

@@ -492,7 +492,7 @@ def test_settle_and_act_use_the_same_clock(player, game):
 
 
 def test_no_joker_left_and_a_stone_that_fits_nowhere_ends_the_game_with_the_reason(player_client, player, db):
-    """Issue 13 (RULES.md section 4): entry points exist, but none lands the current stone
+    """Issue 13 (docs/rules.md section 4): entry points exist, but none lands the current stone
     on its own cell, and the last joker is gone: the game ends there and says why."""
     blanks = [(1, 1), (2, 2), (2, 5), (2, 8), (5, 2), (8, 2), (8, 5), (8, 8)]
     grid = list(SOLUTION)

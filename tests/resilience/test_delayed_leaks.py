@@ -1,5 +1,5 @@
 """Delayed feedback keeps every entry's judgement secret until the room is over (issue 25;
-RULES.md 1, "Delayed feedback": standings show filling, never whether an entry is right).
+docs/rules.md 1, "Delayed feedback": standings show filling, never whether an entry is right).
 
 A Tournament showdown is played through the real stack (HTTP pages through the test client,
 sockets through the ASGI application): two players and a spectator, with notes, wrong and

@@ -1,4 +1,4 @@
-"""A Showdown room with delayed feedback (issue 25; RULES.md 1, "Delayed feedback") through
+"""A Showdown room with delayed feedback (issue 25; docs/rules.md 1, "Delayed feedback") through
 the room write path: entries kept as typed, erase, submit, out, ranking and scores at the end."""
 
 import datetime as dt

@@ -1,4 +1,4 @@
-"""Scheduled showdowns (RULES.md 1): the guest list, the host moving or cancelling the
+"""Scheduled showdowns (docs/rules.md 1): the guest list, the host moving or cancelling the
 showdown, and the .ics that follows every change (issue 26)."""
 
 import datetime as dt

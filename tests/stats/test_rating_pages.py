@@ -1,4 +1,4 @@
-"""What the pages show of the Showdown rating (RULES.md section 8): the lobby's Rated/Unrated
+"""What the pages show of the Showdown rating (docs/rules.md section 8): the lobby's Rated/Unrated
 choice and the rule summary, the finish screen's changes or why a room was unrated, the
 profile's rating and chart, and /rankings/ (the top 100, the viewer's own place, the Solo
 Run boards across accounts)."""

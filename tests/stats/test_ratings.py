@@ -1,4 +1,4 @@
-"""The Showdown rating (RULES.md section 8): worked examples through the rooms' write path,
+"""The Showdown rating (docs/rules.md section 8): worked examples through the rooms' write path,
 the rated-room rules, idempotence, the recomputation, and properties of the model."""
 
 import datetime as dt

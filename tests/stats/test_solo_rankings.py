@@ -1,4 +1,4 @@
-"""The all-time Solo Run boards across accounts (RULES.md section 8) read each account's best
+"""The all-time Solo Run boards across accounts (docs/rules.md section 8) read each account's best
 run per board, a SoloBest row kept at every write that moves a run onto or off an account's
 boards (games/bests.py). The places must be those of the boards' definition, counted over
 the runs (1 + the accounts with a run strictly ahead: what stats.rankings counted before
@@ -143,7 +143,7 @@ def test_the_worked_example_places(field):
 
 
 def test_unlinking_a_browser_keeps_its_runs_with_the_account(field):
-    unlink(field.ada_phone)  # RULES.md section 6: what it played stays with the account
+    unlink(field.ada_phone)  # docs/rules.md section 6: what it played stays with the account
     assert places() == {"Ada's phone": 1, "Grace": 1, "Linus": 3, "Mia": 4}
     assert_as_defined()
 

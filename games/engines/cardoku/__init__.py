@@ -1,4 +1,4 @@
-"""Cardoku: a card solitaire on a Sudoku grid (RULES.md section 3).
+"""Cardoku: a card solitaire on a Sudoku grid (docs/rules.md section 3).
 
 Pure Python, standard library only. Seeds come in as arguments; nothing here reads a
 clock or the global random generator.

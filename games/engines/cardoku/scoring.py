@@ -1,4 +1,4 @@
-"""Scoring (RULES.md section 3).
+"""Scoring (docs/rules.md section 3).
 
 A row, column or box scores when all nine squares are filled.
 Base values: row r = 10 x (10 - r); column 40, but columns 1 and 9 = 60; box 80 in the

@@ -1,4 +1,4 @@
-"""Sudoku Domino engine (RULES.md section 4). Standard library only.
+"""Sudoku Domino engine (docs/rules.md section 4). Standard library only.
 
 state = new_game(puzzle, solution, seed, started_at)
 entry_points(state)                      # {(edge, line): (row, col)}

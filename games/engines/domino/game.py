@@ -1,4 +1,4 @@
-"""Sudoku Domino rules (RULES.md section 4): state, moves, scoring and end of game.
+"""Sudoku Domino rules (docs/rules.md section 4): state, moves, scoring and end of game.
 
 Pure functions over an immutable ``State``: every move returns a new state (and an
 ``Outcome`` describing what happened) or raises a typed ``DominoError``. The engine
@@ -338,7 +338,7 @@ def _end_reason(state: State) -> str | None:
 def _fits_somewhere(state: State) -> bool:
     """Some entry point lands the current stone on its own cell. Without jokers the board
     only changes when the current stone is placed right, so a stone that fits nowhere now
-    never will: wrong pushes could only throw lives away (RULES.md section 4)."""
+    never will: wrong pushes could only throw lives away (docs/rules.md section 4)."""
     stone = state.current_stone
     return any(state.solution[grid.index(cell)] == stone for cell in grid.valid_entries(state.board).values())
 

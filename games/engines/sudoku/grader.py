@@ -49,7 +49,7 @@ STUCK = len(TECHNIQUES)  # "needs something beyond our techniques"
 
 
 def level_for_rank(rank: int) -> Level:
-    """Hardest technique rank -> level (see RULES.md: Difficulty)."""
+    """Hardest technique rank -> level (see docs/rules.md: Difficulty)."""
     if rank <= RANK[HIDDEN_SINGLE]:
         return Level.EASY
     if rank <= RANK[HIDDEN_TRIPLE]:

@@ -2,7 +2,7 @@
 
 A grid is a flat tuple of 81 ints in row-major order, 0 meaning empty. Cell
 indices are 0..80 internally; anything shown to a player uses 1-based
-(row, column) as in RULES.md.
+(row, column) as in docs/rules.md.
 """
 
 from __future__ import annotations

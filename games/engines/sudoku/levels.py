@@ -1,4 +1,4 @@
-"""Difficulty levels and their clue bands (RULES.md section 1, "Difficulty")."""
+"""Difficulty levels and their clue bands (docs/rules.md section 1, "Difficulty")."""
 
 from __future__ import annotations
 
