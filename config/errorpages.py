@@ -9,6 +9,7 @@ as Django logs every 500 (logger django.request)."""
 
 import logging
 
+from allauth.core.exceptions import ImmediateHttpResponse, ReauthenticationRequired
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
@@ -17,9 +18,19 @@ from django.views.defaults import page_not_found, server_error
 
 logger = logging.getLogger("django.request")
 
-# Exceptions Django turns into answers of their own (400, 403) and a dropped database's 503
-# (config.database): they must not become a 500 here.
-HANDLED_ELSEWHERE = (PermissionDenied, BadRequest, SuspiciousOperation, OperationalError, InterfaceError)
+# Exceptions Django turns into answers of their own (400, 403), a dropped database's 503
+# (config.database), and allauth's signals (its middleware answers "re-authenticate first" with
+# a redirect to the code page, and an immediate response with that response): they must not
+# become a 500 here.
+HANDLED_ELSEWHERE = (
+    PermissionDenied,
+    BadRequest,
+    SuspiciousOperation,
+    OperationalError,
+    InterfaceError,
+    ImmediateHttpResponse,
+    ReauthenticationRequired,
+)
 
 
 class StyledErrorPagesMiddleware:

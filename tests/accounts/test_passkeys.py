@@ -40,6 +40,22 @@ def ada(smtp):
     return client, user
 
 
+@pytest.mark.parametrize("debug", [True, False])
+@pytest.mark.parametrize("path", ["/accounts/2fa/webauthn/add/", "/account/delete/"])
+def test_a_page_behind_a_fresh_code_asks_for_one_in_debug_and_production_mode(smtp, settings, debug, path):
+    """Issue 43, item 1: under `make run` (DEBUG on) the styled error pages caught allauth's
+    "re-authenticate first" signal before allauth's middleware could redirect: 500 every time."""
+    from players.models import Profile
+
+    settings.DEBUG = debug
+    client = client_for(Profile.objects.create(display_name="Ada"))
+    sign_up(client, smtp)
+    response = client.get(path)
+    assert response.status_code == 302 and "/reauthenticate/" in response["Location"]
+    response = client.get(response["Location"])
+    assert response.status_code == 200 and b"code" in response.content
+
+
 def name_of(key) -> str:
     key.refresh_from_db()
     return key.data["name"]
