@@ -1,4 +1,4 @@
-# Two commands: `make run` serves the site on http://127.0.0.1:8000, `make test` runs every test.
+# Two commands: `make run` serves the site on http://localhost:8000, `make test` runs every test.
 VENV := .venv
 PY := $(VENV)/bin/python
 # The product's packages (requirements.txt), and on top of them the tests' and tools'
@@ -27,7 +27,7 @@ run: $(STAMP)
 	$(PY) manage.py fill_puzzle_bank --target 3
 	@# Periodic jobs run in-process without Redis; with REDIS_URL run Celery worker + beat (README).
 	$(PY) manage.py run_jobs & JOBS=$$!; trap "kill $$JOBS" EXIT INT TERM; \
-	  $(PY) manage.py runserver 127.0.0.1:8000
+	  $(PY) manage.py runserver localhost:8000
 
 # Lint and types first (a failure there is quick), then unit, view and socket tests, then
 # browser tests in their own run (Playwright's sync API breaks async tests that run after

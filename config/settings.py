@@ -200,7 +200,7 @@ CELERY_BEAT_SCHEDULE = {
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY")  # base64url, raw 32 bytes (or DER)
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY")  # optional: checked against the private key
 VAPID_CONTACT = env_str("VAPID_CONTACT", "mailto:admin@localhost")  # push services write here about abuse
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # the links in reminder emails
+SITE_URL = env_str("SITE_URL", "http://localhost:8000")  # the links in reminder emails
 
 # --- Game settings ---
 PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per level
