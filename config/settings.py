@@ -379,6 +379,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# WhiteNoise's table has no .wav: the sound cues (static/sounds/) went out as
+# application/octet-stream in production, which a strict browser may refuse to play.
+WHITENOISE_MIMETYPES = {".wav": "audio/wav"}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -8,8 +8,9 @@ from django.utils import timezone
 from games.models import Puzzle
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import create_room
 from rooms.models import Room
+from tests.browser.conftest import perform
 from tests.conftest import PUZZLE, SOLUTION
 
 

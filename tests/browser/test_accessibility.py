@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.conftest import off_thread
 from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -144,23 +145,6 @@ class Audit:
         if self.found:
             print(self.summary())
         assert not self.found, f"axe found {len(self.found)} violation(s):\n{self.summary()}"
-
-
-def off_thread(fn, *args, **kwargs):
-    """Call a room service from another thread: its pushes use async_to_sync, which refuses
-    to run in this thread (Playwright's sync API keeps an event loop here)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
-
-    def call():
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
 
 
 def bank(count, level="easy"):

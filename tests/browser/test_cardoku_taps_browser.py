@@ -3,17 +3,28 @@ second tap was sometimes dropped while the first was on its way)."""
 
 import time
 
+from playwright.sync_api import expect
+
 from games.engines import cardoku as ck
 from rooms.api import running_view
 from rooms.models import Seat
 from tests.browser.conftest import new_page
 from tests.browser.race_setup import running_room
 
+# The room socket's first push is the full state, swapped over the board: the taps wait for it.
+MARK_PUSHES = """document.addEventListener('htmx:wsAfterMessage', () => {
+  document.documentElement.dataset.pushed = '1';
+});"""
 
-def durable_state(player) -> ck.GameState:
+
+def durable_data(player) -> dict:
     seat = Seat.objects.get(player=player)
     _, seats = running_view(seat.room.code)
-    return ck.from_dict(next(s for s in seats if s.pk == seat.pk).state)
+    return next(s for s in seats if s.pk == seat.pk).state
+
+
+def durable_state(player) -> ck.GameState:
+    return ck.from_dict(durable_data(player))
 
 
 def two_legal_squares(state):
@@ -42,9 +53,10 @@ def test_fast_second_tap_is_never_dropped(browser, daphne_server):
         if rounds_available(durable_state(ada), 3):
             break
     page = new_page(browser, daphne_server, ada, width=1280, height=900)
+    page.add_init_script(MARK_PUSHES)
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=playing] #ck-board")
-    page.wait_for_timeout(300)  # the socket's first push has arrived
+    expect(page.locator("html")).to_have_attribute("data-pushed", "1")
     rounds = 0
     for _ in range(5):
         state = durable_state(ada)
@@ -62,6 +74,8 @@ def test_fast_second_tap_is_never_dropped(browser, daphne_server):
         assert len(after.cards_on_board()) == placed_before + 2, f"round {rounds + 1}: a tap was dropped"
         assert set(pair) <= set(after.cards_on_board())
         rounds += 1
-        page.wait_for_timeout(100)
+        # The page shows both answers (cardoku.js sets data-step, the board's version, after
+        # each): the next round's first tap leaves with nothing of this round on its way.
+        expect(page.locator("#ck-game")).to_have_attribute("data-step", str(durable_data(ada)["step"]))
     assert rounds >= 3
     page.context.close()

@@ -5,8 +5,10 @@ scripts also leave no globals behind (each is an IIFE): only the vendored ones."
 
 import re
 
-from tests.browser.conftest import new_page
-from tests.browser.test_accessibility import bank, cardoku_games, domino_games, off_thread, solo_runs
+from playwright.sync_api import expect
+
+from tests.browser.conftest import new_page, off_thread
+from tests.browser.test_accessibility import bank, cardoku_games, domino_games, solo_runs
 from tests.conftest import EMPTY, SOLUTION
 
 WATCH = """
@@ -15,6 +17,11 @@ window.__csp = [];
 document.addEventListener('securitypolicyviolation', e => window.__csp.push(
   `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} `
   + `at ${e.sourceFile || '?'}:${e.lineNumber} ${e.sample || ''}`));
+// The room socket's messages swapped in so far (a room page's first is the full state).
+document.addEventListener('htmx:wsAfterMessage', () => {
+  const html = document.documentElement;
+  html.dataset.watchPushes = String(Number(html.dataset.watchPushes || 0) + 1);
+});
 """
 
 
@@ -39,10 +46,15 @@ class Watch:
             policy = response.headers.get("content-security-policy", "")
             assert "script-src 'self'" in policy, f"{label}: no Content-Security-Policy ({url})"
             self.pages += 1
+        # At the load event the deferred scripts have run and htmx has started (no page has
+        # a request of its own on load); a room page's socket then brings the full state.
         self.page.wait_for_load_state("load")
         if ready:
             self.page.wait_for_selector(ready, timeout=15_000)
-        self.page.wait_for_timeout(300)  # let deferred scripts, htmx and the socket settle
+        if self.page.locator("[ws-connect]").count():
+            expect(self.page.locator("html")).to_have_attribute("data-watch-pushes", re.compile(r"^[1-9]"))
+        # A violation's event is a task queued as it happens: one turn of the page's event loop.
+        self.page.evaluate("() => new Promise(resolve => setTimeout(resolve))")
         self.found += [f"{label}: {v}" for v in self.page.evaluate("window.__csp.splice(0)")]
         styles = self.page.evaluate("document.querySelectorAll('style').length")
         if styles:
@@ -73,9 +85,10 @@ def test_pages_and_their_scripts_raise_no_csp_violation(browser, live_server, pl
     watch.visit("home (games in progress)", "/")
     watch.visit("Solo Run", f"/solo/{playing.pk}/")
     cell = next(c for c in EMPTY[12:] if SOLUTION[c] != "1")
-    page.get_by_role("gridcell", name=f"Row {cell // 9 + 1}, column {cell % 9 + 1}").click()
+    name = f"Row {cell // 9 + 1}, column {cell % 9 + 1}"
+    page.get_by_role("gridcell", name=name).click()
     page.keyboard.press(SOLUTION[cell])  # an htmx post and swap
-    page.wait_for_timeout(500)
+    page.get_by_role("gridcell", name=f"{name}, {SOLUTION[cell]}", exact=True).wait_for()
     page.keyboard.press("n")
     watch.visit("Solo Run after an entry (htmx swap)")
     watch.visit("Solo Run paused", f"/solo/{paused.pk}/")
@@ -84,19 +97,23 @@ def test_pages_and_their_scripts_raise_no_csp_violation(browser, live_server, pl
     page.get_by_role("radio", name=re.compile("Custom")).check()
     watch.visit("Cardoku custom layout editor")
     watch.visit("Cardoku play", f"/cardoku/{cardoku.pk}/")
-    page.locator("[data-toggle=moves]").click()  # an htmx post and swap
-    page.wait_for_timeout(500)
+    toggle = page.locator("[data-toggle=moves]")
+    expect(toggle).to_have_attribute("aria-checked", "true")  # cardoku_games turned it on
+    toggle.click()  # an htmx post and swap
+    expect(toggle).to_have_attribute("aria-checked", "false")
     watch.visit("Cardoku after a toggle")
     watch.visit("Domino home", "/domino/")
     watch.visit("Domino play", f"/domino/{domino.pk}/")
+    version = int(page.locator("#game").get_attribute("data-version"))
     page.locator("#game [data-marker]").first.click()  # a sliding stone: per-cell CSS variables
-    page.wait_for_timeout(700)
+    expect(page.locator("#game")).to_have_attribute("data-version", str(version + 1))
     watch.visit("Domino after a push")
     watch.visit("leaderboards", "/leaderboards/")
     watch.visit("How to Play", "/how-to-play/")
     watch.visit("profile", "/profile/")
     page.get_by_label("Display name").fill("Ada L")
     page.get_by_role("button", name="Save").click()
+    expect(page.locator(".banner", has_text="Saved.")).to_be_visible()
     watch.visit("profile saved")
     watch.visit("unknown room", "/r/ZZZZZZ/")
     watch.visit("admin login", "/admin/login/", ours=False)
@@ -133,14 +150,20 @@ def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_serve
         perform(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
         for label, watch in (("host", watches[0]), ("guest", watches[1])):
             watch.visit(f"{game} playing ({label})", url, ready="#room-body[data-state=playing]")
-        if game == "showdown":
-            cell = EMPTY[0]
-            host.get_by_role("gridcell", name=f"Row {cell // 9 + 1}, column {cell % 9 + 1}").click()
-            host.keyboard.press(SOLUTION[cell])  # over the socket; Grace gets the standings push
-            guest.wait_for_timeout(700)
-        elif game == "domino":
-            host.locator("#game [data-marker]").first.click()
-            host.wait_for_timeout(700)
+        if game != "cardoku":  # a move over the host's socket; Grace gets the standings push
+            standings = guest.locator("#standings")
+            seen = standings.get_attribute("data-version")  # the room's version
+            if game == "showdown":
+                cell = EMPTY[0]
+                name = f"Row {cell // 9 + 1}, column {cell % 9 + 1}"
+                host.get_by_role("gridcell", name=name).click()
+                host.keyboard.press(SOLUTION[cell])
+                host.get_by_role("gridcell", name=f"{name}, {SOLUTION[cell]}", exact=True).wait_for()
+            else:
+                version = int(host.locator("#game").get_attribute("data-version"))
+                host.locator("#game [data-marker]").first.click()
+                expect(host.locator("#game")).to_have_attribute("data-version", str(version + 1))
+            expect(standings).not_to_have_attribute("data-version", seen)
         for label, watch in (("host", watches[0]), ("guest", watches[1])):
             watch.visit(f"{game} after a move ({label})")
     for watch in watches:

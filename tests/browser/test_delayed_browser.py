@@ -2,7 +2,7 @@
 (delayed feedback). Ada submits a grid with two wrong cells, reads "2 cells are wrong", fixes
 them and finishes with +60 s; Linus uses all three submissions and is out; Grace (on a
 375 px phone) finishes all right later than Ada but within Ada's 60 s. The final ranking and
-the review boards follow RULES.md 1, "Delayed feedback"."""
+the review boards follow docs/rules.md 1, "Delayed feedback"."""
 
 import os
 import re

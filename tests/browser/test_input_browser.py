@@ -43,14 +43,19 @@ def test_digit_first_in_solo_run(browser, live_server, player, bank_puzzle):
     expect(switch).to_have_attribute("aria-pressed", "true")
 
     # A tap on the pad picks the digit: nothing is sent, its cells light up.
+    sent = []
+    page.on("request", lambda request: request.method == "POST" and sent.append(request.url))
     pad(page, digit).click()
     expect(pad(page, digit)).to_have_attribute("aria-pressed", "true")
-    page.wait_for_timeout(300)
     assert SoloRun.objects.get().moves == 0
     expect(page.locator("#game-message")).not_to_have_class("message is-error")
     # Each tap on an empty cell then enters it.
     cell(page, first).click()
     expect(cell(page, first)).to_have_attribute("data-value", digit)
+    # The page's requests are seen in the order it sends them: anything the pad tap had sent
+    # would be seen before this first cell's move, now answered.
+    assert len(sent) == 1, sent
+    assert SoloRun.objects.get().moves == 1
     cell(page, second).click()
     expect(cell(page, second)).to_have_attribute("data-value", digit)
     expect(pad(page, digit)).to_have_attribute("aria-pressed", "true")  # still picked after the answers
@@ -154,7 +159,8 @@ def test_a_wrong_entry_buzzes_unless_sound_and_vibration_are_off(page, bank_puzz
     cell(page, EMPTY[1]).click()
     page.keyboard.press(wrong[1])
     expect(page.locator("#game-message")).to_contain_text(wrong[1])
-    page.wait_for_timeout(300)
+    # sound.js marks the wrong cell data-cued as it cues it (or, muted, does not): after that.
+    expect(cell(page, EMPTY[1])).to_have_attribute("data-cued", "")
     assert page.evaluate("window.__buzz.length") == 1
     # Still off after the game is redrawn (pause and resume swap the whole game).
     page.get_by_role("button", name="Pause").click()

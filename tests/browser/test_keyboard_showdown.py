@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from games.models import Puzzle
 from players.models import Profile
 from rooms.models import Room, Seat
-from tests.browser.conftest import ENTRY_GAP_MS, new_page
+from tests.browser.conftest import new_page
 from tests.conftest import PUZZLE, SOLUTION
 
 FOCUSED = "document.activeElement"
@@ -51,7 +51,6 @@ def solve(page, solution: str, empty: list[int], ends_showdown: bool = False):
         walk_to(page, index)
         page.keyboard.press(solution[index])
         expect(page.locator(f'[data-cell="{index}"]')).to_have_attribute("data-value", solution[index])
-        page.wait_for_timeout(ENTRY_GAP_MS)
         if ends_showdown and index == empty[-1]:
             # The last entry ends the race: the final standings replace the board and
             # keyboard focus moves on to their next step.

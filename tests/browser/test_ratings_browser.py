@@ -17,7 +17,7 @@ from players.models import Profile
 from rooms.models import Room
 from stats.models import Rating, RatingChange
 from tests.accounts.conftest import Inbox
-from tests.browser.conftest import ENTRY_GAP_MS, new_page
+from tests.browser.conftest import new_page
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 from tests.stats.rated_rooms import signed_in
 
@@ -60,7 +60,6 @@ def enter(page, index):
     page.locator(f'[data-cell="{index}"][aria-selected="true"]').wait_for()
     page.keyboard.press(SOLUTION[index])
     page.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
-    page.wait_for_timeout(ENTRY_GAP_MS)
 
 
 def solve(page):

@@ -97,7 +97,7 @@ SPILLS = """() => Array.from(document.querySelectorAll(".podium .step > *")).fil
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_phone_shows_the_podium_and_play_again_when_the_room_finishes(browser, daphne_server, language):
     from rooms import actions as A
-    from rooms.api import perform
+    from tests.browser.conftest import perform
     from tests.conftest import EMPTY, SOLUTION
 
     room, (ada, grace, linus) = running_room("showdown", names=("Ada", "Grace", "Linus"))
@@ -170,7 +170,7 @@ def test_desktop_duel_board_gets_the_room_and_standings_stay_whole(browser, daph
 
 def test_a_finished_cardoku_duels_score_panel_holds_its_deal_code_and_total(browser, daphne_server):
     from rooms import actions as A
-    from rooms.api import perform
+    from tests.browser.conftest import perform
 
     room, players = running_room("cardoku")
     for player in players:
@@ -196,6 +196,23 @@ def seconds(text: str) -> int:
     return int(m) * 60 + int(s)
 
 
+# Sets window.__ticked once board.js's ticker (every 250 ms) has written a clock matching the
+# selector again: the text it shows is then the script's count, no longer the server's.
+TICKED = """(selector) => { window.__ticked = false;
+  new MutationObserver((records, observer) => {
+    if (records.some((r) => r.target.matches && r.target.matches(selector) && r.target.isConnected)) {
+      window.__ticked = true;
+      observer.disconnect();
+    }
+  }).observe(document.body, {childList: true, subtree: true}); }"""
+
+
+def next_tick(page, selector: str) -> None:
+    """Wait until the page's ticker has redrawn the clock (`selector`) at least once."""
+    page.evaluate(TICKED, selector)
+    page.wait_for_function("window.__ticked === true")
+
+
 def test_race_clock_for_players_and_spectators_survives_a_swap_and_a_reconnect(browser, daphne_server):
     room, (ada, _grace, linus) = running_room("showdown", names=("Ada", "Grace", "Linus"))  # started 30 s ago
     player = new_page(browser, daphne_server, ada)
@@ -217,17 +234,19 @@ def test_race_clock_for_players_and_spectators_survives_a_swap_and_a_reconnect(b
     # (a clock counting from the page load instead of its own arrival would jump ahead).
     for page in (player, watcher):
         page.evaluate("document.querySelector('[data-race-clock]').dataset.old = '1'")
-    leaver.wait_for_timeout(3000)  # long enough that a clock counting from the page load is seconds ahead
+    # Real time must pass here, no event to wait for: the views must be old enough that a clock
+    # counting from the page load would be seconds ahead of one counting from its own arrival.
+    leaver.wait_for_timeout(3000)
     leaver.get_by_text("Forfeit and leave").click()  # it asks first (issue 27)
     leaver.get_by_role("button", name="Yes, forfeit").click()
     for page in (player, watcher):
         page.wait_for_selector("#room-body[data-state=playing] [data-race-clock]:not([data-old])")
-        page.wait_for_timeout(600)
+        next_tick(page, "[data-race-clock]")  # the new clock counts on its own now
         check(page)
     # A reconnect (reload) keeps the clock on the server's start too.
     player.reload()
     player.wait_for_selector("[data-race-clock]")
-    player.wait_for_timeout(600)
+    next_tick(player, "[data-race-clock]")
     for page in (player, watcher):
         check(page)
     for page in (player, watcher, leaver):
@@ -383,7 +402,11 @@ def test_a_finished_board_keeps_no_selection(page, bank_puzzle):
         page.keyboard.press(SOLUTION[index])
         page.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
     page.get_by_role("heading", name="Solved!").wait_for()
-    page.wait_for_timeout(1200)  # the last entry's glow fades
+    # The last entry's glow fades: its completed units lose unit-done (board.js, after 1 s) and
+    # no animation or transition runs on the board any more.
+    page.wait_for_function("""() => !document.querySelector("[data-board] .unit-done") && !document.getAnimations()
+        .some((a) => a.effect && a.effect.target && a.effect.target.closest
+                     && a.effect.target.closest("[data-board]"))""")
     looks = page.evaluate("""() => Array.from(new Set(Array.from(document.querySelectorAll("[data-board] [data-cell]"),
         (c) => getComputedStyle(c).backgroundColor + " " + getComputedStyle(c).boxShadow)))""")
     assert len(looks) == 1, looks  # no selected, peer or same-digit highlight left

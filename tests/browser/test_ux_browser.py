@@ -12,14 +12,22 @@ from playwright.sync_api import expect
 from games.models import SoloRun
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import create_room
 from rooms.models import Room, Seat
-from tests.browser.conftest import new_page
+from tests.browser.conftest import new_page, perform
 from tests.browser.race_setup import running_room
+from tests.browser.test_room_play_browser import next_tick
 from tests.browser.test_solo_browser import start_easy
 from tests.conftest import EMPTY, SOLUTION
 
 pytestmark = pytest.mark.browser
+
+
+# Counts the moves the page sends (htmx fires beforeRequest as the move form's request leaves).
+COUNT_MOVES = """() => { window.__moves = 0;
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    if (e.target.closest("#move-form")) window.__moves += 1;
+  }); }"""
 
 
 def cell(page, index):
@@ -87,16 +95,20 @@ def test_the_finish_never_steps_the_clock_back_and_shows_no_positive_penalty(pag
 
 def test_a_digit_on_a_given_is_no_error_and_a_wrong_entry_marks_its_clash(page, bank_puzzle):
     start_easy(page)
+    page.evaluate(COUNT_MOVES)
     cell(page, 0).click()  # a given 5
     page.keyboard.press("3")
     page.get_by_role("button", name="7", exact=True).click()
-    page.wait_for_timeout(600)
+    # A digit on a given is never sent (board.js stops its submit where it starts, before
+    # htmx), so no answer, and no refusal, can come: no move left the page.
+    assert page.evaluate("window.__moves") == 0
     assert page.locator("#game-message.is-error").count() == 0
     assert SoloRun.objects.get().mistakes == 0
     # Row 1, column 3 (empty): a 5 clashes with the given 5 at row 1, column 1.
     cell(page, 2).click()
     page.keyboard.press("5")
     page.locator("#cell-0.clash").wait_for()
+    assert page.evaluate("window.__moves") == 1  # (the count sees a move that is sent)
     assert page.locator(".cell.clash").count() >= 1
     assert all(v == "5" for v in page.locator(".cell.clash").evaluate_all("els => els.map(e => e.dataset.value)"))
     page.locator("#cell-0.clash").wait_for(state="detached", timeout=4000)  # only for a moment
@@ -109,9 +121,12 @@ def test_pause_and_resume_keep_the_selected_cell_and_focus(page, bank_puzzle):
     start_easy(page)
     cell(page, 2).click()
     page.keyboard.press("ArrowDown")  # row 2, column 3
+    page.evaluate("() => document.addEventListener('htmx:afterSettle', () => { window.__settled = true; })")
     page.keyboard.press("p")
     expect(page.get_by_role("button", name="Resume")).to_be_focused()
-    page.wait_for_timeout(100)  # htmx has taken the new form over (a native submit would reload the page)
+    # htmx has taken the new form over (a native submit would reload the page): it wires up
+    # swapped-in forms before it fires afterSettle.
+    page.wait_for_function("window.__settled === true")
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-board]")
     expect(page.locator('[data-cell="11"]')).to_have_attribute("aria-selected", "true")
@@ -120,7 +135,7 @@ def test_pause_and_resume_keep_the_selected_cell_and_focus(page, bank_puzzle):
     expect(page.locator('[data-cell="12"]')).to_be_focused()
 
 
-# --- 15: the keyboard tip on touch screens; the profile says Saved ---------------------------
+# --- 15: the keyboard tip on touch screens (the profile's Saved: tests/stats/test_profile_and_leaderboards.py) --
 
 
 def test_the_keyboard_tip_is_hidden_on_a_touch_phone(browser, live_server, player, bank_puzzle):
@@ -144,33 +159,7 @@ def test_the_keyboard_tip_is_hidden_on_a_touch_phone(browser, live_server, playe
     laptop.context.close()
 
 
-def test_saving_the_profile_says_saved(page):
-    page.goto("/profile/")
-    page.get_by_label("Display name").fill("Ada L")
-    page.get_by_role("button", name="Save").click()
-    expect(page.get_by_role("status")).to_contain_text("Saved")
-    assert Profile.objects.filter(display_name="Ada L").exists()
-
-
-# --- 14: scheduling ----------------------------------------------------------------------------
-
-
-def test_a_past_schedule_keeps_the_form_with_its_reason(page, bank_puzzle):
-    page.goto("/")
-    form = page.locator("form.room-form")
-    form.locator("select[name=game]").select_option("domino")
-    form.locator("select[name=preset]").select_option("hardcore")
-    form.get_by_text("Schedule for later").click()
-    form.locator("input[name=scheduled_at]").fill("2020-01-02T10:30")
-    form.locator("select[name=timezone]").select_option("Europe/Amsterdam")
-    form.get_by_role("button", name="Create room").click()
-    form = page.locator("form.room-form")
-    expect(form.get_by_role("alert")).to_contain_text("in the past")
-    expect(form.locator("input[name=scheduled_at]")).to_have_value("2020-01-02T10:30")
-    expect(form.locator("select[name=timezone]")).to_have_value("Europe/Amsterdam")
-    expect(form.locator("select[name=game]")).to_have_value("domino")
-    expect(form.locator("select[name=preset]")).to_have_value("hardcore")
-    assert not Room.objects.exists()
+# --- 14: scheduling (a past schedule's refusal: tests/rooms/test_room_views.py) ------------------
 
 
 def test_a_start_days_away_reads_in_days(page, player, bank_puzzle):
@@ -183,11 +172,11 @@ def test_a_start_days_away_reads_in_days(page, player, bank_puzzle):
     page.goto(f"/r/{room.code}/")
     text = page.locator(".schedule-panel [data-countdown]").inner_text()
     assert text.startswith("2 days 13:2"), text
-    page.wait_for_timeout(600)  # and the ticking clock says it the same way
+    next_tick(page, ".schedule-panel [data-countdown]")  # and the ticking clock says it the same way
     assert page.locator(".schedule-panel [data-countdown]").inner_text().startswith("2 days 13:2")
 
 
-# --- 10: names ------------------------------------------------------------------------------
+# --- 10: names (an empty leaderboard's: tests/stats/test_profile_and_leaderboards.py) -------
 
 
 def test_a_viewer_without_a_name_is_not_offered_to_join_under_the_default_one(browser, live_server, bank_puzzle):
@@ -198,14 +187,6 @@ def test_a_viewer_without_a_name_is_not_offered_to_join_under_the_default_one(br
     page.goto(f"/r/{room.code}/")
     expect(page.get_by_role("button", name="Join the room")).to_be_visible()
     assert "Join as Player 7174" not in page.content()
-    page.context.close()
-
-
-def test_an_empty_leaderboard_names_no_blank_player(browser, live_server):
-    page = new_page(browser, live_server.url)
-    page.goto("/leaderboards/")
-    lede = page.locator(".lb-head .lede").inner_text()
-    assert "for ." not in lede and "Personal boards for" in lede
     page.context.close()
 
 
@@ -298,7 +279,7 @@ def test_a_duels_time_ticks_during_play(browser, daphne_server, game):
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=playing] #game")
     first = page.locator("[data-race-clock]").inner_text()
-    page.wait_for_timeout(2200)
+    expect(page.locator("[data-race-clock]")).not_to_have_text(first, timeout=2200)  # the next second shows
     later = page.locator("[data-race-clock]").inner_text()
     assert first != later and later != "0:00", (first, later)
     page.context.close()

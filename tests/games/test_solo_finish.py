@@ -4,6 +4,7 @@ on the answer that finished the run."""
 
 import datetime as dt
 import re
+from html import unescape
 
 import time_machine
 from django.urls import reverse
@@ -132,3 +133,31 @@ def test_the_finish_on_a_reload_is_still_and_silent(player_client, run):
     assert 'aria-label="Finished"' in html and "Your first Classic Easy finish" in html
     assert "celebrate" not in html and 'data-sound="finish"' not in html and "confetti" not in html
     assert "class=\"chart\"" not in html  # one finish: nothing to chart yet
+
+
+def test_sound_files_are_small_and_served(player_client, bank_puzzle):
+    """The cues' files (moved from tests/browser/test_look_browser.py): the page names them on
+    sound.js's script tag, and they are served as audio, small. Served as the browser tests'
+    live server serves static files (Django's StaticFilesHandler)."""
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.test import RequestFactory
+
+    html = player_client.get("/").content.decode()
+    tags = re.findall(r"<script\b[^>]*\bdata-wrong=[^>]*>", html)
+    assert len(tags) == 1, tags
+    static = StaticFilesHandler(WSGIHandler())
+    for name in ("wrong", "finish"):
+        url = unescape(re.search(rf'\sdata-{name}="([^"]*)"', tags[0]).group(1))
+        response = static.get_response(RequestFactory().get(url))
+        assert 200 <= response.status_code < 300 and response["Content-Type"].startswith("audio/"), (url, response)
+        assert 1000 < len(b"".join(response.streaming_content)) < 10_000
+
+
+def test_production_serves_the_sound_cues_as_audio(settings):
+    """WhiteNoise (production's static files) knows no .wav by itself: the cues went out as
+    application/octet-stream. The middleware's own media types, as settings configure it."""
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    whitenoise = WhiteNoiseMiddleware(get_response=lambda request: None, settings=settings)
+    assert whitenoise.media_types.get_type("static/sounds/wrong.wav") == "audio/wav"

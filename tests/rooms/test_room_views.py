@@ -1,5 +1,8 @@
 """Room pages and forms: create, join by code or link, refusals, rate limit, admin."""
 
+import re
+from html.parser import HTMLParser
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
@@ -150,4 +153,94 @@ def test_schedule_time_zone_must_be_an_iana_place(player_client, bank_puzzle, zo
         reverse("room_new"), {"level": "easy", "scheduled_at": "2030-01-01T10:00", "timezone": zone}
     )
     assert response.status_code == 400 and b"Pick a time zone from the list" in response.content
+    assert not Room.objects.exists()
+
+
+class RoomForm(HTMLParser):
+    """The home page's room form as a browser holds it: each field's value (a select's is its
+    selected option's, else its first's) and the text of its alerts."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.depth = 0  # inside form.room-form: the open form's nesting, 0 outside
+        self.select = None
+        self.options: dict[str, list[tuple[str, bool]]] = {}
+        self.inputs: dict[str, str] = {}
+        self.alerts: list[str] = []
+        self.alert = self.option = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "room-form" in (attrs.get("class") or "").split():
+            self.depth = 1
+            return
+        if not self.depth:
+            return
+        if tag == "form":
+            self.depth += 1
+        elif tag == "select":
+            self.select = attrs["name"]
+            self.options[self.select] = []
+        elif tag == "option":
+            self.option = [attrs.get("value"), "selected" in attrs, ""]
+        elif tag == "input":
+            self.inputs[attrs["name"]] = attrs.get("value", "")
+        if attrs.get("role") == "alert":
+            self.alert = [tag, ""]
+
+    def handle_endtag(self, tag):
+        if not self.depth:
+            return
+        if tag == "form":
+            self.depth -= 1
+        elif tag == "option" and self.option:
+            value, selected, text = self.option
+            self.options[self.select].append((text.strip() if value is None else value, selected))
+            self.option = None
+        elif tag == "select":
+            self.select = None
+        elif self.alert and tag == self.alert[0]:
+            self.alerts.append(self.alert[1])
+            self.alert = None
+
+    def handle_data(self, data):
+        if self.option:
+            self.option[2] += data
+        if self.alert:
+            self.alert[1] += data
+
+    def value(self, name: str) -> str:
+        if name in self.inputs:
+            return self.inputs[name]
+        options = self.options[name]
+        selected = [value for value, on in options if on]
+        return selected[-1] if selected else options[0][0]
+
+
+def test_a_past_schedule_keeps_the_form_with_its_reason(player_client, bank_puzzle):
+    """Issue 27, defect 14 (moved from tests/browser/test_ux_browser.py): a start in the past
+    gives the home page again with the room form as it was sent and the reason in it."""
+    home = RoomForm(player_client.get("/").content.decode())
+    assert {"game", "level", "preset", "scheduled_at", "timezone"} <= {*home.options, *home.inputs}
+    assert ("domino", False) in home.options["game"] and ("hardcore", False) in home.options["preset"]
+    assert ("Europe/Amsterdam", False) in home.options["timezone"]
+    sent = {
+        "game": "domino",
+        "level": home.value("level"),  # as the form offers it
+        "preset": "hardcore",
+        "scheduled_at": "2020-01-02T10:30",
+        "timezone": "Europe/Amsterdam",
+    }
+    response = player_client.post(reverse("room_new"), sent)
+    assert response.status_code == 400
+    html = response.content.decode()
+    form = RoomForm(html)
+    assert len(form.alerts) == 1 and "in the past" in form.alerts[0], form.alerts
+    # shown, not folded away: in the schedule's details, open
+    assert re.search(r'<details class="schedule" open>((?!</details>).)*role="alert"', html, re.S)
+    assert form.value("scheduled_at") == "2020-01-02T10:30"
+    assert form.value("timezone") == "Europe/Amsterdam"
+    assert form.value("game") == "domino"
+    assert form.value("preset") == "hardcore"
     assert not Room.objects.exists()

@@ -1,9 +1,13 @@
 import datetime as dt
+import re
+from html import unescape
 
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django.asserts import assertInHTML
 
 from games.models import SoloRun
+from players.models import Profile
 from stats.leaderboards import solo_board
 
 
@@ -72,3 +76,29 @@ def test_display_name_is_editable_limited_and_escaped(player_client, player):
     assert response.status_code == 400
     player.refresh_from_db()
     assert player.display_name == "<b>Ada</b>"
+
+
+# Moved from tests/browser/test_ux_browser.py (issue 27): server-rendered pages, no script involved.
+
+
+def test_saving_the_profile_says_saved(player_client):
+    """Defect 15: the profile's form (a plain post) saves the name, and the page it lands on
+    says Saved in its one status line."""
+    html = player_client.get(reverse("profile")).content.decode()
+    form = re.search(r'<form method="post" class="stack">.*?</form>', html, re.S).group(0)
+    assertInHTML('<label for="id_display_name">Display name</label>', form)  # the field the player fills in
+    assert 'name="display_name" id="id_display_name"' in form
+    assertInHTML('<button class="button primary">Save</button>', form)
+    response = player_client.post(reverse("profile"), {"display_name": "Ada L"}, follow=True)
+    assert response.redirect_chain == [(reverse("profile") + "?saved=1", 302)]
+    statuses = re.findall(r'<(\w+)[^>]*\brole="status"[^>]*>(.*?)</\1>', response.content.decode(), re.S)
+    assert len(statuses) == 1 and "Saved" in statuses[0][1], statuses
+    assert Profile.objects.filter(display_name="Ada L").exists()
+
+
+def test_an_empty_leaderboard_names_no_blank_player(client, db):
+    """Defect 10: a visitor without a profile reads "for this browser", never "for ."."""
+    html = client.get(reverse("leaderboards")).content.decode()
+    lede = re.search(r'<div class="lb-head">.*?<p class="lede">(.*?)</p>', html, re.S).group(1)
+    lede = " ".join(unescape(re.sub(r"<[^>]+>", "", lede)).split())
+    assert "for ." not in lede and "Personal boards for" in lede
