@@ -202,6 +202,9 @@ def daphne_server(transactional_db):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        # what daphne said, in the test's captured output: pytest shows it when the test failed
+        log.seek(0)
+        sys.stderr.write("daphne's log (tail):\n" + log.read().decode(errors="replace")[-4000:])
 
 
 def off_thread(fn, *args, **kwargs):

@@ -81,7 +81,8 @@ def test_two_players_duel_with_the_same_stones(browser, daphne_server):
     assert room.game == "domino"
 
     guest.goto(f"/r/{room.code}")
-    guest.get_by_role("button", name="Join as Grace").click()
+    with guest.expect_navigation():  # the join reloads the room page: act on the new one
+        guest.get_by_role("button", name="Join as Grace").click()
     guest.wait_for_selector("#room-body[data-state=lobby] .player >> text=Grace")
     host.locator(".players .name", has_text="Grace").wait_for()
     guest.get_by_role("button", name="I'm ready").click()  # the host's Start is the host's ready

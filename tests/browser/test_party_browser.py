@@ -165,7 +165,8 @@ def test_the_lobby_toasts_who_joins_and_leaves(browser, daphne_server, bank_puzz
     host.goto(f"/r/{room.code}/")
     cleo = new_page(browser, daphne_server, Profile.objects.create(display_name="Cleo"))
     cleo.goto(f"/r/{room.code}/")
-    cleo.get_by_role("button", name="Join as Cleo").click()
+    with cleo.expect_navigation():  # the join reloads the room page: act on the new one
+        cleo.get_by_role("button", name="Join as Cleo").click()
     expect(host.locator("#toasts")).to_contain_text("Cleo joined")
     cleo.wait_for_selector(".player >> text=Cleo")
     cleo.get_by_role("button", name="Leave room").click()

@@ -37,7 +37,8 @@ def test_a_socket_refused_try_later_says_so_and_reconnects_by_itself(browser, st
     expect(status).to_be_hidden(timeout=20_000)
     guest = new_page(browser, stingy_server, grace, width=width, height=800)
     guest.goto(f"/r/{room.code}/")
-    guest.get_by_role("button", name="Join as Grace").click()
+    with guest.expect_navigation():  # the join reloads the room page: act on the new one
+        guest.get_by_role("button", name="Join as Grace").click()
     expect(page.locator("#room-body")).to_contain_text("Grace", timeout=10_000)
     for opened in (page, guest):
         opened.context.close()
@@ -54,7 +55,8 @@ def test_a_first_visitor_watches_live_and_joins_with_the_profile_its_socket_made
     page.goto(f"/r/{room.code}/")
     expect(page.locator("#room-body")).to_contain_text("Ada")
     expect(page.locator("#socket-status")).to_be_hidden()
-    page.get_by_role("button", name="Join the room").click()
+    with page.expect_navigation():  # the join reloads the room page: act on the new one
+        page.get_by_role("button", name="Join the room").click()
     page.get_by_label("Your name").fill("Zoe")
     page.get_by_role("button", name="Continue").click()
     page.locator(".player", has_text="Zoe").wait_for()
