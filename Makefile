@@ -35,8 +35,8 @@ run: $(STAMP)
 # has its own test database and Redis database, tests/workers.py): most of a test's time is
 # waiting on sockets, servers and Chromium, so more workers than cores still pay.
 # PUZZLE_BANK_INLINE: no Celery worker runs in tests, so an empty bank generates inline.
-TEST_WORKERS ?= 4
-BROWSER_WORKERS ?= 3
+TEST_WORKERS ?= 6
+BROWSER_WORKERS ?= 4
 PYTEST := PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q --dist worksteal
 test: lint
 	scripts/install-chromium.sh
