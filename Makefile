@@ -37,7 +37,7 @@ run: $(STAMP)
 # PUZZLE_BANK_INLINE: no Celery worker runs in tests, so an empty bank generates inline.
 TEST_WORKERS ?= 6
 BROWSER_WORKERS ?= 4
-PYTEST := PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q --dist worksteal
+PYTEST := PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q --dist worksteal --durations=15
 test: lint
 	scripts/install-chromium.sh
 	$(PYTEST) -m "not browser" -n $(TEST_WORKERS)

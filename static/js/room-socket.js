@@ -34,28 +34,4 @@
       say(NOT_ALLOWED[code]);
     }
   });
-
-  // A ws-send form goes over the socket once htmx's ws extension has wired it, just after the
-  // swap that brought it. A click in between submitted the bare form as a page load (a GET of
-  // this page with ?action=ready): the ready or start was lost with the page. htmx's own handler
-  // sits on the form and runs first; a submit nobody took yet is held and tried again as soon as
-  // the form (or the form that replaced it, with the same action) is wired.
-  document.addEventListener("submit", function (event) {
-    const form = event.target;
-    if (event.defaultPrevented || !form.matches || !form.matches("form[ws-send]")) return;
-    event.preventDefault();
-    const action = form.querySelector("input[name=action]");
-    const tries = Number(form.dataset.heldTries || 0) + 1;
-    if (tries > 40) return;  // never wired (no socket on this page): the click does nothing
-    setTimeout(function () {
-      let target = form;
-      if (!form.isConnected && action) {
-        target = document.querySelector('form[ws-send] input[name=action][value="' + action.value + '"]');
-        target = target && target.form;
-      }
-      if (!target || !target.isConnected) return;
-      target.dataset.heldTries = String(tries);
-      target.requestSubmit();
-    }, 25);
-  });
 })();

@@ -91,13 +91,40 @@ def chromium():
             chromium.current.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.call_report = report  # the browser fixture reads it to describe a failed test's pages
+    return report
+
+
+def describe_pages(browser) -> str:
+    """Every open page's address and what it shows: what each player saw when a test failed."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    lines = []
+    for context in browser.contexts:
+        for page in context.pages:
+            try:
+                text = page.locator("main, body").first.inner_text(timeout=2000)
+                status = page.locator("#flash, #socket-status").all_inner_texts()
+            except PlaywrightError as error:  # a page that is gone or hung says so
+                text, status = f"(unreadable: {error})", []
+            lines.append(f"--- {page.url} (flash/socket: {status!r})\n{text[:1500]}")
+    return "\n".join(lines)
+
+
 @pytest.fixture
-def browser(chromium):
+def browser(chromium, request):
     """Chromium, with every context a test opened closed when it ends, whether the test closed
     them itself or failed half way: a page left open keeps its sockets, timers and reconnect
-    loop running through every later test."""
+    loop running through every later test. A failed test's pages are described first."""
     browser = chromium.browser()
     yield browser
+    report = getattr(request.node, "call_report", None)
+    if report is not None and report.failed:
+        sys.stderr.write("pages at the failure:\n" + describe_pages(browser) + "\n")
     for context in browser.contexts:
         context.close()
 

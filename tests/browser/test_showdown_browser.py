@@ -62,3 +62,34 @@ def test_two_players_race_one_finishes_one_is_eliminated(browser, daphne_server)
     host.goto("/leaderboards/")
     totals = host.locator('[data-game-totals="showdown"]').inner_text().replace("\n", " ")
     assert "Showdowns 1" in totals and "Wins 1" in totals
+
+
+def test_ready_clicked_before_the_pages_scripts_run_is_never_a_page_load(browser, daphne_server):
+    """The CI flake of 2026-12-06: under load a guest clicked "I'm ready" before htmx (a
+    deferred script) had wired the form, and the bare form was submitted as a GET of the page
+    (/r/CODE/?action=ready): the ready was lost with the page. Here htmx never loads at all: the
+    click must stay on the page; once htmx runs, the same click goes over the socket."""
+    from playwright.sync_api import expect
+
+    from rooms import actions as A
+    from rooms.api import create_room
+    from tests.browser.conftest import perform
+
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    ada = Profile.objects.create(display_name="Ada")
+    grace = Profile.objects.create(display_name="Grace")
+    room = create_room(ada, "showdown", "easy", "standard")
+    perform(room.code, grace, A.Join())
+    guest = new_page(browser, daphne_server, grace)
+    guest.route("**/htmx-2.min.js", lambda route: route.abort())
+    guest.goto(f"/r/{room.code}/")
+    guest.get_by_role("button", name="I'm ready").click()
+    guest.wait_for_timeout(500)  # a navigation would have started by now: nothing else to await
+    assert guest.url.endswith(f"/r/{room.code}/")
+    assert not Seat.objects.get(player=grace).ready
+
+    guest.unroute("**/htmx-2.min.js")
+    guest.reload()
+    guest.get_by_role("button", name="I'm ready").click()
+    expect(guest.get_by_role("button", name="Not ready")).to_be_visible()
+    assert guest.url.endswith(f"/r/{room.code}/")
