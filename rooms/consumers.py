@@ -93,6 +93,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     language = settings.LANGUAGE_CODE  # until connect() reads the player's (socket_language)
     sync_queued = False  # a resync waits in the inbox: another one before it is taken adds nothing
     signed_out_heard = True  # in the sign-out group; connect() sets it (False: Redis was away)
+    refused = False  # refuse() accepted only to close with a code: what arrives meanwhile is dropped
 
     async def __call__(self, scope, receive, send):
         """Frames are taken off the connection as they arrive (a pump), counted against the
@@ -213,6 +214,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         403, which a browser reads as 1006 whatever the code, so the page could not tell
         "try later" (4429, 4503: static/js/room.js reconnects after a wait) from "not
         allowed" (4401, 4404: it says so and stays closed). Nothing is rendered."""
+        self.refused = True
         await self.accept()
         await limits.hold(code)
         await self.close(code=code)
@@ -252,6 +254,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await super().websocket_receive(message)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.refused:
+            return  # sent during a refusal's hold: this socket has no room to act in, it is closing
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
             await self.send_error(_("That message is too large or not text."))
             return

@@ -264,3 +264,34 @@ async def test_a_room_pages_issued_cookie_makes_its_profile_when_the_socket_open
     c, connected, _ = await open_socket(room.code)  # the same browser again: the same profile
     assert connected and await sync_to_async(Profile.objects.count)() == before + 1
     await c.disconnect()
+
+
+async def test_messages_on_a_refused_socket_are_dropped_quietly(settings, caplog):
+    """Issue 45, item 8: a socket refused "try later" is held open ROOM_REFUSAL_HOLD before its
+    close, and every message it sent meanwhile logged AttributeError (no game: the socket never
+    reached a room), 97 tracebacks in one run. They are dropped, and the close still comes."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.rooms.test_consumer import headers_for
+
+    settings.ROOM_SOCKETS_PER_IP = 1
+    settings.ROOM_REFUSAL_HOLD = 0.5
+    room, _ada, _grace, watcher = await setup_room(started=False)
+    other = await sync_to_async(Profile.objects.create)(display_name="Other watcher")
+    first, connected, _ = await connect_from(room.code, other, "203.0.113.40")
+    assert connected
+    refused = WebsocketCommunicator(application, f"/ws/r/{room.code}/", headers=headers_for(watcher))
+    refused.scope["client"] = ("203.0.113.40", 40001)
+    accepted, _ = await refused.connect(timeout=5)
+    assert accepted  # accepted, to close with a code the page can read
+    for n in range(3):
+        await refused.send_to(text_data=json.dumps({"action": "join", "mid": f"j{n}"}))
+    closed = await refused.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TOO_MANY}
+    await asyncio.sleep(0.2)  # what was queued behind the close has been dispatched by now
+    await refused.disconnect()  # re-raises what the consumer raised meanwhile (AttributeError)
+    assert [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")] == []
+    seated = await sync_to_async(lambda: set(room.seats.values_list("player_id", flat=True)))()
+    assert watcher.pk not in seated  # nothing it sent was acted on
+    await first.disconnect()
