@@ -201,6 +201,22 @@ VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY")  # base64url, raw 32 bytes (or 
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY")  # optional: checked against the private key
 VAPID_CONTACT = env_str("VAPID_CONTACT", "mailto:admin@localhost")  # push services write here about abuse
 SITE_URL = env_str("SITE_URL", "http://localhost:8000")  # the links in reminder emails
+# Where a push may go and for how long (issue 45; notify/endpoints.py, notify/webpush.py).
+# Endpoint hosts allowed, each with its subdomains (FCM, Mozilla, Apple, Windows); an empty
+# list allows any host whose addresses are all public (those are required either way).
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS", ["fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com"]
+)
+# Tests only, deliberately not read from the environment: the suite's real Web Push peer listens
+# on http://127.0.0.1. One switch admitting loopback (and plain http to it) and nothing else is
+# the smallest opening that keeps the protocol tested end to end; private ranges stay refused.
+PUSH_ALLOW_LOOPBACK_FOR_TESTS = False
+PUSH_SEND_SECONDS = env_float("PUSH_SEND_SECONDS", 5.0)  # one push in all: connect to its answer
+# Reminders on a queue of their own, so room sweeps never wait behind slow push services. A
+# worker started without -Q consumes every queue listed (the README's command, unchanged);
+# `celery -A config worker -Q reminders` and `-Q celery` split them over separate workers.
+CELERY_TASK_ROUTES = {"notify.tasks.send_reminders": {"queue": "reminders"}}
+CELERY_TASK_QUEUES = {"celery": {"routing_key": "celery"}, "reminders": {"routing_key": "reminders"}}
 
 # --- Game settings ---
 PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per level

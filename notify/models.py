@@ -26,6 +26,9 @@ class PushSubscription(models.Model):
     auth = models.CharField(max_length=40)
     created_at = models.DateTimeField(auto_now_add=True)
     last_sent_at = models.DateTimeField(null=True, blank=True)
+    failures = models.PositiveSmallIntegerField(
+        default=0, help_text="failed sends in a row; at notify.webpush.MAX_FAILURES it is dropped"
+    )
 
     def __str__(self):
         return f"{self.player} at {self.endpoint[:40]}…"

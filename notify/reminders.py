@@ -6,7 +6,8 @@ schedule only (its `schedule_sequence`): one queued for a time the host has sinc
 refused when it is claimed. Claiming writes the Reminder row under the room's row lock,
 and only the caller that wrote it sends: a second beat, a redelivered task or a worker
 racing this one finds the row (the unique constraint) and sends nothing. A claim whose
-sending then fails is not retried: at most once, never twice."""
+sending then fails is not retried: at most once, never twice. A reminder whose delivery
+crashes is marked failed and the run goes on (issue 45)."""
 
 from __future__ import annotations
 
@@ -131,8 +132,15 @@ def send_due(item: Due, now=None) -> int:
         if (guest.pk, channel) in claimed:
             continue
         reminder = claim(item, guest, channel, now)
-        if reminder is not None:
+        if reminder is None:
+            continue
+        try:
             sent += deliver(reminder, room, guest)
+        except Exception as error:  # any: a claimed reminder is never left claimed, nor the run stopped
+            logger.exception("reminder %s to guest %s crashed", reminder.pk, guest.pk)
+            Reminder.objects.filter(pk=reminder.pk).update(
+                status=Reminder.Status.FAILED, detail=repr(error)[:200], sent_at=timezone.now()
+            )
     return sent
 
 
@@ -192,12 +200,13 @@ def deliver(reminder: Reminder, room, guest) -> int:
     """Send a claimed reminder through its channel and record how it went (1 if it went out)."""
     text = message(room, guest, reminder.kind)
     if reminder.channel == Reminder.Channel.PUSH:
+        # Each send is on its own and never raises (webpush.send): one bad browser stops nothing.
         results = [webpush.send(sub, text) for sub in guest.player.push_subscriptions.all()]
         status = (
             Reminder.Status.SENT
             if "sent" in results
             else Reminder.Status.FAILED
-            if "failed" in results
+            if {"failed", "refused"} & set(results)
             else Reminder.Status.NOWHERE
         )
         detail = ", ".join(results)

@@ -16,6 +16,8 @@ from rooms.api import normalize_code
 from rooms.models import Guest
 from rooms.push import push_room_update
 
+from . import subscriptions
+from .endpoints import Refused
 from .models import PushSubscription
 
 MAX_BODY = 4096
@@ -66,7 +68,9 @@ def _text(value, limit: int) -> str | None:
 @require_POST
 def subscribe(request):
     """Save this browser's PushSubscription (JSON, as the browser's toJSON() gives it) for its
-    profile and, with a room code, turn on push reminders for that room's guest list."""
+    profile and, with a room code, turn on push reminders for that room's guest list. The
+    endpoint and keys are checked first (notify/subscriptions.py, issue 45): 400 and nothing
+    stored when they fail, 409 for an endpoint another profile saved."""
     if len(request.body) > MAX_BODY:
         return _refuse(_("That subscription is too large."))
     try:
@@ -77,14 +81,19 @@ def subscribe(request):
     endpoint = _text(data.get("endpoint"), 1000) if isinstance(data, dict) else None
     p256dh = _text(keys.get("p256dh"), 120) if isinstance(keys, dict) else None
     auth = _text(keys.get("auth"), 40) if isinstance(keys, dict) else None
-    if not (endpoint and endpoint.startswith(("https://", "http://")) and p256dh and auth):
+    if not (endpoint and p256dh and auth):
         return _refuse(_("The browser sent no usable push subscription."))
+    try:
+        subscriptions.check_subscription(endpoint, p256dh, auth)  # before a profile is made: bad input stores nothing
+    except Refused as error:
+        return _refuse(str(error))
     player = ensure_player(request)
     code = normalize_code(data.get("room", "")) if isinstance(data.get("room"), str) else ""
     with transaction.atomic():
-        PushSubscription.objects.update_or_create(
-            endpoint=endpoint, defaults={"player": player, "p256dh": p256dh, "auth": auth}
-        )
+        try:
+            subscriptions.save(player, endpoint, p256dh, auth)
+        except subscriptions.Taken as error:
+            return _refuse(str(error), status=409)
         guest = Guest.objects.filter(room__code=code, player=player, coming=True).first() if code else None
         if guest is not None and not guest.by_push:
             guest.by_push = True

@@ -5,6 +5,7 @@ would) and the accounts tests' SMTP server (aiosmtpd)."""
 import base64
 import json
 import secrets
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -57,12 +58,13 @@ def check_vapid(header: str, audience: str) -> tuple[dict, str]:
 class Browser:
     """One subscribed browser: its own P-256 key pair and auth secret, as PushManager makes them."""
 
-    def __init__(self, peer, status=201):
+    def __init__(self, origin: str, status=201, location=None):
         self.key = ec.generate_private_key(ec.SECP256R1())
         self.auth = secrets.token_bytes(16)
         self.token = secrets.token_urlsafe(8)
         self.status = status
-        self.endpoint = f"{peer.origin}/push/{self.token}"
+        self.location = location  # sent as Location (with a 3xx status: a redirect)
+        self.endpoint = f"{origin}/push/{self.token}"
         point = self.key.public_key().public_bytes(
             serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
         )
@@ -75,6 +77,14 @@ class Browser:
         return PushSubscription.objects.create(
             player=player, endpoint=self.endpoint, p256dh=self.p256dh, auth=b64(self.auth)
         )
+
+    def keys(self) -> dict:
+        return {"p256dh": self.p256dh, "auth": b64(self.auth)}
+
+    def body(self, **changes) -> dict:
+        """What this browser posts to /push/subscribe/ (PushSubscription.toJSON()), changed as asked."""
+        keys = {"p256dh": changes.pop("p256dh", self.p256dh), "auth": changes.pop("auth", b64(self.auth))}
+        return {"endpoint": self.endpoint, "keys": keys, **changes}
 
 
 class PushPeer:
@@ -110,6 +120,8 @@ class PushPeer:
                     self.end_headers()
                     return
                 self.send_response(browser.status)
+                if browser.location:
+                    self.send_header("Location", browser.location)
                 self.end_headers()
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -117,8 +129,8 @@ class PushPeer:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def browser(self, status=201) -> Browser:
-        browser = Browser(self, status)
+    def browser(self, status=201, location=None) -> Browser:
+        browser = Browser(self.origin, status, location)
         self.browsers[browser.token] = browser
         return browser
 
@@ -128,8 +140,50 @@ class PushPeer:
 
 
 @pytest.fixture
-def push_peer():
+def push_peer(settings):
+    # The peer is on http://127.0.0.1, which the endpoint checks refuse (issue 45): the
+    # test-only switch admits loopback, and any host is allowed (the push services' list off).
+    settings.PUSH_ALLOW_LOOPBACK_FOR_TESTS = True
+    settings.PUSH_SERVICE_HOSTS = []
     peer = PushPeer()
     yield peer
     peer.close()
     assert not peer.errors, peer.errors
+
+
+class Network:
+    """A stub DNS (`names`: made-up host -> addresses) and a record of every connect attempted,
+    none of which is made: tests of refused endpoints never reach any address."""
+
+    def __init__(self):
+        self.names: dict[str, list[str]] = {}
+        self.lookups: list[str] = []
+        self.connects: list[tuple] = []
+
+
+@pytest.fixture
+def network(monkeypatch):
+    """No query leaves the machine and no connection is made: a name not in `names` does not
+    exist, a numeric host is parsed locally (AI_NUMERICHOST), and connect() only records."""
+    net = Network()
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host, port, family=0, type=0, proto=0, flags=0):
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        net.lookups.append(name)
+        if name not in net.names:
+            return real(host, port, family, type, proto, flags | socket.AI_NUMERICHOST)
+        return [
+            (socket.AF_INET6, socket.SOCK_STREAM, 6, "", (ip, port, 0, 0))
+            if ":" in ip
+            else (socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))
+            for ip in net.names[name]
+        ]
+
+    def connect(sock, address):
+        net.connects.append(address)
+        raise ConnectionRefusedError(f"the test made no connection to {address}")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    return net
