@@ -31,11 +31,14 @@ from .presenters import rematch_key, room_context
 from .push import push_room_update
 
 
-def _message(request, title, message, status):
+def _message(request, title, message, status, join_again=False):
+    """A refusal page (join_again: a code that found nothing, with the join form to type it
+    again), or within a live room its message line."""
     if request.htmx:  # forms inside a live room: show the refusal in the room's message line
         response = render(request, "rooms/room.html#message", {"error": message}, status=status)
         return reswap(retarget(response, "#room-message"), "outerHTML")
-    return render(request, "message.html", {"title": title, "message": message, "error": True}, status=status)
+    context = {"title": title, "message": message, "error": True, "join_again": join_again}
+    return render(request, "message.html", context, status=status)
 
 
 def _refused_lookup(request, code: str):
@@ -52,7 +55,8 @@ def _not_found(request):
     may not act on): counted as a miss, and the same for every such lookup, so a guesser
     cannot tell a wrong code from a real room."""
     limits.count_miss(limits.client_ip(request))
-    return _message(request, _("Room not found"), _("No room has that code. Check the code and try again."), 404)
+    message = _("No room has that code. Check the code and try again.")
+    return _message(request, _("Room not found"), message, 404, join_again=True)
 
 
 def _seat_refused(request, code: str, title, message, status: int):
@@ -195,7 +199,7 @@ def room_join(request, code: str | None = None):
     code = normalize_code(code or request.POST.get("code", ""))
     if len(code) != 6:
         limits.count_miss(ip)
-        return _message(request, _("Cannot join"), _("Room codes have 6 characters."), 400)
+        return _message(request, _("Cannot join"), _("Room codes have 6 characters."), 400, join_again=True)
     if not name_gate_passed(request, code):
         if request.htmx:  # a live room form: the name page is a page of its own
             return HttpResponseClientRedirect(reverse("room_join_code", args=[code]))

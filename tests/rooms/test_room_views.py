@@ -66,6 +66,17 @@ def test_unknown_code_and_bad_codes(player_client):
     assert player_client.get(reverse("room", args=["abcdef"])).status_code == 302  # normalised
 
 
+@pytest.mark.parametrize("code", ["ZZZZZZ", "AB"])
+def test_a_wrong_code_offers_the_join_form_again(player_client, code):
+    """Issue 43, item 15: a wrong code was a dead end (a message and a link home)."""
+    response = player_client.post(reverse("room_join"), {"code": code})
+    html = response.content.decode()
+    assert response.status_code in (400, 404)
+    assert f'action="{reverse("room_join")}"' in html and 'name="code"' in html and "Join room" in html
+    response = player_client.get(reverse("room", args=["ZZZZZZ"]))
+    assert response.status_code == 404 and 'name="code"' in response.content.decode()
+
+
 def test_sixth_player_and_late_join_get_clear_messages(room, player, db):
     guests = [Profile.objects.create(display_name=f"P{i}") for i in range(5)]
     for guest in guests[:4]:
