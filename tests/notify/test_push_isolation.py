@@ -32,7 +32,7 @@ START = T0 + dt.timedelta(hours=2)
 RANDOM_65 = b64(random.Random(45).randbytes(65))  # the "65 random bytes"
 OFF_CURVE = b64(b"\x04" + (1).to_bytes(32, "big") + (1).to_bytes(32, "big"))  # (1, 1) is not on P-256
 COMPRESSED = b64(
-    ec.generate_private_key(ec.SECP256R1())
+    ec.derive_private_key(45, ec.SECP256R1())  # a fixed key: every xdist worker collects the same ids
     .public_key()
     .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.CompressedPoint)
 )
@@ -63,6 +63,17 @@ def guests(db):
         (None, b64(b"12345678"), "The browser's push secret must be 16 bytes."),
         (None, b64(b"0123456789abcdefg"), "The browser's push secret must be 16 bytes."),
         (None, "AAAAAAAAAAAAAAAAAAAAAAA", "The browser's push secret must be 16 bytes."),  # 23 chars: no bytes
+    ],
+    ids=[
+        "key-bang",
+        "key-random-65",
+        "key-off-curve",
+        "key-compressed",
+        "key-04s",
+        "auth-bang",
+        "auth-8",
+        "auth-17",
+        "auth-23-chars",
     ],
 )
 def test_subscribing_refuses_keys_that_are_not_a_p256_point_and_a_16_byte_secret(
