@@ -121,7 +121,7 @@ def room_context(
         "viewer_named": player is not None and not DEFAULT_NAME.fullmatch(player.display_name or ""),
         "is_host": player is not None and room.host_id == player.pk,
         "rules": rules,
-        "rule_summary": game.summary(room),
+        "rule_summary": game.summary(room, seats),
         "preset": rules.preset,
         "levels": Level.choices,
         "min_players": MIN_PLAYERS,

@@ -61,7 +61,9 @@ class GameType(ABC):
     def rules(self, room): ...
 
     @abstractmethod
-    def summary(self, room) -> list[str]: ...
+    def summary(self, room, seats=()) -> list[str]:
+        """The rule lines a room page shows; `seats` (when the page has them) are who sits in
+        it now, for lines that depend on them (a Showdown lobby says whether it will be rated)."""
 
     def initial_rules(self, preset: str) -> dict:
         """A new room's Room.rules, from the home page's preset (most games have none)."""

@@ -64,7 +64,7 @@ class CardokuDuel(DuelGame):
     def result_summary(self, room, seat) -> dict:
         return {"layout": self.layout(room)}
 
-    def summary(self, room) -> list[str]:
+    def summary(self, room, seats=()) -> list[str]:
         layout = self.layout(room)
         return [
             str(CARDOKU_LAYOUTS[layout]),

@@ -51,7 +51,7 @@ class DominoDuel(DuelGame):
     def rules(self, room) -> DuelSettings:
         return DuelSettings()
 
-    def summary(self, room) -> list[str]:
+    def summary(self, room, seats=()) -> list[str]:
         return [
             gettext("10 minutes on the server's clock"),
             gettext("%(n)s lives") % {"n": dm.LIVES},

@@ -184,11 +184,16 @@ class ShowdownGame(GameType):
     def initial_rules(self, preset: str) -> dict:
         return race.PRESETS.get(preset, race.STANDARD).to_dict()
 
-    def summary(self, room) -> list[str]:
-        # Rated: rating left on and a preset (seats' sign-in and the daily limit are judged
-        # at the finish, stats.ratings, and the finish screen says why a room was not rated).
+    def summary(self, room, seats=()) -> list[str]:
+        # Rated: rating left on and a preset, and nobody seated without an account, which the
+        # lobby says at once rather than only at the finish (stats.ratings judges it there, with
+        # the group's daily limit, and the finish screen says why a room was not rated).
         rated = host_rates(room) and self.preset(room) != "custom"
-        return [*self.rules(room).summary(), gettext_noop("Rated") if rated else gettext_noop("Unrated")]
+        if rated and any(seat.player.account_id is None for seat in seats):
+            line = gettext_noop("Unrated unless every player signs in")
+        else:
+            line = gettext_noop("Rated") if rated else gettext_noop("Unrated")
+        return [*self.rules(room).summary(), line]
 
     def badges(self, room) -> list[tuple[str, str]]:
         preset = self.preset(room)

@@ -62,6 +62,21 @@ def test_the_host_picks_rated_or_unrated_and_the_rule_summary_says_it(db, bank_p
     assert "Unrated" in summary and "· Rated" not in summary
 
 
+def test_a_lobby_with_a_guest_seated_says_it_is_unrated_unless_everyone_signs_in(db, bank_puzzle, player):
+    """Issue 43, item 11: the summary said "Rated" with an anonymous player seated, and the end
+    then said "Unrated: not every player was signed in"."""
+    ada = signed_in("Ada")
+    room = create_room(ada, level="easy", preset="standard")
+    assert "· Rated" in room_page(ada, room)  # alone, signed in: what the room will be so far
+    perform(room.code, player, A.Join())  # a guest without an account
+    for viewer in (ada, player):
+        summary = room_page(viewer, room)
+        assert "· Unrated unless every player signs in" in summary and "· Rated" not in summary
+    assert "Zonder rating, tenzij iedereen inlogt" in room_page(ada, room, "nl")
+    perform(room.code, player, A.Leave())
+    assert "· Rated" in room_page(ada, room)
+
+
 def test_a_bad_rating_value_is_refused_and_changes_nothing(db):
     with pytest.raises(A.MalformedMessage, match="Rating must be rated or unrated"):
         A.parse_rules({"level": "easy", "preset": "standard", "rating": "maybe"})
