@@ -65,7 +65,7 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles
 
-# The Dutch catalog (README, "Languages"): collect the strings after changing a template or
+# The Dutch catalog (docs/operations.md, "Translations"): collect the strings after changing a template or
 # a message, translate the new entries in locale/nl/LC_MESSAGES/django.po, then compile.
 # Needs GNU gettext (apt-get install gettext) for makemessages; the compiled .mo is
 # committed, so `make run` and `make test` need no gettext.

@@ -131,7 +131,7 @@ else:
             # Rooms lock rows while writing; SQLite serializes writers, so wait, don't fail.
             # WAL + synchronous=NORMAL: a commit is no longer an fsync (~1.5 ms a move),
             # readers never wait for the writer; a power cut (not a crash of the app) may
-            # lose the last commits, never corrupt the file (README, "Moves").
+            # lose the last commits, never corrupt the file (bench/README.md, "Moves").
             "OPTIONS": {
                 "timeout": 20,
                 "transaction_mode": "IMMEDIATE",
@@ -226,7 +226,7 @@ PUZZLE_BANK_TARGET = env_int("PUZZLE_BANK_TARGET", 10)  # ready puzzles kept per
 PUZZLE_BANK_INLINE = env_bool("PUZZLE_BANK_INLINE", False)
 COUNTDOWN_SECONDS = env_float("COUNTDOWN_SECONDS", 3.0)
 
-# --- Daily puzzles (docs/rules.md section 7, games/daily/, README "Daily puzzles") ---
+# --- Daily puzzles (docs/rules.md section 7, games/daily/, docs/operations.md "Daily puzzles") ---
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)  # dates chosen ahead of today (UTC)
 # Fair play: a ranked daily finish is held "under review" when DAILY_FAST_ENTRIES or more
 # consecutive entries came with a median gap under DAILY_FAST_GAP_MS milliseconds (faster
@@ -240,7 +240,7 @@ DAILY_BOARD_SIZE = env_int("DAILY_BOARD_SIZE", 100)  # places listed on a daily'
 DAILY_BOARD_CACHE_SECONDS = env_float("DAILY_BOARD_CACHE_SECONDS", 5.0)  # a board is read from the cache this long
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
 
-# --- Showdown rating (docs/rules.md section 8, stats/ratings.py; README "Ratings") ---
+# --- Showdown rating (docs/rules.md section 8, stats/ratings.py; ARCHITECTURE.md "Showdown rating and rankings") ---
 # Weng-Lin Plackett-Luce at openskill's defaults (mu 25, sigma 25/3); the shown number is
 # 1500 + RATING_SCALE x (mu - 3 sigma): 1500 at the start, rising as the rating grows certain.
 RATING_SCALE = env_float("RATING_SCALE", 20.0)

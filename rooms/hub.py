@@ -10,7 +10,7 @@ not per socket. The locked path's callers (rooms/api.py `act`) ask `route` first
 views, Celery tasks and the admin reach a running room through its owner too.
 
 This is lichess's shape (one actor per game, a durable move log, small versioned events),
-on daphne + channels + PostgreSQL. The costs it avoids per move (measured, see README):
+on daphne + channels + PostgreSQL. The costs it avoids per move (measured, see bench/README.md):
 the ORM's row-locked load and save (8-10 ms), the whole-board render (5.5 ms) and one
 channel-layer message per socket (2.3 ms + 0.45 ms per frame).
 """
