@@ -151,9 +151,11 @@ def test_everyone_hears_who_finished_is_out_or_left_and_the_last_one_is_told(bro
     expect(phone.locator("#toasts")).to_contain_text("You are the last one still racing")
     expect(phone.locator("[data-last-one]")).to_be_visible()
     expect(watcher.locator("#toasts")).to_contain_text("Ben left")
-    # Toasts leave after a while (party.js: 5 s, then 0.35 s to fade), within the 5.6 s this
-    # test always gave them; the line stays.
-    expect(phone.locator(".toast")).to_have_count(0, timeout=5600)
+    # Toasts leave after a while (party.js: 5 s each from its arrival, then 0.35 s to fade);
+    # the line stays. The bound is generous: the last toast may have come a moment after the
+    # checks above, and a loaded machine runs the page's timers late (2 of 4 were still there
+    # at 5.6 s in a CI run); a toast that never leaves still fails it.
+    expect(phone.locator(".toast")).to_have_count(0, timeout=15_000)
     expect(phone.locator("[data-last-one]")).to_be_visible()
     for page in [phone, *pages.values(), watcher]:
         page.context.close()
