@@ -11,6 +11,12 @@ import threading
 import uuid
 
 import pytest
+from playwright.sync_api import expect
+
+# Assertions wait up to 15 s, not Playwright's 5: with four workers on two cores, a socket's
+# connect, a push and its swap can together take longer than 5 s. A passing test waits no
+# longer for it; only a failing one reports later.
+expect.set_options(timeout=15_000)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 # Names this run's Chromium among the machine's processes, so that a hung one can be killed.
