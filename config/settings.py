@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "games.domino",
     "rooms",
     "stats",
+    "pool",  # Race now: the pairing pool and its public races (docs/rules.md 9)
     "notify",  # scheduled showdowns' reminders: Web Push (VAPID), email, the Reminder rows
 ]
 
@@ -290,6 +291,8 @@ CREATION_WINDOW = env_int("CREATION_WINDOW", 600)  # seconds
 CREATION_LIMITS = {  # (per profile, per client IP) in each window
     "room": (env_int("ROOM_CREATE_LIMIT", 10), env_int("ROOM_CREATE_LIMIT_IP", 60)),
     "game": (env_int("GAME_CREATE_LIMIT", 30), env_int("GAME_CREATE_LIMIT_IP", 150)),
+    # Race now: asking and cancelling (a flood of join/cancel is refused, docs/rules.md 9)
+    "pool": (env_int("POOL_ASK_LIMIT", 30), env_int("POOL_ASK_LIMIT_IP", 300)),
 }
 
 # --- Player cookie (anonymous Local stats profile) ---

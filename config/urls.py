@@ -21,5 +21,6 @@ urlpatterns = [
     path("", include("players.urls")),
     path("", include("stats.urls")),
     path("", include("rooms.urls")),
+    path("", include("pool.urls")),
     path("", include("notify.urls")),  # /sw.js and the manifest at the root: the worker's scope is "/"
 ]

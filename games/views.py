@@ -23,12 +23,16 @@ from .zones import time_zones
 def _home_context(player, **extra):
     # The home page shows the rooms' games and the stats' panels: apps built on this one,
     # imported here only (games/ imports neither at its top).
+    from pool import counts
     from rooms.gametypes import GAME_TYPES
     from stats.panels import home_panels
 
     room_games = [(key, _(game.menu_label)) for key, game in GAME_TYPES.items()]
+    waiting, racing = counts.read()
     return {
         "levels": Level.choices,
+        "pool_waiting": waiting,
+        "pool_racing": racing,
         "time_zones": time_zones(),
         "room_games": room_games,
         **home_panels(player),

@@ -5,7 +5,7 @@ room nobody owns (rooms/store.py). Also what those callers need beside it."""
 
 from . import hub, store
 from .rules import NotAllowed, Result, RoomError, RoomNotFound, as_seated, normalize_code
-from .store import create_room, running_view
+from .store import create_public_room, create_room, running_view
 
 __all__ = [
     "NotAllowed",
@@ -13,6 +13,7 @@ __all__ = [
     "RoomNotFound",
     "act",
     "as_seated",
+    "create_public_room",
     "create_room",
     "normalize_code",
     "perform",

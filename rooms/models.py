@@ -60,6 +60,9 @@ class Room(models.Model):
     cancelled_at = models.DateTimeField(null=True, blank=True, help_text="The host cancelled the scheduled showdown")
     expiry_reason = models.CharField(max_length=120, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change (resync checks)")
+    public = models.BooleanField(
+        default=False, db_default=False, help_text="A public race the pool formed (docs/rules.md 9): no host"
+    )
 
     class Meta:
         ordering = ["-created_at"]

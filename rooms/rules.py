@@ -244,6 +244,8 @@ def _require_seat(seat):
 
 
 def _require_host(room, player):
+    if room.public:
+        raise NotAllowed(_("A public race has no host: the pool sets its rules and starts it."))
     if room.host_id is None or player is None or room.host_id != player.pk:
         raise NotAllowed(_("Only the host can do that."))
 
@@ -269,6 +271,8 @@ def _join(room, seats, seat, player, action, now):
         raise RoomError(_("This room has expired."))
     if room.state != Room.State.LOBBY:
         raise RoomError(_("This showdown has already started: you can watch, but not join."))
+    if room.public:
+        raise NotAllowed(_("Public races are filled by the pool: press Race now to race."))
     if RoomEvent.objects.filter(room=room, kind="kick", data__player_id__in=_profile_ids(player)).exists():
         raise NotAllowed(_("The host removed you from this room: you can watch, but not join again."))
     if len(seats) >= MAX_PLAYERS:
@@ -366,7 +370,8 @@ def _rules(room, seats, seat, player, action, now):
 
 
 def _start(room, seats, seat, player, action, now):
-    _require_host(room, player)
+    if not (room.public and player is None):  # the pool starts a public race
+        _require_host(room, player)
     _require_lobby(room, _("Starting"))
     _require_ready_room(room, now, _("Starting the showdown"))
     if len(seats) < MIN_PLAYERS:

@@ -264,6 +264,23 @@ def create_room(
     raise RoomError(_("Could not create a room, please try again."))
 
 
+def create_public_room(players, level: str, now=None) -> Room:
+    """A public race the pool formed (docs/rules.md 9): a Showdown in the Standard preset with
+    no host, every player seated and ready. The pool then starts its countdown (`act` with
+    no player: a public room's Start is the pool's)."""
+    rules = GAME_TYPES["showdown"].initial_rules("standard")
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(game="showdown", host=None, level=level, rules=rules, public=True)
+                Seat.objects.bulk_create([Seat(room=room, player=player, ready=True) for player in players])
+                RoomEvent.objects.create(room=room, kind="create", version=0)
+                return room
+        except IntegrityError:  # a code collision: draw again
+            continue
+    raise RoomError(_("Could not create a room, please try again."))
+
+
 def locked(code: str, player, action, now=None, message_id: str = "") -> Result:
     """The locked write path: lobby actions, and running rooms that no live owner holds
     (rooms/api.py `act` routes the others to their owner first). Locks the room row,

@@ -13,6 +13,9 @@ package) over a room's final ranking, once per finished room, in the room's fina
 - A room is rated when it is a Showdown, every seat is signed in (one account a seat), at
   least 2 players, preset rules (not Custom), the host left rating on, and this group of
   accounts has had fewer than RATING_GROUP_ROOMS_PER_DAY rated rooms together that UTC day.
+- A public race (docs/rules.md 9) rates its signed-in players among themselves, by their
+  order in the room (anonymous players race unrated, left out like ghosts), when at least
+  two are signed in, with no daily limit per group: the pool, not the players, chose it.
 """
 
 from __future__ import annotations
@@ -85,6 +88,12 @@ def _decide(room, accounts: list[int | None], day) -> tuple[str, str]:
     """(reason, group): reason "" when the room is rated."""
     known = [a for a in accounts if a is not None]
     group = group_key(set(known))
+    if room.public:  # the signed-in players among themselves, no daily limit (the pool chose them)
+        if len(set(known)) < 2:
+            return (RoomRating.Reason.ANONYMOUS if len(accounts) >= 2 else RoomRating.Reason.FEW), group
+        if len(set(known)) < len(known):
+            return RoomRating.Reason.SAME_ACCOUNT, group
+        return RoomRating.Reason.RATED, group
     if len(accounts) < 2:
         return RoomRating.Reason.FEW, group
     if len(known) < len(accounts):
@@ -125,9 +134,10 @@ def rate_room(room, seats, now) -> RoomRating | None:
             decision = RoomRating.objects.create(
                 room_id=room.pk, rated=reason == "", reason=reason, group=group, day=at.date(), at=at
             )
-            if decision.rated:
-                players = [(account or 0, s.player_id) for account, s in zip(accounts, seats, strict=True)]
-                _apply(room.pk, players, rating_ranks(seats), at)
+            if decision.rated:  # the signed-in seats (every seat, but in a public race)
+                rated = [(a, s) for a, s in zip(accounts, seats, strict=True) if a is not None]
+                players = [(account, s.player_id) for account, s in rated]
+                _apply(room.pk, players, rating_ranks([s for _a, s in rated]), at)
     except IntegrityError:
         return RoomRating.objects.filter(room_id=room.pk).first()
     return decision
