@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from config.methods import page
 from games.limits import creation_limit
@@ -20,6 +20,10 @@ from .models import PoolEntry
 
 
 def _refused(request, message: str, status: int):
+    """A refusal page, or from a finished room's Race again (htmx) its message line."""
+    if request.htmx:
+        response = render(request, "rooms/room.html#message", {"error": message}, status=status)
+        return reswap(retarget(response, "#room-message"), "outerHTML")
     context = {"title": _("Cannot race now"), "message": message, "error": True}
     return render(request, "message.html", context, status=status)
 
@@ -36,7 +40,8 @@ def race_ask(request):
         service.ask(request.player, level)
     except service.PoolRefused as error:
         return _refused(request, str(error), 409)
-    return remember_name_choice(redirect("race"))
+    to_pool = HttpResponseClientRedirect(reverse("race")) if request.htmx else redirect("race")
+    return remember_name_choice(to_pool)
 
 
 @require_POST
