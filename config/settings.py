@@ -193,6 +193,8 @@ CELERY_BEAT_SCHEDULE = {
     "send-reminders": {"task": "notify.tasks.send_reminders", "schedule": env_float("REMINDER_SECONDS", 15.0)},
     # Daily puzzles (games/daily/schedule.py): the next DAILY_DAYS_AHEAD days chosen; idempotent.
     "choose-daily-puzzles": {"task": "games.daily.tasks.choose_daily_puzzles", "schedule": 600.0},
+    # Race now (pool/tasks.py): pairs the levels somebody waits at, refreshes the home counts.
+    "tick-pools": {"task": "pool.tasks.tick_pools", "schedule": env_float("POOL_TICK_SECONDS", 5.0)},
 }
 
 # --- Reminders (notify/): Web Push keys (VAPID, RFC 8292) and the site's address for links ---

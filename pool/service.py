@@ -219,11 +219,11 @@ def tick(level: str, now=None, force: bool = False) -> list[str]:
             api.act(code, None, A.Start(), now=now)
         except api.RoomError:
             logger.exception("public room %s did not start", code)
-    _count(level)
+    refresh_count(level)
     return formed
 
 
-def _count(level: str) -> None:
+def refresh_count(level: str) -> None:
     waiting = PoolEntry.objects.filter(level=level, state=PoolEntry.State.WAITING).count()
     racing = Seat.objects.filter(room__public=True, room__level=level, room__state__in=ACTIVE[1:]).count()
     counts.write(level, waiting, racing)

@@ -46,6 +46,8 @@ STATES = [
     "share-qr",
     "cardoku-tour",
     "domino-tour",
+    "home",
+    "race-wait",
 ]
 # The first-play walkthroughs are shot on their own (the *-tour states); everywhere else this
 # browser has seen them already.
@@ -425,6 +427,21 @@ def domino_duel(shots: Shooter) -> None:
     shots.shoot("domino-duel-over", "Grace", f"/r/{code}/", "#room-body[data-state=finished]", settle=1500)
 
 
+def race_now(shots: Shooter) -> None:
+    """The home page with Race now first, and the pool's waiting page with two waiting."""
+    shots.shoot("home", "Ada", "/", ".race-now")
+    for name in ("Ada", "Grace"):
+        page = shots.player(name)
+        page.goto("/")
+        page.get_by_role("form", name="Race now: pick a level").get_by_role("button", name="Hard").click()
+        page.wait_for_selector("#pool-panel")
+    shots.shoot("race-wait", "Ada", "/race/", "#pool-panel")
+    for name in ("Ada", "Grace"):
+        page = shots.player(name)
+        page.goto("/race/")
+        page.get_by_role("button", name="Cancel").click()
+
+
 def how_to_play(shots: Shooter) -> None:
     """The guides (a screen each, pictures from the real boards) above the rules in detail."""
     shots.shoot("how-to-play", "Ada", "/how-to-play/", "#play-solo")
@@ -474,6 +491,7 @@ def main() -> None:
                     (domino_solo, {"domino-solo", "domino-tour"}),
                     (domino_duel, {"domino-duel", "domino-duel-over"}),
                     (how_to_play, {"how-to-play"}),
+                    (race_now, {"home", "race-wait"}),
                 ):
                     if not only or only & states or step is showdown:
                         step(shots)

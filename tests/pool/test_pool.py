@@ -276,3 +276,21 @@ def test_race_again_after_a_public_race_goes_back_in_the_pool():
     assert "Sign in to get a rating" in page
     assert client_for(ada).post(reverse("race_ask"), {"level": room.level}).status_code == 302
     assert PoolEntry.objects.get(player=ada, state="waiting").level == "easy"
+
+
+def test_the_periodic_tick_pairs_without_polls_and_the_home_page_counts_from_the_cache(settings):
+    from pool import counts
+    from pool.tasks import tick_pools
+
+    assert settings.CELERY_BEAT_SCHEDULE["tick-pools"]["task"] == "pool.tasks.tick_pools"
+    bank()
+    ada, grace, linus = people("Ada", "Grace", "Linus")
+    then = timezone.now() - dt.timedelta(seconds=25)
+    for p in (ada, grace):  # asked 25 s ago (their pages still open), nobody polled since
+        PoolEntry.objects.create(player=p, level="easy", band="open", key=1500, asked_at=then, seen_at=timezone.now())
+    service.ask(linus, "hard")
+    assert tick_pools() == 1
+    assert Room.objects.get(level="easy").seats.count() == 2
+    assert counts.read() == (1, 2)  # Linus waits at Hard; Ada and Grace race
+    home = client_for(linus).get("/").content.decode()
+    assert "2 racing · 1 waiting" in home

@@ -9,12 +9,14 @@ from games.bank import fill_bank
 from games.daily.tasks import choose_daily_puzzles
 from games.domino.tasks import sweep_overdue_domino_games
 from notify.tasks import send_reminders
+from pool.tasks import tick_pools
 from rooms.tasks import sweep_rooms
 
 
 class Command(BaseCommand):
     help = (
-        "Run the room lifecycle sweeps, the reminders, the puzzle bank top-up and the daily puzzles' choice"
+        "Run the room lifecycle sweeps, the reminders, the Race now pools, the puzzle bank top-up and the daily"
+        " puzzles' choice"
         " every --every seconds."
     )
 
@@ -28,6 +30,7 @@ class Command(BaseCommand):
             rooms = sweep_rooms()
             domino = sweep_overdue_domino_games()
             reminders = send_reminders()  # scheduled showdowns: each reminder once
+            tick_pools()  # Race now: pair who waits, refresh the home page's counts
             if time.monotonic() - last_fill > 60 or once:
                 fill_bank()
                 dailies = choose_daily_puzzles()  # idempotent: only dates still without their dailies
