@@ -36,7 +36,9 @@ logger = logging.getLogger(__name__)
 LEVELS = A.LEVELS
 ANY = "any"
 SEEN_SECONDS = 20  # a waiting page that has not asked for this long was closed: stop waiting
-TURN_SECONDS = 1  # a level pairs at most once a second
+TURN_SECONDS = 1  # a level pairs at most once a second (its waiting pages' polls)
+ORPHAN_SECONDS = 5  # a public room still in its lobby this long after it was formed lost its start
+COUNT_SECONDS = 2  # the home page's counts are refreshed at most this often per level
 LEAVES, LEAVES_WINDOW, PENALTY = 3, dt.timedelta(hours=1), dt.timedelta(minutes=5)
 RECENT = 10  # the results an open-band player's key is read from
 ACTIVE = (Room.State.LOBBY, Room.State.COUNTDOWN, Room.State.PLAYING)
@@ -211,15 +213,19 @@ def tick(level: str, now=None, force: bool = False) -> list[str]:
             PoolEntry.objects.bulk_update(members, ["state", "room", "last_opponents"])
             formed.append(room.code)
     cache.set(f"pool:starts:{level}", result.starts, 60)
-    # Started after the commit, through the rooms' one write path (their countdown and owner);
-    # a room a crash left unstarted is started by the next tick.
-    stale = Room.objects.filter(public=True, state=Room.State.LOBBY, level=level, created_at__lt=now)
-    for code in [*formed, *stale.exclude(code__in=formed).values_list("code", flat=True)]:
+    # Started after the commit, through the rooms' one write path (their countdown and owner).
+    # A room a crash left unstarted is started by a later tick; only rooms older than
+    # ORPHAN_SECONDS count as left (younger ones are another tick's, starting now).
+    orphans = Room.objects.filter(
+        public=True, state=Room.State.LOBBY, level=level, created_at__lt=now - dt.timedelta(seconds=ORPHAN_SECONDS)
+    )
+    for code in [*formed, *orphans.exclude(code__in=formed).values_list("code", flat=True)]:
         try:
             api.act(code, None, A.Start(), now=now)
-        except api.RoomError:
-            logger.exception("public room %s did not start", code)
-    refresh_count(level)
+        except api.RoomError as error:  # started meanwhile by another tick: nothing to do
+            logger.info("public room %s not started here: %s", code, error)
+    if cache.add(f"pool:counted:{level}", 1, COUNT_SECONDS):  # a count at most every 2 s per level
+        refresh_count(level)
     return formed
 
 

@@ -47,9 +47,11 @@ def race_ask(request):
 @require_POST
 @creation_limit("pool")
 def race_cancel(request):
+    """Leave the pool. Too late when the pool has just seated the player: then to the race."""
     player = known_player(request)
-    if player is not None:
-        service.cancel(player)
+    if player is not None and not service.cancel(player):
+        if (code := _where(service.current(player))) is not None:
+            return redirect("room", code=code)
     return redirect("home")
 
 

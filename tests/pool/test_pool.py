@@ -294,3 +294,25 @@ def test_the_periodic_tick_pairs_without_polls_and_the_home_page_counts_from_the
     assert counts.read() == (1, 2)  # Linus waits at Hard; Ada and Grace race
     home = client_for(linus).get("/").content.decode()
     assert "2 racing · 1 waiting" in home
+
+
+def test_a_cancel_that_comes_after_the_seating_leads_to_the_race_and_orphans_start_once():
+    bank(2)
+    ada, grace, linus = people("Ada", "Grace", "Linus")
+    for p in (ada, grace, linus):
+        service.ask(p, "easy")
+    room = Room.objects.get()
+    answer = client_for(ada).post(reverse("race_cancel"))
+    assert answer.url == reverse("room", args=[room.code])  # seated already: to the race
+    # A room formed but never started (a crash between the two) starts on a later tick, once.
+    from rooms.api import create_public_room
+
+    orphan = create_public_room(people("Ed", "Fay"), "easy")
+    cache.clear()
+    service.tick("easy", timezone.now())  # too young: another tick's, starting now
+    orphan.refresh_from_db()
+    assert orphan.state == Room.State.LOBBY
+    cache.clear()
+    service.tick("easy", timezone.now() + dt.timedelta(seconds=service.ORPHAN_SECONDS + 1))
+    orphan.refresh_from_db()
+    assert orphan.state == Room.State.COUNTDOWN
