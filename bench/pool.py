@@ -9,8 +9,10 @@ within the last 30 s), --reps calls each; CPU time (time.process_time) per pairi
 and per waiting player, p50 and p99 over the calls, and the growth from 100 to 1,000: the
 pairing is a sort and one pass, so 10x the players costs ~15x (n log n), not 100x (n^2).
 
-Part B, end to end (PostgreSQL + Redis): DATABASE_URL (default the database `showdown_bench`,
-created and migrated if missing) and REDIS_URL (default Redis db 14; the bench EMPTIES that
+Part B, end to end (PostgreSQL + Redis): DATABASE_URL (default the database
+`showdown_bench_pool`, created and migrated if missing; not bench/realtime.py's
+`showdown_bench`: the rows this bench leaves slowed realtime.py's moves 5x on a database
+PostgreSQL had not analyzed since) and REDIS_URL (default Redis db 14; the bench EMPTIES that
 database before the load: give it one nothing else uses). The Easy puzzle bank is topped up
 first (real puzzles, games.bank.fill_bank; ~2 s for 500), public races left by an earlier run
 are set expired (nobody plays the bench's races and no Celery beat sweeps them: they would stay
@@ -63,7 +65,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/showdown_bench")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/showdown_bench_pool")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ["DJANGO_DEBUG"] = "false"
