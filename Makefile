@@ -37,20 +37,18 @@ run: $(STAMP)
 # PUZZLE_BANK_INLINE: no Celery worker runs in tests, so an empty bank generates inline.
 TEST_WORKERS ?= 6
 BROWSER_WORKERS ?= 4
-# The browser tests go out one at a time, the heavy ones first (tests/browser/conftest.py):
-# longest first leaves no 90 s test for the end.
-PYTEST := PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q --durations=15
+PYTEST := PUZZLE_BANK_INLINE=1 $(PY) -m pytest -q --dist worksteal --durations=15
 test: lint
 	scripts/install-chromium.sh
-	$(PYTEST) -m "not browser" -n $(TEST_WORKERS) --dist worksteal
-	$(PYTEST) -m browser -n $(BROWSER_WORKERS) --dist load
+	$(PYTEST) -m "not browser" -n $(TEST_WORKERS)
+	$(PYTEST) -m browser -n $(BROWSER_WORKERS)
 
 test-fast: $(DEV_STAMP)
-	$(PYTEST) -m "not browser" -n $(TEST_WORKERS) --dist worksteal
+	$(PYTEST) -m "not browser" -n $(TEST_WORKERS)
 
 test-browser: $(DEV_STAMP)
 	scripts/install-chromium.sh
-	$(PYTEST) -m browser -n $(BROWSER_WORKERS) --dist load
+	$(PYTEST) -m browser -n $(BROWSER_WORKERS)
 
 # ruff (lint, then the format check), mypy with django-stubs over the whole tree, and the
 # import contracts (import-linter: imports flow one way; settings in pyproject.toml).

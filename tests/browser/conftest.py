@@ -97,18 +97,6 @@ def chromium():
             chromium.current.close()
 
 
-def pytest_collection_modifyitems(config, items):
-    """The heavy tests first, longest first (`@pytest.mark.heavy(seconds)`, their time on a
-    loaded machine): `make test` hands the browser tests out one at a time (--dist load), so
-    a 90 s test never starts last while the other workers sit idle."""
-
-    def cost(item):
-        mark = item.get_closest_marker("heavy")
-        return -(mark.args[0] if mark else 0)
-
-    items.sort(key=cost)  # stable: the others keep their order
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield

@@ -221,7 +221,6 @@ def domino_games(player):
     return game
 
 
-@pytest.mark.heavy(60)
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_pages_have_no_axe_violations(browser, live_server, player, width, language):
@@ -272,7 +271,6 @@ def test_pages_have_no_axe_violations(browser, live_server, player, width, langu
     audit.assert_clean()
 
 
-@pytest.mark.heavy(80)
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_room_pages_have_no_axe_violations(browser, daphne_server, width, language):

@@ -49,7 +49,6 @@ def enter_code(page, smtp):  # noqa: F811
         page.press("input[name=code]", "Enter")
 
 
-@pytest.mark.heavy(34)
 def test_records_follow_the_account_and_a_passkey_signs_in_alone(browser, live_server, smtp, bank_puzzle, settings):  # noqa: F811
     settings.MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = True  # http://localhost in the test
     url = live_server.url.replace("127.0.0.1", "localhost")  # WebAuthn wants a domain name

@@ -5,7 +5,6 @@ scripts also leave no globals behind (each is an IIFE): only the vendored ones."
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import new_page, off_thread
@@ -70,7 +69,6 @@ class Watch:
         assert not self.found, "\n".join(self.found)
 
 
-@pytest.mark.heavy(25)
 def test_pages_and_their_scripts_raise_no_csp_violation(browser, live_server, player):
     bank(6)
     page = new_page(browser, live_server.url, player, csp=True)
@@ -124,7 +122,6 @@ def test_pages_and_their_scripts_raise_no_csp_violation(browser, live_server, pl
         w.assert_clean()
 
 
-@pytest.mark.heavy(32)
 def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_server):
     from django.utils import timezone
 

@@ -84,7 +84,6 @@ def shoot(browser, live_server, profile_page, path, name):
         context.close()
 
 
-@pytest.mark.heavy(50)
 def test_a_daily_played_to_the_board_the_streak_the_archive_and_a_held_fast_finish(
     browser, live_server, todays_dailies, settings
 ):
@@ -198,7 +197,6 @@ def test_a_daily_played_to_the_board_the_streak_the_archive_and_a_held_fast_fini
     admin.context.close()
 
 
-@pytest.mark.heavy(25)
 @pytest.mark.parametrize("language", ("en-GB", "nl-NL"))
 @pytest.mark.parametrize("width", (375, 1100))
 def test_daily_pages_have_no_axe_violations(browser, live_server, player, width, language):

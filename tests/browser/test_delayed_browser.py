@@ -7,8 +7,6 @@ the review boards follow docs/rules.md 1, "Delayed feedback"."""
 import os
 import re
 
-import pytest
-
 from games.models import Puzzle
 from players.models import Profile
 from rooms.models import Room, Seat
@@ -39,7 +37,6 @@ def submit(page):
     page.locator("#submit-button:not([disabled])").click()
 
 
-@pytest.mark.heavy(55)
 def test_three_players_race_a_tournament_room(browser, daphne_server):
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada, grace, linus = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus"))

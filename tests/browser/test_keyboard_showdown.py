@@ -4,7 +4,6 @@ notes with N. Every action is a key press (Tab to reach a control, Enter, typing
 page is only read to know where focus and the selection are. The solution comes from the
 database, never from the page."""
 
-import pytest
 from playwright.sync_api import expect
 
 from games.models import Puzzle
@@ -61,7 +60,6 @@ def solve(page, solution: str, empty: list[int], ends_showdown: bool = False):
         page.wait_for_function(f"{FOCUSED}.dataset.cell === '{index}'")
 
 
-@pytest.mark.heavy(50)
 def test_a_showdown_played_by_keyboard_alone(browser, daphne_server):
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada = Profile.objects.create(display_name="Ada")

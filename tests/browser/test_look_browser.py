@@ -1,7 +1,6 @@
 """Issue 14 in real Chromium: a completed row lights up, the Solo Run finish celebrates
 (still under reduced motion) with its chart, the sound cues and the mute control."""
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import new_page
@@ -49,7 +48,6 @@ def test_a_completed_row_lights_up_once(page, bank_puzzle):
     page.wait_for_function("!document.querySelector('.unit-done')")  # briefly: then it goes
 
 
-@pytest.mark.heavy(42)
 def test_the_finish_celebrates_plays_its_cue_and_charts_the_latest_runs(browser, live_server, player, bank_puzzle):
     from games.models import Puzzle, SoloRun
 

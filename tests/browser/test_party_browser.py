@@ -161,7 +161,6 @@ def test_everyone_hears_who_finished_is_out_or_left_and_the_last_one_is_told(bro
         page.context.close()
 
 
-@pytest.mark.heavy(30)
 def test_the_lobby_toasts_who_joins_and_leaves(browser, daphne_server, bank_puzzle):
     room, (ada, _grace) = lobby()
     host = new_page(browser, daphne_server, ada)

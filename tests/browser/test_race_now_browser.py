@@ -37,7 +37,6 @@ def signed_in(browser, base_url, name):
     return page
 
 
-@pytest.mark.heavy(45)
 def test_three_press_race_now_race_one_public_room_and_race_again(browser, daphne_server):
     for _ in range(3):
         Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)

@@ -89,7 +89,6 @@ def changes_on(page) -> dict[str, int]:
     return found
 
 
-@pytest.mark.heavy(70)
 def test_three_signed_in_players_race_and_see_their_ratings(browser, mail_server, daphne_server):
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     veteran = signed_in("Veteran")  # an established player: the top 100's one entry

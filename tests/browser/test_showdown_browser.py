@@ -1,7 +1,5 @@
 """Two real browsers race through a whole showdown over WebSockets on daphne."""
 
-import pytest
-
 from games.models import Puzzle
 from players.models import Profile
 from rooms.models import Room, RoomResult, Seat
@@ -9,7 +7,6 @@ from tests.browser.conftest import new_page
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 
 
-@pytest.mark.heavy(48)
 def test_two_players_race_one_finishes_one_is_eliminated(browser, daphne_server):
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada = Profile.objects.create(display_name="Ada")
