@@ -49,10 +49,8 @@ def race_ask(request):
 def race_cancel(request):
     """Leave the pool. Too late when the pool has just seated the player: then to the race."""
     player = known_player(request)
-    if player is not None and not service.cancel(player):
-        if (code := _where(service.current(player))) is not None:
-            return redirect("room", code=code)
-    return redirect("home")
+    seated = player is not None and not service.cancel(player) and _where(service.current(player))
+    return redirect("room", code=seated) if seated else redirect("home")
 
 
 def _where(entry: PoolEntry | None) -> str | None:

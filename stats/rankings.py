@@ -118,6 +118,24 @@ def _mine(row, now) -> MyRating:
     return MyRating(shown, place, missing, max(0, settings.RANKING_MIN_ROOMS - row.rooms))
 
 
+PROVISIONAL_SHOWN = 50
+
+
+def provisional_board(now, limit: int = PROVISIONAL_SHOWN) -> list:
+    """Who plays but is not ranked yet (too few rated rooms, or a rating not settled), with a
+    rated room in the activity window: shown below the top list, highest first, so the page
+    is never empty while people play (their number carries its "?")."""
+    recent = Q(last_room_at__gte=now - timedelta(days=settings.RANKING_ACTIVE_DAYS))
+    rows = (
+        Rating.objects.filter(recent)
+        .exclude(ranked_q(now))
+        .annotate(name=F("profile__display_name"))
+        .order_by("-shown", "account_id")
+        .values_list("account_id", "name", "shown", "rooms", "sigma", named=True)[:limit]
+    )
+    return [(row, ratings.provisional(row.sigma)) for row in rows]
+
+
 # --- all-time Solo Run boards across accounts -----------------------------------------------
 
 # Each account's best run per board is a SoloBest row (games/bests.py keeps them), so a board

@@ -53,7 +53,7 @@ def rankings(request, level: str | None = None, kind: str | None = None):
     context: dict = {"levels": [], "board": None}
     if level is None:
         ranked, mine = rankings_data.rating_board(account_id, now)
-        context.update(top=ranked, mine=mine)
+        context.update(top=ranked, mine=mine, provisional=rankings_data.provisional_board(now))
     else:
         if level not in Level.values or kind not in KINDS:
             raise Http404("No such board.")

@@ -263,3 +263,16 @@ def test_shown_rating_str_marks_provisional():
 
 def test_room_rating_reason_labels_are_what_the_finish_screen_says():
     assert RoomRating.Reason.GROUP_LIMIT.label == "Unrated: these players already had 5 rated rooms together today."
+
+
+def test_players_not_ranked_yet_are_listed_below_the_top_list_highest_first(db):
+    ranked("Ada", 1700)
+    ranked("Newbie", 1900, rooms=3, sigma=7.0)  # 3 rated rooms, provisional
+    ranked("Almost", 1600, rooms=9)  # settled, one room short
+    ranked("Away", 1750, rooms=3, days_ago=31)  # not playing lately: not listed at all
+    page = browser_of(ranked("Viewer", 1500)).get("/rankings/").content.decode()
+    assert top_names(page) == ["Ada", "Viewer"]
+    below = page.split("data-provisional-list", 1)[1].split("</ul>", 1)[0]
+    names = re.findall(r'<span class="name">([^<]+)</span>', below)
+    assert names == ["Newbie", "Almost"]
+    assert "1900?" in below and "3 of 10 rated rooms" in below and "1600<" in below
