@@ -1,5 +1,5 @@
 from allauth.account import views as allauth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 
 from . import views
@@ -17,6 +17,26 @@ urlpatterns = [
     ),
     path("accounts/login/", views.code_requests_limited(allauth_views.login), name="account_login"),
     path("accounts/signup/", views.code_requests_limited(allauth_views.signup), name="account_signup"),
+    # Every other view that mails: adding an address (a verification mail) and re-signing in
+    # by code, behind the same per-IP limit (allauth's per-address limits stay on)
+    path("accounts/email/", views.code_requests_limited(allauth_views.email), name="account_email"),
+    path(
+        "accounts/reauthenticate/code/",
+        views.code_requests_limited(allauth_views.request_reauthentication_code),
+        name="account_request_reauthentication_code",
+    ),
+    # Accounts here have no password (a code, or a passkey): the password views, reset mails
+    # included, do not exist (issue 45: the reset view mailed any address 5 times a minute).
+    path("accounts/password/change/", views.no_passwords, name="account_change_password"),
+    path("accounts/password/set/", views.no_passwords, name="account_set_password"),
+    path("accounts/password/reset/", views.no_passwords, name="account_reset_password"),
+    path("accounts/password/reset/done/", views.no_passwords, name="account_reset_password_done"),
+    path("accounts/password/reset/key/done/", views.no_passwords, name="account_reset_password_from_key_done"),
+    re_path(
+        r"^accounts/password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$",
+        views.no_passwords,
+        name="account_reset_password_from_key",
+    ),
     # allauth's security index (where it goes after a passkey is added) is our passkeys list
     path("accounts/2fa/", RedirectView.as_view(pattern_name="mfa_list_webauthn"), name="mfa_index"),
     path("accounts/", include("allauth.urls")),

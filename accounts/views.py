@@ -48,6 +48,11 @@ def code_requests_limited(view):
     return wrapper
 
 
+def no_passwords(request, **kwargs):
+    """Accounts have no password here: allauth's password views answer 404, whatever the method."""
+    raise Http404("Accounts sign in with a code or a passkey: there are no passwords.")
+
+
 @login_required
 @require_GET
 def account(request):

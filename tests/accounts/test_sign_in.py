@@ -261,3 +261,21 @@ def test_one_display_name_per_account_a_new_name_on_one_browser_is_every_browser
         profile.refresh_from_db()
         assert profile.display_name == name
     assert "Ada L" in a.get("/account/").content.decode()
+
+
+def test_there_are_no_password_views_and_every_mailing_view_is_limited(smtp, settings):
+    for path in (
+        "/accounts/password/reset/",
+        "/accounts/password/change/",
+        "/accounts/password/set/",
+        "/accounts/password/reset/done/",
+        "/accounts/password/reset/key/1a-set-password/",
+    ):
+        assert Client().post(path, {"email": "victim@example.com"}).status_code == 404, path
+        assert Client().get(path).status_code == 404, path
+    assert smtp.messages == []  # no reset mail to anyone
+    # Adding an address mails a verification: under the same per-IP limit as the codes.
+    settings.ACCOUNT_CODE_REQUESTS_PER_IP = 1
+    client = Client()
+    client.post("/accounts/email/", {"email": "first@example.com", "action_add": ""})
+    assert client.post("/accounts/email/", {"email": "second@example.com", "action_add": ""}).status_code == 429
