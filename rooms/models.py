@@ -63,6 +63,9 @@ class Room(models.Model):
     public = models.BooleanField(
         default=False, db_default=False, help_text="A public race the pool formed (docs/rules.md 9): no host"
     )
+    # Each seat's account as the countdown started (seat id -> account id, null: anonymous):
+    # the rating is decided from this, so signing in or out during play changes nothing.
+    accounts_at_start = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -383,6 +383,7 @@ def _start(room, seats, seat, player, action, now):
     if seat is not None:
         seat.ready = True
     room.starts_at = now + timedelta(seconds=settings.COUNTDOWN_SECONDS)  # duel clocks start here
+    room.accounts_at_start = {str(s.pk): s.player.account_id for s in seats}  # who is signed in: fixed now
     for s in seats:
         s.status = Seat.Status.PLAYING
     game_for(room).start(room, seats)

@@ -10,7 +10,8 @@ package) over a room's final ranking, once per finished room, in the room's fina
 - Idle growth: per week without a rated room beyond RATING_IDLE_GRACE_DAYS, sigma grows by
   RATING_IDLE_SIGMA_PER_WEEK in quadrature (never past the start), applied when the player
   next plays (stored in that room's RatingChange) and whenever the rating is shown.
-- A room is rated when it is a Showdown, every seat is signed in (one account a seat), at
+- A room is rated when it is a Showdown, every seat is signed in as its countdown starts (one
+  account a seat; signing in or out during play changes nothing), at
   least 2 players, preset rules (not Custom), the host left rating on, and this group of
   accounts has had fewer than RATING_GROUP_ROOMS_PER_DAY rated rooms together that UTC day.
 - A public race (docs/rules.md 9) rates its signed-in players among themselves, by their
@@ -112,6 +113,15 @@ def _decide(room, accounts: list[int | None], day) -> tuple[str, str]:
 # --- the final write's hook -----------------------------------------------------------------
 
 
+def _accounts(room, seats) -> list[int | None]:
+    """Each seat's account as the countdown started (a sign-in or sign-out during play changes
+    nothing); a room started before that was recorded: the accounts now."""
+    if room.accounts_at_start is not None:
+        return [room.accounts_at_start.get(str(seat.pk)) for seat in seats]
+    profiles = dict(Profile.objects.filter(pk__in=[s.player_id for s in seats]).values_list("id", "account_id"))
+    return [profiles.get(seat.player_id) for seat in seats]
+
+
 def rate_room(room, seats, now) -> RoomRating | None:
     """Rate a finished Showdown room once (called from rooms.store.record_results, inside
     the room's final write). A second call, from a retried or concurrent write, finds the
@@ -122,8 +132,7 @@ def rate_room(room, seats, now) -> RoomRating | None:
     if existing is not None:
         return existing
     at = room.finished_at or now
-    profiles = dict(Profile.objects.filter(pk__in=[s.player_id for s in seats]).values_list("id", "account_id"))
-    accounts = [profiles.get(seat.player_id) for seat in seats]
+    accounts = _accounts(room, seats)
     try:
         with transaction.atomic():  # a savepoint: a lost race never spoils the room's write
             # Two rooms of one group finishing at once wait here for each other (their players'

@@ -169,3 +169,47 @@ def test_winning_never_lowers_the_shown_number(players, data):
     after = ratings.update(players, ranks)
     assert ratings.shown(*after[0]) >= ratings.shown(*players[0])
     assert all(s1 <= s0 + 1e-12 for (_m0, s0), (_m1, s1) in zip(players, after, strict=True))
+
+
+def test_signing_in_during_play_does_not_make_the_room_rated_nor_signing_out_unrated(db):
+    """Issue 45 item 5: who is signed in is fixed as the countdown starts."""
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+
+    from games.models import Puzzle
+    from players.models import Profile
+    from rooms import actions as A
+    from rooms.api import create_room, perform
+    from stats.models import RatingChange, RoomRating
+    from tests.conftest import EMPTY, PUZZLE, SOLUTION
+    from tests.stats.rated_rooms import signed_in
+
+    def play(first_hook):
+        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+        ada, grace = first_hook()
+        room = create_room(ada, level="easy", preset="standard")
+        perform(room.code, grace, A.Join())
+        perform(room.code, grace, A.SetReady(True))
+        started = perform(room.code, ada, A.Start()).room
+        return room, ada, grace, started.starts_at + dt.timedelta(seconds=1)
+
+    # Anonymous at the countdown, signed in before the win: unrated.
+    room, ada, grace, at = play(lambda: (Profile.objects.create(display_name="Ada"), signed_in("Grace")))
+    ada.account = get_user_model().objects.create(username="ada", email="ada@example.com")
+    ada.save()
+    for cell in EMPTY:
+        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), now=at)
+    perform(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=1))
+    assert RoomRating.objects.get(room_id=room.pk).rated is False
+    assert not RatingChange.objects.filter(room_id=room.pk).exists()
+
+    # Signed in at the countdown, signed out before the end: still rated, for the account.
+    room, ada, grace, at = play(lambda: (signed_in("Ann"), signed_in("Bea")))
+    account = ada.account_id
+    Profile.objects.filter(pk=ada.pk).update(account=None)  # this browser signed out mid-race
+    for cell in EMPTY:
+        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), now=at)
+    perform(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=1))
+    assert RoomRating.objects.get(room_id=room.pk).rated is True
+    assert RatingChange.objects.get(room_id=room.pk, profile=ada).account_id == account
