@@ -359,8 +359,12 @@
     const lost = document.activeElement === document.body || !document.activeElement;
     const refocus = lost && (!event.detail.socket || event.detail.focusWasInGame);
     if (cell) { select(cell, refocus); return; }
-    const kept = lastSelected !== null && board() && board().querySelector('[data-cell="' + lastSelected + '"]');
-    if (kept && !event.detail.socket) { select(kept, refocus); return; }
+    // Also after a socket's redraw (the race's first push can land just after GO, between a
+    // player's click and their digit: the digit went to the default cell, a mistake), but
+    // never on a board that is over (locked: it keeps no selection).
+    const open = board() && !board().classList.contains("locked");
+    const kept = lastSelected !== null && open && board().querySelector('[data-cell="' + lastSelected + '"]');
+    if (kept) { select(kept, refocus); return; }
     ensureTabStop();
     // A board replaced by final results: focus moves to their next step, not to the page top.
     const landing = document.querySelector("[data-focus-landing]");
