@@ -92,12 +92,12 @@ def unlink(request, profile_id: int):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])  # HEAD: what GET answers, without the body
 @reauthentication_required
 def delete(request):
     """Deleting the account needs a fresh code (allauth's reauthentication: a code sent to the
     address, entered within ACCOUNT_REAUTHENTICATION_TIMEOUT); then this page asks once more."""
-    if request.method == "GET" or request.POST.get("confirm") != "delete":
+    if request.method in ("GET", "HEAD") or request.POST.get("confirm") != "delete":
         return render(request, "account/delete.html")
     user = request.user
     logout(request)  # a fresh anonymous profile for this browser, its sockets closed

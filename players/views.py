@@ -23,7 +23,7 @@ def set_name(player, name: str) -> None:
         record_profiles(player).update(display_name=name)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])  # HEAD: what GET answers, without the body
 def profile(request):
     if request.method == "POST":
         form = DisplayNameForm(request.POST)

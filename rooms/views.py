@@ -179,11 +179,11 @@ def room_calendar(request, code: str):
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])  # HEAD: what GET answers, without the body
 def room_join(request, code: str | None = None):
     """Join by code (home form) or from the room link's Join button. A player without a
     name picks one first (GET: the room page's live Join button is sent here for that)."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         if code is None:  # the home form only posts
             return HttpResponseNotAllowed(["POST"])
         if refused := _refused_lookup(request, normalize_code(code)):
