@@ -107,13 +107,22 @@
   // A tap while the last move is still on its way is not dropped: it waits for that
   // answer (the next card and the new step) and is sent then; the server judges it.
   let queued = null;
+  let busySince = 0;
+  const LOST_MS = 8000;  // no answer by then (a lost socket): taps go out again, the resync redraws
   function place(sq, again) {
     const form = document.getElementById("ck-place");
-    if (!form || !sq || (!again && !sq.hasAttribute("data-drop"))) return;
-    if (busy) { queued = { row: sq.dataset.row, col: sq.dataset.col }; return; }
+    if (!form || !sq) return;
+    // Queued before the legal-square check: the squares marked are the current card's, and
+    // a fast second tap is meant for the next card (a square only that card fits was dropped).
+    if (busy && performance.now() - busySince < LOST_MS) { queued = { row: sq.dataset.row, col: sq.dataset.col }; return; }
+    if (!again && !sq.hasAttribute("data-drop")) return;
     form.querySelector("[data-place-row]").value = sq.dataset.row;
     form.querySelector("[data-place-col]").value = sq.dataset.col;
     restore = { row: sq.dataset.row, col: sq.dataset.col };
+    // Busy from here, not from board:sending: a second tap in between (a loaded page) rewrote
+    // this form's square before the first had left, and one of the two was lost.
+    busy = true;
+    busySince = performance.now();
     form.requestSubmit();
   }
 
@@ -138,6 +147,7 @@
   document.addEventListener("board:sending", function (event) {
     if (event.target.closest && event.target.closest("#ck-game")) {
       busy = true;
+      busySince = performance.now();
       if (!restore) rememberFocus(document.activeElement);
       const b = board();
       if (b) for (const sq of b.querySelectorAll("." + MARKS.join(", ."))) sq.classList.remove(...MARKS);
@@ -269,7 +279,7 @@
     const sq = event.target.closest("#ck-board [data-row]");
     if (sq) {
       rove(sq);
-      if (sq.hasAttribute("data-drop")) place(sq);
+      place(sq);  // a legal square, or a tap queued while the last move is on its way
       return;
     }
     const form = setup.form();

@@ -28,13 +28,15 @@ def durable_state(player) -> ck.GameState:
 
 
 def two_legal_squares(state):
-    """A square for the current card and, after it, a different one for the next card."""
-    for first in sorted(ck.legal_squares(state)):
+    """A square for the current card and, after it, a different one for the next card: one
+    the current card does not fit where the deal has one (the page marks only the current
+    card's squares, and a fast second tap on such a square was dropped in the page)."""
+    now = ck.legal_squares(state)
+    pairs = []
+    for first in sorted(now):
         after = ck.place(state, *first)
-        second = sorted(sq for sq in ck.legal_squares(after) if sq != first)
-        if second:
-            return first, second[0]
-    return None
+        pairs += [(first, sq) for sq in sorted(ck.legal_squares(after)) if sq != first]
+    return next((p for p in pairs if p[1] not in now), pairs[0] if pairs else None)
 
 
 def rounds_available(state, wanted: int) -> bool:
