@@ -224,9 +224,12 @@ def test_race_clock_for_players_and_spectators_survives_a_swap_and_a_reconnect(b
     started = room.starts_at
 
     def check(page):
+        # The real time both sides of the read: on a loaded machine the read itself takes a
+        # while (a CI run saw 40 shown at 41.7 s measured after it).
+        before = (timezone.now() - started).total_seconds()
         shown = seconds(page.locator("[data-race-clock]").inner_text())
-        real = (timezone.now() - started).total_seconds()
-        assert abs(shown - real) <= 1.5, (shown, real)
+        after = (timezone.now() - started).total_seconds()
+        assert before - 1.5 <= shown <= after + 1.5, (before, shown, after)
 
     for page in (player, watcher):
         check(page)
