@@ -239,13 +239,13 @@ def refresh_count(level: str) -> None:
 
 
 @dataclass
-class Waiting:
+class WaitingView:
     entry: PoolEntry
     others: list  # (display name, rating or None) of those waiting at the level, the player first
     starts_in: int | None  # seconds until this player's pair starts, when two wait
 
 
-def waiting_view(entry: PoolEntry, now) -> Waiting:
+def waiting_view(entry: PoolEntry, now) -> WaitingView:
     people = list(
         PoolEntry.objects.filter(level=entry.level, state=PoolEntry.State.WAITING)
         .select_related("player")
@@ -258,4 +258,4 @@ def waiting_view(entry: PoolEntry, now) -> Waiting:
         shown.append((e.player.display_name, round(rating) if rating is not None else None, e.pk == entry.pk))
     start = (cache.get(f"pool:starts:{entry.level}") or {}).get(entry.pk)
     starts_in = max(0, round(start - now.timestamp())) if start is not None else None
-    return Waiting(entry, shown, starts_in)
+    return WaitingView(entry, shown, starts_in)
