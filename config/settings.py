@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "rooms",
     "stats",
     "pool",  # Race now: the pairing pool and its public races (docs/rules.md 9)
+    "replays",  # replays of finished races, and ghosts to race (docs/rules.md 10)
     "notify",  # scheduled showdowns' reminders: Web Push (VAPID), email, the Reminder rows
 ]
 
@@ -195,6 +196,8 @@ CELERY_BEAT_SCHEDULE = {
     "choose-daily-puzzles": {"task": "games.daily.tasks.choose_daily_puzzles", "schedule": 600.0},
     # Race now (pool/tasks.py): pairs the levels somebody waits at, refreshes the home counts.
     "tick-pools": {"task": "pool.tasks.tick_pools", "schedule": env_float("POOL_TICK_SECONDS", 5.0)},
+    # Replays (replays/): any finished room whose tracks were not recorded at its finish.
+    "record-replays": {"task": "replays.tasks.record_finished_rooms", "schedule": 60.0},
 }
 
 # --- Reminders (notify/): Web Push keys (VAPID, RFC 8292) and the site's address for links ---

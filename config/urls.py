@@ -22,5 +22,6 @@ urlpatterns = [
     path("", include("stats.urls")),
     path("", include("rooms.urls")),
     path("", include("pool.urls")),
+    path("", include("replays.urls")),
     path("", include("notify.urls")),  # /sw.js and the manifest at the root: the worker's scope is "/"
 ]

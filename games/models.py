@@ -92,8 +92,10 @@ class SoloRun(Revised):
     practice = models.BooleanField(default=False, db_default=False)
     # A ranked daily run: when its daily closes everywhere (a move after it is refused: DNF).
     closes_at = models.DateTimeField(null=True, blank=True)
-    # A ranked daily run's moves with their server times: [ms since the start, kind, cell, digit].
+    # Every run's moves with their server times: [ms since the start, kind, cell, digit] (replays/).
     log = models.JSONField(null=True, blank=True)
+    # A ghost race (docs/rules.md 10): the recorded run this one races, shown as a rival.
+    ghost = models.ForeignKey("replays.Track", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Review(models.TextChoices):
         NONE = "", _("On the board")

@@ -18,6 +18,7 @@ from .bank import take_puzzle
 from .bests import refresh_best
 from .models import Level, SoloRun
 from .numbers import ascii_int
+from .signals import run_finished
 from .sudoku import play
 
 
@@ -126,6 +127,7 @@ def new_run(player, puzzle, **daily) -> SoloRun:
         board=board.to_dict(),
         started_at=now,
         active_since=now,
+        log=[],
         **daily,
     )
 
@@ -148,13 +150,14 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     )
     run = played.run
     if played.outcome is not None and run.state == SoloRun.State.FINISHED:  # this move finished it
-        if run.log is not None:
+        if run.daily_id is not None and not run.practice:
             from .daily.review import judge
 
             judge(run)
         if run.daily_id is None:  # a Solo Run: its account's best on the board across accounts
             account_id = Profile.objects.filter(pk=run.player_id).values_list("account_id", flat=True).first()
             refresh_best(account_id, run.level, run.assisted)
+        run_finished.send(SoloRun, run=run)  # its replay (replays/)
     return played
 
 
@@ -162,7 +165,8 @@ LOG_KINDS = {"enter": "e", "note": "n", "notes": "N", "hint": "h", "pause": "p",
 
 
 def _logged(run: SoloRun, action: SoloAction, now, fields: list[str]) -> list[str]:
-    """A ranked daily run keeps each action with the server's time (fair play, games/daily/review.py)."""
+    """Every run keeps each action with the server's time: its replay and ghost (replays/),
+    and for a ranked daily run, fair play (games/daily/review.py)."""
     if run.log is None:
         return fields
     ms = round((now - run.started_at).total_seconds() * 1000)
@@ -255,6 +259,7 @@ class Finish:
     best_before: float | None  # the personal best before this run; None: the first finish
     average_before: float | None  # of the latest RECENT_FINISHES before this run
     chart: object  # stats.charts.Chart or None (fewer than two finishes)
+    ghost: object = None  # the replays.Track this run raced (docs/rules.md 10), or None
 
     @property
     def new_best(self) -> bool:
@@ -275,6 +280,15 @@ class Finish:
     @property
     def versus_average(self):
         return self._versus(self.elapsed, self.average_before)
+
+    @property
+    def versus_ghost(self):
+        """Against the ghost raced: beaten (faster), or not; a ghost that never finished is beaten."""
+        if self.ghost is None:
+            return None
+        finish = self.ghost.finish_ms / 1000 if self.ghost.finish_ms is not None else None
+        versus = self._versus(self.elapsed, finish) or {"value": None, "delta": 0, "faster": True, "same": False}
+        return {**versus, "name": self.ghost.name}
 
 
 def score_parts(board: race.Board, rules: race.Rules) -> list[tuple[str, int]]:
@@ -346,4 +360,5 @@ def finish_summary(run: SoloRun) -> Finish:
         best_before,
         sum(recent) / len(recent) if recent else None,
         chart,
+        run.ghost,
     )

@@ -89,6 +89,7 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
         # The finish screen's comparisons and chart; `outcome` set: it was just reached (celebrate).
         "finish": solo.finish_summary(run) if run.state == SoloRun.State.FINISHED else None,
         "daily": run_daily_context(run) if run.daily_id else None,
+        "ghosts": [run.ghost] if run.ghost_id else [],
     }
 
 
@@ -113,7 +114,7 @@ def run_daily_context(run: SoloRun) -> dict:
 
 @page
 def solo_run(request, run_id: int):
-    run = get_object_or_404(SoloRun.objects.select_related("puzzle", "player", "daily"), pk=run_id)
+    run = get_object_or_404(SoloRun.objects.select_related("puzzle", "player", "daily", "ghost__puzzle"), pk=run_id)
     account = request.player.account_id
     ours = account is not None and run.player.account_id == account
     if run.daily_id and ours:

@@ -9,6 +9,9 @@ alone. Pure (no Django): pool/service.py reads the list, calls `pair`, and seats
   as possible (11 waiting: 4, 4 and 3). A group of 3 or more starts at once.
 - Two left over race as a pair PAIR_SECONDS after the second one asked (a third arriving
   meanwhile makes a group of 3 that starts at once); one alone waits.
+- Ghosts (docs/rules.md 10): a level where fewer than MIN_START wait, the first of them for
+  GHOST_SECONDS, races them now with ghosts filling the room to MIN_START (`ghosted`; the
+  service seats them only when it has ghosts of that level: otherwise they wait on).
 - Never the same two players twice in a row while others wait: a candidate who raced a
   member of the group last time is passed over for the next nearest one (within LOOKAHEAD
   places), and taken only when nobody else is left.
@@ -24,6 +27,7 @@ MIN_START = 3  # a group this large starts at once
 MAX_SEATS = 5
 PAIR_SECONDS = 20.0
 MERGE_SECONDS = 10.0
+GHOST_SECONDS = 15.0
 LOOKAHEAD = 8  # how far past a repeat opponent the pass looks for someone new
 
 RATED, OPEN = "rated", "open"
@@ -44,6 +48,7 @@ class Pairing:
     groups: list[list[Waiting]]  # each one room, to start now
     starts: dict[int, float]  # entry -> when its pair starts (if nobody else comes)
     alone: list[Waiting]  # still waiting, with no start in sight
+    ghosted: list[Waiting] = field(default_factory=list)  # to race with ghosts now, if there are any
 
 
 def met(a: Waiting, b: Waiting) -> bool:
@@ -84,6 +89,16 @@ def groups_of(people: list[Waiting]) -> list[list[Waiting]]:
 
 def pair(waiting: list[Waiting], now: float) -> Pairing:
     """The groups to seat now, and when the others will start."""
+    if 0 < len(waiting) < MIN_START and now - min(w.asked for w in waiting) >= GHOST_SECONDS:
+        ghosted = sorted(waiting, key=lambda w: (w.asked, w.entry))
+        fallback = _pair(waiting, now)  # what happens if there are no ghosts to race
+        if not fallback.groups:
+            fallback.ghosted = ghosted
+        return fallback
+    return _pair(waiting, now)
+
+
+def _pair(waiting: list[Waiting], now: float) -> Pairing:
     result = Pairing([], {}, [])
     leftovers: list[Waiting] = []
     for band in (RATED, OPEN):

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from players.identity import record_filter, record_profiles
+from replays.ghosts import choose as choose_ghosts
 from rooms import actions as A
 from rooms import api
 from rooms.models import Room, RoomEvent, RoomResult, Seat
@@ -204,14 +205,12 @@ def tick(level: str, now=None, force: bool = False) -> list[str]:
             now.timestamp(),
         )
         for group in result.groups:
-            members = [entries[w.entry] for w in group]
-            room = api.create_public_room([m.player for m in members], level, now)
-            ids = [who(m.player) for m in members]
-            for m in members:
-                m.state, m.room = PoolEntry.State.SEATED, room
-                m.last_opponents = [i for i in ids if i != who(m.player)]
-            PoolEntry.objects.bulk_update(members, ["state", "room", "last_opponents"])
-            formed.append(room.code)
+            formed.append(_seat([entries[w.entry] for w in group], level, now))
+        if result.ghosted:  # alone for 15 s: ghosts fill the room, when that level has any
+            members = [entries[w.entry] for w in result.ghosted]
+            puzzle, ghosts = choose_ghosts(level, [m.player for m in members], pairing.MIN_START - len(members))
+            if ghosts:
+                formed.append(_seat(members, level, now, puzzle=puzzle, ghosts=ghosts))
     cache.set(f"pool:starts:{level}", result.starts, 60)
     # Started after the commit, through the rooms' one write path (their countdown and owner).
     # A room a crash left unstarted is started by a later tick; only rooms older than
@@ -227,6 +226,16 @@ def tick(level: str, now=None, force: bool = False) -> list[str]:
     if cache.add(f"pool:counted:{level}", 1, COUNT_SECONDS):  # a count at most every 2 s per level
         refresh_count(level)
     return formed
+
+
+def _seat(members: list[PoolEntry], level: str, now, **room_fields) -> str:
+    room = api.create_public_room([m.player for m in members], level, now, **room_fields)
+    ids = [who(m.player) for m in members]
+    for m in members:
+        m.state, m.room = PoolEntry.State.SEATED, room
+        m.last_opponents = [i for i in ids if i != who(m.player)]
+    PoolEntry.objects.bulk_update(members, ["state", "room", "last_opponents"])
+    return room.code
 
 
 def refresh_count(level: str) -> None:

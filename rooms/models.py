@@ -2,6 +2,7 @@ import secrets
 from typing import TYPE_CHECKING
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
@@ -66,6 +67,9 @@ class Room(models.Model):
     # Each seat's account as the countdown started (seat id -> account id, null: anonymous):
     # the rating is decided from this, so signing in or out during play changes nothing.
     accounts_at_start = models.JSONField(null=True, blank=True)
+    # A public race the pool completed with ghosts (docs/rules.md 10): each ghost as its lane
+    # plays it (replays.presenters.ghost_data: name, the cells it filled and when, its finish).
+    ghosts = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -136,7 +140,8 @@ class RoomEvent(models.Model):
     data = models.JSONField(default=dict, blank=True)
     message_id = models.CharField(max_length=64, blank=True, default="")
     version = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    # The server's time of the change (the writer's `now`): a replay's tempo (replays/).
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["id"]

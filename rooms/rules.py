@@ -374,7 +374,7 @@ def _start(room, seats, seat, player, action, now):
         _require_host(room, player)
     _require_lobby(room, _("Starting"))
     _require_ready_room(room, now, _("Starting the showdown"))
-    if len(seats) < MIN_PLAYERS:
+    if len(seats) + len(room.ghosts or ()) < MIN_PLAYERS:  # ghosts: a public race the pool filled
         raise RoomError(_("At least %(n)s players are needed to start.", n=MIN_PLAYERS))
     # The host's Start is the host's "I'm ready" (issue 27): only the others mark it.
     waiting = [s.player.display_name for s in seats if not s.ready and s is not seat]

@@ -26,6 +26,7 @@ from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for
 from .lifecycle import RUNNING
 from .models import Guest, Room, RoomEvent, RoomResult, Seat
 from .rules import Audience, Result, RoomError, RoomNotFound, apply, check_schedule, normalize_code, restore
+from .signals import room_finished
 
 logger = logging.getLogger(__name__)
 
@@ -264,15 +265,24 @@ def create_room(
     raise RoomError(_("Could not create a room, please try again."))
 
 
-def create_public_room(players, level: str, now=None) -> Room:
+def create_public_room(players, level: str, now=None, puzzle=None, ghosts=()) -> Room:
     """A public race the pool formed (docs/rules.md 9): a Showdown in the Standard preset with
     no host, every player seated and ready. The pool then starts its countdown (`act` with
-    no player: a public room's Start is the pool's)."""
+    no player: a public room's Start is the pool's). With `ghosts` (docs/rules.md 10: what
+    replays.presenters.ghost_data made of each) the race is on their `puzzle`."""
     rules = GAME_TYPES["showdown"].initial_rules("standard")
     for _attempt in range(10):
         try:
             with transaction.atomic():
-                room = Room.objects.create(game="showdown", host=None, level=level, rules=rules, public=True)
+                room = Room.objects.create(
+                    game="showdown",
+                    host=None,
+                    level=level,
+                    rules=rules,
+                    public=True,
+                    puzzle=puzzle,
+                    ghosts=list(ghosts),
+                )
                 Seat.objects.bulk_create([Seat(room=room, player=player, ready=True) for player in players])
                 RoomEvent.objects.create(room=room, kind="create", version=0)
                 return room
@@ -343,6 +353,7 @@ def save(room, seats, result, now) -> None:
             data=event["data"],
             message_id=event["message_id"],
             version=event["version"],
+            created_at=now,
         )
     if result.change.room_changed and room.state == Room.State.FINISHED:
         record_results(room, seats, now)
@@ -373,3 +384,4 @@ def record_results(room, seats, now):
             ),
         )
     ratings.rate_room(room, seats, now)  # once per room (its own unique rows), in this transaction
+    transaction.on_commit(lambda: room_finished.send(Room, room_id=room.pk), robust=True)

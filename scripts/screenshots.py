@@ -48,6 +48,8 @@ STATES = [
     "domino-tour",
     "home",
     "race-wait",
+    "replay",
+    "ghost-race",
 ]
 # The first-play walkthroughs are shot on their own (the *-tour states); everywhere else this
 # browser has seen them already.
@@ -248,6 +250,20 @@ def showdown(shots: Shooter) -> None:
     linus.wait_for_url(shots.base + "/")
     ada.wait_for_selector("#room-body[data-state=finished]")
     shots.shoot("finished", "Grace", f"/r/{code}/", "#room-body[data-state=finished]", settle=2500)
+
+    def midway(page) -> None:  # the replay stepped to the middle of the race
+        page.locator("[data-timeline]").evaluate(
+            "el => { el.value = String(Math.round(el.max * 0.55)); el.dispatchEvent(new Event('input')); }"
+        )
+
+    shots.shoot("replay", "Grace", f"/replay/room/{code}/", "[data-replay]", prepare=midway)
+    if not shots.only or "ghost-race" in shots.only:
+        page = shots.player("Linus")
+        page.goto(f"/replay/room/{code}/")
+        page.get_by_role("button", name="Race Ada's ghost").click()
+        page.wait_for_selector("#ghosts")
+        sudoku_moves(page, puzzle, 12)
+        shots.shoot("ghost-race", "Linus", page.url.removeprefix(shots.base), "#ghosts", settle=2500, prepare=resume)
 
 
 def countdown(shots: Shooter) -> None:
@@ -483,7 +499,7 @@ def main() -> None:
                 # Names are picked on the first room; the order keeps every player's first
                 # visit a first-time one.
                 for step, states in (
-                    (showdown, {"lobby", "share-qr", "race", "toast", "finished"}),
+                    (showdown, {"lobby", "share-qr", "race", "toast", "finished", "replay", "ghost-race"}),
                     (countdown, {"countdown"}),
                     (solo, {"solo", "digit-first"}),
                     (cardoku_solo, {"cardoku-solo", "cardoku-tour"}),

@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pool.pairing import OPEN, PAIR_SECONDS, RATED, Waiting, groups_of, pair, sizes
+from pool.pairing import GHOST_SECONDS, OPEN, PAIR_SECONDS, RATED, Waiting, groups_of, pair, sizes
 
 
 def w(entry, key, band=RATED, asked=0.0, last=()):
@@ -104,3 +104,20 @@ def test_nobody_is_seated_twice_and_every_room_holds_two_to_five(people, now):
     for group in result.groups:
         if len(group) == 2:
             assert now >= max(x.asked for x in group) + PAIR_SECONDS
+
+
+def test_one_alone_for_fifteen_seconds_races_ghosts():
+    alone = w(1, 1500, asked=0)
+    assert pair([alone], now=GHOST_SECONDS - 1).ghosted == []
+    result = pair([alone], now=GHOST_SECONDS)
+    assert result.ghosted == [alone] and result.groups == [] and result.alone == [alone]  # no ghosts: waits on
+
+
+def test_two_for_fifteen_seconds_race_one_ghost_before_their_pair_would_start():
+    first, second = w(1, 1500, asked=0), w(2, 1900, band=OPEN, asked=9)
+    result = pair([first, second], now=GHOST_SECONDS)
+    assert [x.entry for x in result.ghosted] == [1, 2]
+    # Three waiting is a race without ghosts; so is a pair whose 20 s are up.
+    assert pair([first, second, w(3, 1600, asked=14)], now=GHOST_SECONDS).ghosted == []
+    late = pair([w(1, 1500, asked=0), w(2, 1510, asked=1)], now=1 + PAIR_SECONDS)
+    assert ids(late.groups) == [[1, 2]] and late.ghosted == []

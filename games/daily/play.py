@@ -103,7 +103,7 @@ def start_ranked(player, date: dt.date, level: str, tz, now: dt.datetime | None 
         if existing is None:
             try:
                 with transaction.atomic():
-                    run = solo.new_run(player, daily.puzzle, daily=daily, closes_at=days.closes_at(date), log=[])
+                    run = solo.new_run(player, daily.puzzle, daily=daily, closes_at=days.closes_at(date))
                 return run, True
             except IntegrityError:  # two tabs of this browser at once: the other one started it
                 existing = ranked_run(player, daily.pk)
@@ -265,3 +265,14 @@ def archive_month(
             week = []
         day += dt.timedelta(days=1)
     return weeks
+
+
+def runs_hidden(viewer, daily: Daily | None, now: dt.datetime | None = None) -> bool:
+    """A daily's runs (their replays and ghosts, docs/rules.md 10) stay hidden from `viewer`
+    until the viewer finished that daily, or the daily closed everywhere: a replay shows
+    the solution."""
+    if daily is None or days.closes_at(daily.date) <= (now or timezone.now()):
+        return False
+    if viewer is None or viewer.pk is None:
+        return True
+    return not SoloRun.objects.filter(record_filter(viewer), daily=daily, state=SoloRun.State.FINISHED).exists()

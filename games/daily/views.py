@@ -137,6 +137,8 @@ def daily_board(request, date: str, level: str):
             and any(r.run_id == mine.run_id for r in rows),
             "is_open": days.is_open(day, timezone.now()),
             "closes_at": days.closes_at(day),
+            # The viewer's finished run is on the board already (`mine`): no query of its own.
+            "replays_open": mine is not None or not days.is_open(day, timezone.now()),
         },
     )
 

@@ -208,7 +208,9 @@ class ShowdownGame(GameType):
         }
 
     def in_totals(self, room) -> bool:
-        return self.preset(room) != "custom"  # custom rules make results incomparable across rooms
+        # Custom rules make results incomparable across rooms; a race with ghosts was not
+        # raced against people (docs/rules.md 10): both stay in the history only.
+        return self.preset(room) != "custom" and not room.ghosts
 
     def settings_context(self, room) -> dict:
         return {
@@ -221,7 +223,8 @@ class ShowdownGame(GameType):
         }
 
     def start(self, room, seats) -> None:
-        room.puzzle = take_puzzle(room.level, wait=0)  # never wait on the sockets' sync thread
+        if not (room.ghosts and room.puzzle_id):  # a race with ghosts is on their puzzle (docs/rules.md 10)
+            room.puzzle = take_puzzle(room.level, wait=0)  # never wait on the sockets' sync thread
         board = race.Board.new(room.puzzle.givens_tuple)
         for seat in seats:
             seat.state = board.to_dict()

@@ -373,7 +373,11 @@
   document.addEventListener("board:swapped", afterSwap);
 
   // The clock shows the server's play time and ticks locally between updates.
-  const loadedAt = performance.now();
+  // The page's clocks count from when its response arrived (the server's seconds are as of
+  // then), not from when this deferred script ran: on a busy phone that is a second later,
+  // and every clock of the page would stand that far behind.
+  const navigation = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+  const loadedAt = navigation && navigation.responseStart > 0 ? navigation.responseStart : performance.now();
   function pad2(n) { return String(n).padStart(2, "0"); }
   function fmt(s) {
     s = Math.max(0, Math.floor(s));

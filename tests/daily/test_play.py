@@ -120,7 +120,9 @@ def test_practice_runs_of_past_dailies(player, player_client, dailies):
     with time_machine.travel(days.closes_at(yesterday) + dt.timedelta(minutes=1), tick=False):
         response = player_client.post(reverse("daily_practice"), {"date": yesterday.isoformat(), "level": "hard"})
         run = run_of(response)
-        assert run.practice and run.daily == dailies[(yesterday, "hard")] and run.closes_at is None and run.log is None
+        assert (
+            run.practice and run.daily == dailies[(yesterday, "hard")] and run.closes_at is None and run.log == []
+        )  # every run keeps its moves: its replay (issue 39); practice is never judged
         page = player_client.get(reverse("solo_run", args=[run.pk])).content.decode()
         assert "Practice" in page
         # A second practice run is another run; none is ranked.
