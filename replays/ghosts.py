@@ -19,9 +19,8 @@ def choose(level: str, profiles: list, needed: int):
     `level`, the nearest to the waiting players' usual time; (None, []) when there is none."""
     mine = Q(player__in=profiles) | Q(player__account_id__in=[p.account_id for p in profiles if p.account_id])
     played = set(Track.objects.filter(mine).values_list("puzzle_id", flat=True))
-    own_times = list(
-        Track.objects.filter(mine, level=level, finish_ms__isnull=False).order_by("-id").values_list("finish_ms", flat=True)[:50]
-    )
+    finished = Track.objects.filter(mine, level=level, finish_ms__isnull=False)
+    own_times = list(finished.order_by("-id").values_list("finish_ms", flat=True)[:50])  # the latest
     found = list(
         Track.objects.filter(
             level=level, status="finished", finish_ms__isnull=False, daily__isnull=True, puzzle__daily__isnull=True
