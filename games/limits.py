@@ -124,11 +124,18 @@ def creation_limit(kind: str):
     def decorate(view):
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
-            if request.method == "POST" and creation_limited(request, kind):
+            if request.method != "POST":
+                return view(request, *args, **kwargs)
+            if creation_limited(request, kind):
                 minutes = max(1, settings.CREATION_WINDOW // 60)
                 message = CREATION_MESSAGES[kind] % {"minutes": minutes}
                 return refusal(request, message, 429, title=gettext("Slow down"))
-            return view(request, *args, **kwargs)
+            before = known_player(request)
+            response = view(request, *args, **kwargs)
+            made = known_player(request) if before is None else None
+            if made is not None:  # the first creation made the profile: it counts for it too
+                count(f"{prefix}:create:{kind}:p:{made.pk}", settings.CREATION_WINDOW)
+            return response
 
         return wrapper
 

@@ -98,13 +98,6 @@ def room_new(request):
         )
     if level not in A.LEVELS or preset not in race.PRESETS:
         return _message(request, _("Cannot create room"), _("Pick a difficulty and a rule preset."), 400)
-    if limits.creation_limited(request, "room"):
-        return _message(
-            request,
-            _("Slow down"),
-            _("You have created too many rooms in a short time. Wait a few minutes and try again."),
-            429,
-        )
     scheduled_for, zone = None, ""
     try:
         if request.POST.get("scheduled_at"):
@@ -114,6 +107,15 @@ def room_new(request):
     fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
     if (ask := name_gate(request, _("Pick your name, then create the room"), fields)) is not None:
         return ask
+    # Counted once the player has a profile (the name just picked made it): the first room
+    # of a first visit counts for that profile too (issue 45 item 9).
+    if limits.creation_limited(request, "room"):
+        return _message(
+            request,
+            _("Slow down"),
+            _("You have created too many rooms in a short time. Wait a few minutes and try again."),
+            429,
+        )
     try:
         room = create_room(request.player, game, level, preset, scheduled_for, zone)
     except RoomError as error:

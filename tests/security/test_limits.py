@@ -13,7 +13,8 @@ from players.models import Profile
 from rooms import limits
 from rooms.api import create_room
 from rooms.models import Room
-from tests.conftest import client_for
+from games.models import Puzzle
+from tests.conftest import PUZZLE, SOLUTION, client_for
 
 
 def fresh_browser(ip="203.0.113.7", **extra):
@@ -97,6 +98,19 @@ def test_room_creation_is_limited_per_profile_with_a_clear_429(player_client, pl
     response = player_client.post(reverse("room_new"), {"level": "easy", "preset": "standard"})
     assert response.status_code == 429 and b"too many rooms" in response.content
     assert Room.objects.count() == 10
+
+
+@override_settings(CREATION_LIMITS={"room": (3, 100), "game": (3, 100)})
+def test_a_first_visits_creation_counts_for_the_profile_it_made(client, bank_puzzle):
+    """Issue 45 item 9: the creation that made the profile was not counted (4 rooms of 3)."""
+    for _ in range(3):
+        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    named = {"level": "easy", "display_name": "Newcomer"}  # a first room asks for a name first
+    answers = [client.post(reverse("room_new"), named).status_code for _ in range(4)]
+    assert answers == [302, 302, 302, 429] and Room.objects.count() == 3
+    fresh = Client()  # a first visit again, starting Solo Runs
+    games = [fresh.post(reverse("solo_new"), {"level": "easy"}).status_code for _ in range(4)]
+    assert games == [302, 302, 302, 429]
 
 
 @override_settings(CREATION_LIMITS={"room": (100, 5), "game": (100, 5)})
