@@ -9,11 +9,11 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
+from games.models import Puzzle
 from players.models import Profile
 from rooms import limits
 from rooms.api import create_room
 from rooms.models import Room
-from games.models import Puzzle
 from tests.conftest import PUZZLE, SOLUTION, client_for
 
 
