@@ -53,18 +53,26 @@ def open_dates(now: dt.datetime) -> list[dt.date]:
     return [d for d in (utc - dt.timedelta(days=1), utc, utc + dt.timedelta(days=1)) if is_open(d, now)]
 
 
-def streaks(dates: set[dt.date], today: dt.date) -> tuple[int, int]:
+STREAK_STEP = dt.timedelta(hours=20)  # the least real time between two days' steps of a streak
+
+
+def streaks(dates: set[dt.date] | dict[dt.date, dt.datetime | None], today: dt.date) -> tuple[int, int]:
     """(current, longest) runs of consecutive dates in `dates`. The current streak ends today,
-    or yesterday while today's daily is still to be played."""
-    longest = run = 0
-    previous = None
-    for date in sorted(dates):
-        run = run + 1 if previous is not None and date - previous == dt.timedelta(days=1) else 1
-        longest = max(longest, run)
+    or yesterday while today's daily is still to be played. Given each date's finish time
+    (a dict), a streak advances at most once per STREAK_STEP of real time: two dates' dailies
+    finished hours apart (a time zone switched to reach the next date early) count as one
+    step; the date still keeps the streak alive."""
+    finished = dates if isinstance(dates, dict) else dict.fromkeys(dates)
+    run_at: dict[dt.date, int] = {}
+    run, previous, counted_at = 0, None, None
+    for date in sorted(finished):
+        at = finished[date]
+        if previous is not None and date - previous == dt.timedelta(days=1):
+            if at is None or counted_at is None or at - counted_at >= STREAK_STEP:
+                run, counted_at = run + 1, at
+        else:
+            run, counted_at = 1, at
+        run_at[date] = run
         previous = date
-    current = 0
-    day = today if today in dates else today - dt.timedelta(days=1)
-    while day in dates:
-        current += 1
-        day -= dt.timedelta(days=1)
-    return current, longest
+    day = today if today in finished else today - dt.timedelta(days=1)
+    return run_at.get(day, 0), max(run_at.values(), default=0)

@@ -192,8 +192,25 @@ def finished_dates(player) -> set[dt.date]:
     )
 
 
+def finish_times(player) -> dict[dt.date, dt.datetime | None]:
+    """Each streak day (finished_dates) with its first finish's real time."""
+    if player is None or player.pk in (None, 0):
+        return {}
+    found: dict[dt.date, dt.datetime | None] = {}
+    rows = (
+        SoloRun.objects.filter(record_filter(player), daily__isnull=False, practice=False, state=SoloRun.State.FINISHED)
+        .exclude(review=SoloRun.Review.VOIDED)
+        .values_list("daily__date", "finished_at")
+    )
+    for date, at in rows:
+        known = found.get(date)
+        if date not in found or (at is not None and (known is None or at < known)):
+            found[date] = at
+    return found
+
+
 def streak(player, local_today: dt.date) -> tuple[int, int]:
-    return days.streaks(finished_dates(player), local_today)
+    return days.streaks(finish_times(player), local_today)
 
 
 def share_line(run: SoloRun, current_streak: int) -> str:

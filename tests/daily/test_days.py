@@ -47,3 +47,17 @@ def test_streaks():
     assert days.streaks({d(1), d(2)}, D) == (2, 2)  # today still to play: the streak lives
     assert days.streaks({d(2), d(3)}, D) == (0, 2)  # a day missed
     assert days.streaks({d(0), d(1), d(5), d(6), d(7)}, D) == (2, 3)
+
+
+def test_a_streak_advances_at_most_once_per_20_hours_of_real_time():
+    """Issue 45 item 9: a browser's time zone switched to reach tomorrow's daily at once gave
+    a two-day streak within one real day."""
+    noon = dt.datetime(2026, 3, 1, 12, tzinfo=dt.UTC)
+    d = lambda n: D - dt.timedelta(days=n)  # noqa: E731
+    # Yesterday's and today's dailies finished two hours apart: one step, the streak alive.
+    assert days.streaks({d(1): noon, d(0): noon + dt.timedelta(hours=2)}, D) == (1, 1)
+    # A day apart, as a person plays: two steps.
+    assert days.streaks({d(1): noon, d(0): noon + dt.timedelta(hours=21)}, D) == (2, 2)
+    # Three dates in 22 hours: the third is 22 h after the first counted step, so two steps.
+    times = {d(2): noon, d(1): noon + dt.timedelta(hours=1), d(0): noon + dt.timedelta(hours=22)}
+    assert days.streaks(times, D) == (2, 2)

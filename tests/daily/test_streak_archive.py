@@ -37,7 +37,7 @@ def finished(player, date, level="easy", practice=False, elapsed=300.0, **fields
         practice=practice,
         state="finished",
         elapsed=elapsed,
-        finished_at=timezone.now(),
+        finished_at=min(timezone.now(), dt.datetime.combine(date, dt.time(0, 30), dt.UTC)),  # on its day, as played
         **fields,
     )
 
