@@ -230,12 +230,22 @@ def _sign_out_if_unlinked(request, binding) -> None:
     if linked is None or (binding.token and cache_call(cache.get, linked_key(binding.token)) == linked):
         return
     profile = binding.known()
-    if profile is None or profile.pk != linked:
-        from django.contrib.auth import logout
-
-        logout(request)
-    else:
+    if profile is not None and profile.pk == linked:
         cache_call(cache.set, linked_key(profile.token), linked, LINKED_SECONDS)
+        return
+    if binding.taken and session is not None:
+        # A mixed cookie: another browser's player cookie beside this session (one planted, or
+        # copied in). The session stays signed in and plays as its own profile; the cookie is
+        # refused (replaced by the session's own on the answer). Signing out here let anyone
+        # who can set a cookie sign a player out (issue 45 item 9).
+        own = Profile.objects.filter(pk=linked, unlinked=False, account_id=session.get(SESSION_KEY)).first()
+        if own is not None:
+            binding.profile, binding.loaded, binding.created, binding.token = own, True, True, own.token
+            request.player = own
+            return
+    from django.contrib.auth import logout
+
+    logout(request)
 
 
 def cache_call(method, *args):

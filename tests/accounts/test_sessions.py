@@ -41,3 +41,22 @@ def test_with_the_cache_away_a_session_is_read_and_ended_in_the_database(ada, mo
     assert ada.post("/accounts/logout/").status_code == 302
     assert not Session.objects.filter(session_key=key).exists()
     assert ada.get("/account/").status_code == 302  # signed out
+
+
+def test_another_browsers_player_cookie_beside_a_session_does_not_sign_it_out(ada, db):
+    """Issue 45 item 9: account A's session with another browser's player cookie signed A out.
+    Now A stays signed in, plays as A's own profile, and gets A's cookie back."""
+    from django.conf import settings
+
+    from players.models import Profile
+
+    own = Profile.objects.get(account__isnull=False)
+    other = Profile.objects.create(display_name="Someone else")
+    ada.cookies[settings.PLAYER_COOKIE_NAME] = client_for(other).cookies[settings.PLAYER_COOKIE_NAME].value
+    page = ada.get("/account/")
+    assert page.status_code == 200 and "ada@example.com" in page.content.decode()  # still signed in
+    from players.middleware import cookie_token
+
+    restored = ada.cookies[settings.PLAYER_COOKIE_NAME].value
+    assert cookie_token({"cookies": {settings.PLAYER_COOKIE_NAME: restored}}) == own.token  # its own cookie back
+    assert "Someone else" not in ada.get("/profile/").content.decode()  # never the other's profile
