@@ -33,6 +33,9 @@ logger = logging.getLogger(__name__)
 
 START_WINDOW = dt.timedelta(minutes=15)  # a start reminder later than this is stale: not sent
 CHANGE_WINDOW = dt.timedelta(days=1)  # a cancellation is told for a day
+# A guest hears of moves at most this often (issue 45 item 7: a showdown moved every 16 s sent
+# a mail per move). A move within it is told later, with the time as it is then.
+MOVED_EVERY = dt.timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,12 @@ def send_due(item: Due, now=None) -> int:
     claimed = set(
         Reminder.objects.filter(room=room, kind=item.kind, sequence=item.sequence).values_list("guest_id", "channel")
     )
+    if item.kind == Reminder.Kind.MOVED:  # told of a move lately: this one waits its turn
+        claimed |= set(
+            Reminder.objects.filter(room=room, kind=item.kind, created_at__gt=now - MOVED_EVERY).values_list(
+                "guest_id", "channel"
+            )
+        )
     sent = 0
     for guest, channel in recipients(room, item.kind):
         if (guest.pk, channel) in claimed:

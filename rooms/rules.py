@@ -459,10 +459,17 @@ def _reschedule(room, seats, seat, player, action, now):
     check_schedule(action.scheduled_for, now)
     if action.scheduled_for == room.scheduled_for and action.host_timezone == room.host_timezone:
         raise RoomError(_("That is already the showdown's time."))
+    if room.schedule_sequence >= MAX_RESCHEDULES:  # each move tells every guest (notify/)
+        raise RoomError(
+            _("This showdown has been moved %(n)s times: cancel it and schedule a new one.", n=MAX_RESCHEDULES)
+        )
     room.scheduled_for = action.scheduled_for
     room.host_timezone = action.host_timezone
     room.schedule_sequence += 1
     return Result(room, seat)
+
+
+MAX_RESCHEDULES = 10
 
 
 def _cancel(room, seats, seat, player, action, now):

@@ -165,3 +165,29 @@ def test_two_workers_at_once_send_each_reminder_once(push_peer):
         t.join()
     assert sum(sent) == 2 and [len(b.received) for b in browsers] == [1, 1]
     assert Reminder.objects.filter(room=room).count() == 2
+
+
+def test_moves_are_told_at_most_once_per_10_minutes_with_the_latest_time_and_capped(db, smtp):
+    """Issue 45 item 7: a showdown moved every 16 s mailed each guest once per job run."""
+    from rooms.api import RoomError
+
+    room, ada, grace = scheduled()
+    grace.account = get_user_model().objects.create(username="grace", email="grace@example.org")
+    grace.save()
+    with time_machine.travel(T0 + dt.timedelta(minutes=1), tick=False):
+        perform(room.code, grace, A.Remind("email", True))
+    for n in range(1, 6):  # moved every 16 s for a minute and more: one mail
+        with time_machine.travel(T0 + dt.timedelta(minutes=2, seconds=16 * n), tick=False):
+            perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=n), "Europe/Amsterdam"))
+            reminders.send_all()
+    assert len(smtp.to("grace@example.org")) == 1
+    with time_machine.travel(T0 + dt.timedelta(minutes=13), tick=False):
+        assert reminders.send_all() == 1  # ten minutes on: the latest time, once
+        assert reminders.send_all() == 0
+    latest = smtp.to("grace@example.org")[-1].get_body(preferencelist=("plain",)).get_content()
+    assert "moved it to Wed 2 Dec 2026, 01:00 your time" in latest  # START + 5 h, the last move
+    with time_machine.travel(T0 + dt.timedelta(minutes=20), tick=False):
+        for n in range(6, 11):
+            perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=n), "Europe/Amsterdam"))
+        with pytest.raises(RoomError, match="moved 10 times"):
+            perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=11), "Europe/Amsterdam"))
