@@ -8,6 +8,7 @@ their WebSocket connects (and its first push, the full state, has landed) before
 Game states are made through each game's own write path, never by editing rows.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -244,6 +245,15 @@ def test_pages_have_no_axe_violations(browser, live_server, player, width, langu
     audit.check(page, "Solo Run: digit first, a digit picked")
     audit.check(page, "Solo Run: paused", f"/solo/{paused.pk}/")
     audit.check(page, "Solo Run: finished", f"/solo/{finished.pk}/")
+    from games import solo
+    from replays.models import Track
+
+    track = Track.objects.get(run=finished)  # recorded at its finish (issue 39)
+    audit.check(page, "replay of a Solo Run", f"/replay/run/{finished.pk}/")
+    page.get_by_role("button", name=re.compile("Step|Stap")).last.click()
+    audit.check(page, "replay, one step in")
+    ghost_run = solo.new_run(player, finished.puzzle, ghost=track)
+    audit.check(page, "Solo Run racing a ghost", f"/solo/{ghost_run.pk}/")
     audit.check(page, "Cardoku: setup", "/cardoku/")
     page.locator('input[type="radio"][name="layout"][value="custom"]').check()
     audit.check(page, "Cardoku: setup, custom layout editor")

@@ -55,7 +55,7 @@ def test_a_solo_run_replayed_step_by_step_then_raced_as_a_ghost(browser, live_se
     step.click()  # the wrong digit, shown as a mistake
     expect(cell).to_have_class(re.compile(r"\bwrong\b"))
     expect(cell).to_have_text(wrong)
-    assert ada.locator(".replay-marks .mark-w").count() == 1  # on the timeline
+    assert ada.locator(".replay-marks .tick-w").count() == 1  # on the timeline
     step.click()  # the right one
     expect(cell).to_have_text(SOLUTION[EMPTY[0]])
     expect(ada.locator("[data-lane-progress]")).to_have_text("1")
