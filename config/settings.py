@@ -260,6 +260,10 @@ RATING_IDLE_GRACE_DAYS = env_int("RATING_IDLE_GRACE_DAYS", 30)
 RATING_GROUP_ROOMS_PER_DAY = env_int("RATING_GROUP_ROOMS_PER_DAY", 5)
 # The rankings' top list: at least this many rated rooms and a rated room in the last N days.
 RANKING_MIN_ROOMS = env_int("RANKING_MIN_ROOMS", 10)
+# The top list also needs rated rooms against this many different established players
+# (issue 45 item 4), and a forfeit this early in a room leaves it unrated for everyone.
+RANKING_MIN_RIVALS = env_int("RANKING_MIN_RIVALS", 8)
+RATING_EARLY_FORFEIT_SECONDS = env_float("RATING_EARLY_FORFEIT_SECONDS", 30.0)
 RANKING_ACTIVE_DAYS = env_int("RANKING_ACTIVE_DAYS", 30)
 
 # --- Limits per client (games/limits.py, rooms/limits.py) ---

@@ -151,9 +151,11 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     run = played.run
     if played.outcome is not None and run.state == SoloRun.State.FINISHED:  # this move finished it
         if run.daily_id is not None and not run.practice:
+            from .daily.boards import forget
             from .daily.review import judge
 
             judge(run)
+            forget(run.daily_id)
         if run.daily_id is None:  # a Solo Run: its account's best on the board across accounts
             account_id = Profile.objects.filter(pk=run.player_id).values_list("account_id", flat=True).first()
             refresh_best(account_id, run.level, run.assisted)

@@ -22,6 +22,11 @@ class Rating(models.Model):
     shown = models.IntegerField(help_text="1500 + scale x (mu - 3 sigma) after the last rated room")
     rooms = models.PositiveIntegerField(default=0)
     last_room_at = models.DateTimeField()
+    # The established players (not provisional, RANKING_MIN_ROOMS rated rooms) this account
+    # has met in rated rooms: the top list needs RANKING_MIN_RIVALS of them (issue 45 item 4:
+    # two extra addresses farmed a #1 in a day). `rivals` is their count, for the index.
+    rival_ids = models.JSONField(default=list, blank=True)
+    rivals = models.PositiveIntegerField(default=0)
 
     class Meta:
         # The rankings read the top in rating order and count the ranked players above one
@@ -43,6 +48,7 @@ class RoomRating(models.Model):
         FEW = "few", _("Unrated: a rated room needs at least 2 signed-in players.")
         SAME_ACCOUNT = "same_account", _("Unrated: one account held two seats.")
         GROUP_LIMIT = "group_limit", _("Unrated: these players already had 5 rated rooms together today.")
+        EARLY_FORFEIT = "early_forfeit", _("Unrated: a player forfeited in the first 30 seconds.")
 
     room = models.OneToOneField("rooms.Room", on_delete=models.CASCADE, related_name="rating")
     rated = models.BooleanField()

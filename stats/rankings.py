@@ -53,6 +53,7 @@ def ranked_q(now) -> Q:
     is the shown one."""
     return Q(
         rooms__gte=settings.RANKING_MIN_ROOMS,
+        rivals__gte=settings.RANKING_MIN_RIVALS,
         sigma__lte=settings.RATING_PROVISIONAL_SIGMA,
         last_room_at__gte=now - timedelta(days=settings.RANKING_ACTIVE_DAYS),
     )
@@ -66,11 +67,12 @@ def ranked_ratings(now):
 class MyRating:
     shown: ratings.Shown
     place: int | None  # None: not in the top list's pool (why: `missing`)
-    missing: str  # "rooms", "provisional", "inactive" or ""
+    missing: str  # "rooms", "rivals", "provisional", "inactive" or ""
     rooms_to_go: int
+    rivals_to_go: int = 0
 
 
-ROW = ("account_id", "shown", "rooms", "mu", "sigma", "last_room_at", "name", "in_top", "above")
+ROW = ("account_id", "shown", "rooms", "rivals", "mu", "sigma", "last_room_at", "name", "in_top", "above")
 
 
 def rating_board(account_id, now, limit: int = TOP) -> tuple[list, MyRating | None]:
@@ -110,12 +112,15 @@ def _mine(row, now) -> MyRating:
     missing = ""
     if row.rooms < settings.RANKING_MIN_ROOMS:
         missing = "rooms"
+    elif row.rivals < settings.RANKING_MIN_RIVALS:
+        missing = "rivals"
     elif shown.provisional:
         missing = "provisional"
     elif row.last_room_at < now - timedelta(days=settings.RANKING_ACTIVE_DAYS):
         missing = "inactive"
     place = None if missing else row.above + 1
-    return MyRating(shown, place, missing, max(0, settings.RANKING_MIN_ROOMS - row.rooms))
+    rivals_to_go = max(0, settings.RANKING_MIN_RIVALS - row.rivals)
+    return MyRating(shown, place, missing, max(0, settings.RANKING_MIN_ROOMS - row.rooms), rivals_to_go)
 
 
 PROVISIONAL_SHOWN = 50

@@ -34,6 +34,7 @@ from openskill.models import PlackettLuce
 from players.models import Profile
 from rooms.gametypes import game_for
 from rooms.gametypes.showdown import host_rates
+from rooms.models import RoomEvent
 
 from .models import Rating, RatingChange, RoomRating
 
@@ -85,10 +86,12 @@ def group_key(account_ids) -> str:
     return hashlib.sha256(",".join(map(str, sorted(account_ids))).encode()).hexdigest()
 
 
-def _decide(room, accounts: list[int | None], day) -> tuple[str, str]:
+def _decide(room, accounts: list[int | None], day, early_forfeit: bool = False) -> tuple[str, str]:
     """(reason, group): reason "" when the room is rated."""
     known = [a for a in accounts if a is not None]
     group = group_key(set(known))
+    if early_forfeit:  # a throwaway account's quick loss must not feed anyone's rating
+        return RoomRating.Reason.EARLY_FORFEIT, group
     if room.public:  # the signed-in players among themselves, no daily limit (the pool chose them)
         if len(set(known)) < 2:
             return (RoomRating.Reason.ANONYMOUS if len(accounts) >= 2 else RoomRating.Reason.FEW), group
@@ -122,6 +125,16 @@ def _accounts(room, seats) -> list[int | None]:
     return [profiles.get(seat.player_id) for seat in seats]
 
 
+def _early_forfeit(room) -> bool:
+    """Somebody forfeited (or left) within RATING_EARLY_FORFEIT_SECONDS of the start."""
+    if room.starts_at is None:
+        return False
+    soon = room.starts_at + timedelta(seconds=settings.RATING_EARLY_FORFEIT_SECONDS)
+    return RoomEvent.objects.filter(
+        room_id=room.pk, kind__in=("forfeit", "leave"), seat__isnull=False, created_at__lt=soon
+    ).exists()
+
+
 def rate_room(room, seats, now) -> RoomRating | None:
     """Rate a finished Showdown room once (called from rooms.store.record_results, inside
     the room's final write). A second call, from a retried or concurrent write, finds the
@@ -139,7 +152,7 @@ def rate_room(room, seats, now) -> RoomRating | None:
             # ratings, locked in id order), so the daily limit counts the one rated first.
             known = sorted({a for a in accounts if a is not None})
             list(Rating.objects.select_for_update().filter(account_id__in=known).order_by("pk").values_list("pk"))
-            reason, group = _decide(room, accounts, at.date())
+            reason, group = _decide(room, accounts, at.date(), _early_forfeit(room))
             decision = RoomRating.objects.create(
                 room_id=room.pk, rated=reason == "", reason=reason, group=group, day=at.date(), at=at
             )
@@ -177,6 +190,7 @@ def _compute(room_id, players, ranks, at, current: dict) -> tuple[list[RatingCha
         else:
             before.append((rating.mu, idle_sigma(rating.sigma, rating.last_room_at, at)))
     after = update(before, ranks)
+    established = {a for a, _p in players if _established(current.get(a), at)}
     changes, ratings = [], []
     for (account_id, profile_id), rank, (mu0, s0), (mu1, s1) in zip(players, ranks, before, after, strict=True):
         changes.append(
@@ -195,6 +209,7 @@ def _compute(room_id, players, ranks, at, current: dict) -> tuple[list[RatingCha
             )
         )
         old = current.get(account_id)
+        met = set(old.rival_ids if old else []) | {a for a in established if a != account_id}
         ratings.append(
             Rating(
                 account_id=account_id,
@@ -204,9 +219,18 @@ def _compute(room_id, players, ranks, at, current: dict) -> tuple[list[RatingCha
                 shown=shown(mu1, s1),
                 rooms=(old.rooms if old else 0) + 1,
                 last_room_at=at,
+                rival_ids=sorted(met),
+                rivals=len(met),
             )
         )
     return changes, ratings
+
+
+def _established(rating: Rating | None, at) -> bool:
+    """Settled and experienced before this room: whom the top list's rivals must be."""
+    if rating is None or rating.rooms < settings.RANKING_MIN_ROOMS:
+        return False
+    return not provisional(idle_sigma(rating.sigma, rating.last_room_at, at))
 
 
 def recompute() -> int:

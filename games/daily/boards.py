@@ -74,6 +74,12 @@ def daily_of(date: dt.date, level: str) -> Daily | None:
     return daily
 
 
+def forget(daily_id: int) -> None:
+    """A ranked finish drops the board's cached rows: the finisher sees their own place at
+    once, not "No ranked finishes yet" until the cache runs out (issue 43 item 10)."""
+    cache.delete(f"daily-board-{daily_id}")
+
+
 def top(daily_id: int) -> list[Row]:
     """The board's first DAILY_BOARD_SIZE places, cached a few seconds (shared by every viewer)."""
     key = f"daily-board-{daily_id}"

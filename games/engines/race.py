@@ -621,18 +621,21 @@ def rank(
         while j < len(finished) and _finish_time(finished[j]) - start <= near_tie:
             j += 1
         for s in finished[i:j]:
-            ordered.append(((0, group_index, s.mistakes, s.hints, _finish_time(s)), s))
+            ordered.append(((0, group_index, s.mistakes, s.hints, _finish_time(s), 0), s))
         group_index += 1
         i = j
     for s in standings:
         if s.status is Status.FINISHED:
             continue
         if feedback is Feedback.DELAYED or s.status is Status.PLAYING:  # delayed: everyone else together
-            ordered.append(((1, 0, -s.progress, s.mistakes, -s.score), s))
+            # ...but at an equal standing one still solving is ahead of one who is out (a
+            # status everyone sees): they never share a place (issue 43 item 14).
+            out = int(s.status is not Status.PLAYING)
+            ordered.append(((1, 0, -s.progress, s.mistakes, -s.score, out), s))
         elif s.status is Status.ELIMINATED:
-            ordered.append(((2, 0, -s.progress, -s.score, 0), s))
+            ordered.append(((2, 0, -s.progress, -s.score, 0, 0), s))
         elif s.status is Status.LEFT:
-            ordered.append(((3, 0, -s.progress, -s.score, 0), s))
+            ordered.append(((3, 0, -s.progress, -s.score, 0, 0), s))
     ordered.sort(key=lambda pair: pair[0])
     return [(place, s) for place, (_, s) in places(ordered, key=lambda pair: pair[0])]
 

@@ -117,7 +117,8 @@ def changed_cells(before: Board, after: Board) -> list[int]:
 
 def pad_left(board: Board) -> list[tuple[int, int]]:
     """(digit, how many of it are still to place)."""
-    return [(d, 9 - board.cells.count(d)) for d in range(1, 10)]
+    # Never below 0: with delayed feedback a digit can stand on the board more than 9 times.
+    return [(d, max(0, 9 - board.cells.count(d))) for d in range(1, 10)]
 
 
 def pad_button(digit: int, left: int, *, oob: bool = False) -> SafeString:
@@ -144,13 +145,15 @@ def hint_button(hints_left: int, *, oob: bool = False) -> SafeString:
     )
 
 
-def submit_button(enabled: bool, *, oob: bool = False) -> SafeString:
-    """Delayed feedback's Submit: enabled once every cell is filled."""
+def submit_button(enabled: bool, checked: bool = False, *, oob: bool = False) -> SafeString:
+    """Delayed feedback's Submit: enabled once every cell is filled; after a wrong submission
+    (`checked`) it says why it waits: the same grid is never checked twice."""
     disabled = "" if enabled else " disabled"
     label = _e(gettext("Submit"))
+    why = f'<small class="why">{_e(gettext("change a cell first"))}</small>' if checked and not enabled else ""
     return _done(
         f'<button id="submit-button" type="submit" class="tool" name="action" value="submit"{disabled}>'
-        f"{label}</button>",
+        f"{label}{why}</button>",
         oob,
     )
 
@@ -230,7 +233,7 @@ def submission_answer(
     """A wrong delayed submission's answer: no cell changes (it never says which are
     wrong), only the count of wrong submissions (of the room's `submissions`), the
     message and the version."""
-    parts = [submit_button(after.submittable, oob=True)]  # off until a cell changes
+    parts = [submit_button(after.submittable, after.checked, oob=True)]  # off until a cell changes
     if after.mistakes != before.mistakes:
         parts.append(mistakes_stat(after.mistakes, submissions, oob=True))
     parts.append(outcome_message(outcome, element_id=message_id, oob=True))
@@ -275,7 +278,7 @@ def move_answer(
             if left != was
         ]
     if delayed and after.submittable != before.submittable:
-        parts.append(submit_button(after.submittable, oob=True))
+        parts.append(submit_button(after.submittable, after.checked, oob=True))
     parts.append(outcome_message(outcome, element_id=message_id, oob=True))
     if version is not None:
         parts.append(version_input(version, element_id=version_id, oob=True))

@@ -94,7 +94,7 @@ def test_three_signed_in_players_race_and_see_their_ratings(browser, mail_server
     veteran = signed_in("Veteran")  # an established player: the top 100's one entry
     Rating.objects.create(
         account=veteran.account, profile=veteran, mu=30.0, sigma=3.0, shown=1560, rooms=25,
-        last_room_at=timezone.now(),
+        last_room_at=timezone.now(), rivals=12,
     )  # fmt: skip
     pages = {}
     for name in NAMES:

@@ -147,3 +147,25 @@ def test_the_cached_board_lasts_a_few_seconds(easy, settings):
 
     cache.delete(f"daily-board-{easy.pk}")  # what the expiry does
     assert len(boards.top(easy.pk)) == 2
+
+
+def test_a_ranked_finish_shows_at_once_on_a_cached_board(easy):
+    """Issue 43 item 10: "No ranked finishes yet." showed above the player's own #1 row until
+    the board's cache ran out."""
+    import datetime as dt
+    import zoneinfo
+
+    from games import solo
+    from games.daily import play
+    from tests.conftest import EMPTY, SOLUTION
+
+    user = get_user_model().objects.create_user(username="ada", email="ada@example.com")
+    ada = Profile.objects.create(display_name="Ada", account=user)
+    url = reverse("daily_board", args=[easy.date.isoformat(), "easy"])
+    assert "No ranked finishes yet." in client_for(ada).get(url).content.decode()  # the empty board, cached
+    run, _started = play.start_ranked(ada, easy.date, "easy", zoneinfo.ZoneInfo("UTC"))
+    for n, cell in enumerate(EMPTY):  # a person's pace (a script's is held for review)
+        at = run.started_at + dt.timedelta(seconds=2 * (n + 1))
+        solo.act(run.pk, ada, solo.SoloAction("enter", cell=cell, digit=int(SOLUTION[cell])), now=at)
+    page = client_for(ada).get(url).content.decode()
+    assert "No ranked finishes yet." not in page and [r.name for r in boards.top(easy.pk)] == ["Ada"]

@@ -399,3 +399,25 @@ def test_end_score_is_ten_per_right_cell_plus_bonus_minus_penalties(digits, limi
     penalties = sum(rules.penalty_for(n) for n in range(1, board.mistakes + 1))
     assert race.settle(board, rules, SOLUTION).score == max(0, 10 * right + bonus - penalties)
     assert board.mistakes <= limit and (board.status is Status.ELIMINATED) == (board.mistakes == limit)
+
+
+def test_one_out_never_shares_a_place_with_one_still_solving():
+    """Issue 43 item 14: in the live standings an eliminated player shared 2nd place with one
+    still solving (the same filled cells, wrong submissions hidden while the room plays)."""
+    done = Standing("ada", Status.FINISHED, 51, 0, 0, 610, finish_time=300)
+    out = Standing("ben", Status.ELIMINATED, 51, 0, 0, 0)
+    solving = Standing("cleo", Status.PLAYING, 51, 0, 0, 0)
+    ranked = race.rank([done, out, solving], feedback=Feedback.DELAYED)
+    assert [(place, s.key) for place, s in ranked] == [(1, "ada"), (2, "cleo"), (3, "ben")]
+
+
+def test_the_pad_never_counts_below_zero_and_submit_says_why_it_waits():
+    from games.sudoku import fragments
+
+    board = Board.new(PUZZLE)
+    for cell in EMPTY:
+        board, _ = race.enter(board, TOURNAMENT, SOLUTION, cell, 1)  # a 1 everywhere: far more than 9 of it
+    assert dict(fragments.pad_left(board))[1] == 0
+    board, _ = race.submit(board, TOURNAMENT, SOLUTION)  # wrong: the same grid is not checked again
+    assert "change a cell first" in fragments.submit_button(board.submittable, board.checked)
+    assert "change a cell first" not in fragments.submit_button(True, False)

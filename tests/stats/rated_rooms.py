@@ -46,8 +46,8 @@ def race(players, finish=(), leave=(), eliminate=(), preset="standard", rules=No
     for who in eliminate:
         for _ in range(3):
             perform(room.code, who, A.Enter(EMPTY[-1], wrong_digit(EMPTY[-1])), now=play + dt.timedelta(seconds=2))
-    for who in leave:
-        perform(room.code, who, A.Forfeit(), now=play + dt.timedelta(seconds=3))
+    for who in leave:  # after the first 30 s: a forfeit sooner leaves the room unrated (stats/ratings.py)
+        perform(room.code, who, A.Forfeit(), now=play + dt.timedelta(seconds=31))
     for who, seconds in finish:
         at = play + dt.timedelta(seconds=seconds)
         for cell in EMPTY:

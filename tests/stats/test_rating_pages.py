@@ -142,12 +142,12 @@ def test_a_guest_profile_has_no_rating_panel(player_client):
 # --- /rankings/ -----------------------------------------------------------------------------
 
 
-def ranked(name, shown, rooms=12, sigma=4.0, days_ago=1) -> Profile:
+def ranked(name, shown, rooms=12, sigma=4.0, days_ago=1, rivals=8) -> Profile:
     profile = signed_in(name)
     assert profile.account is not None
     Rating.objects.create(
         account=profile.account, profile=profile, mu=25.0, sigma=sigma, shown=shown, rooms=rooms,
-        last_room_at=timezone.now() - dt.timedelta(days=days_ago),
+        last_room_at=timezone.now() - dt.timedelta(days=days_ago), rivals=rivals,
     )  # fmt: skip
     return profile
 
@@ -170,8 +170,24 @@ def test_the_top_list_keeps_only_ranked_players_and_shares_places(db):
     assert "Your place: #4" in page
 
 
+def test_a_rating_farmed_against_extra_accounts_is_not_ranked(db, bank_puzzle):
+    """Issue 45 item 4: two extra addresses, rooms where the other account loses: 11 rated
+    rooms, 1894, #1 on /rankings/. The top list now needs 8 different established rivals."""
+    farmer, sybils = signed_in("Farmer"), [signed_in(f"Sybil{n}") for n in range(3)]
+    for n in range(12):  # 4 rooms with each extra account (the group limit is 5 a day), always won
+        race([farmer, sybils[n % 3]], finish=[(farmer, 40), (sybils[n % 3], 90)])
+    rating = Rating.objects.get(account=farmer.account)
+    assert rating.rooms >= 10 and rating.rivals == 0  # nobody established among them
+    from stats import rankings
+
+    top, mine = rankings.rating_board(farmer.account_id, timezone.now())
+    assert top == [] and mine is not None and mine.missing == "rivals" and mine.rivals_to_go == 8
+    assert "race 8 more established players" in browser_of(farmer).get("/rankings/").content.decode()
+
+
 def test_my_place_outside_the_top_100_in_one_query(db, settings):
     settings.RANKING_MIN_ROOMS = 1
+    settings.RANKING_MIN_RIVALS = 0
     now = timezone.now()
     profiles = Profile.objects.bulk_create([Profile(display_name=f"P{i}") for i in range(105)])
     from django.contrib.auth import get_user_model

@@ -4,16 +4,20 @@ the rated-room rules, idempotence, the recomputation, and properties of the mode
 import datetime as dt
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.models import Puzzle
 from rooms import actions as A
+from rooms.api import create_room, perform
 from rooms.models import Room
 from rooms.store import record_results
 from stats import ratings
 from stats.models import Rating, RatingChange, RoomRating
+from tests.conftest import EMPTY, PUZZLE, SOLUTION
 from tests.stats.rated_rooms import race, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -200,7 +204,7 @@ def test_signing_in_during_play_does_not_make_the_room_rated_nor_signing_out_unr
     ada.save()
     for cell in EMPTY:
         perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), now=at)
-    perform(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=1))
+    perform(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=31))  # past the early-forfeit window
     assert RoomRating.objects.get(room_id=room.pk).rated is False
     assert not RatingChange.objects.filter(room_id=room.pk).exists()
 
@@ -210,6 +214,40 @@ def test_signing_in_during_play_does_not_make_the_room_rated_nor_signing_out_unr
     Profile.objects.filter(pk=ada.pk).update(account=None)  # this browser signed out mid-race
     for cell in EMPTY:
         perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), now=at)
-    perform(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=1))
+    perform(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=31))  # past the early-forfeit window
     assert RoomRating.objects.get(room_id=room.pk).rated is True
     assert RatingChange.objects.get(room_id=room.pk, profile=ada).account_id == account
+
+
+def test_a_sybils_loss_moves_an_established_player_a_few_points_at_most(db, bank_puzzle):
+    """Issue 45 item 4: a new account's first rooms move an established player little
+    (OpenSkill weighs each change by the players' uncertainty)."""
+    old, sybil = signed_in("Veteran"), signed_in("Sybil")
+    Rating.objects.create(
+        account=old.account, profile=old, mu=30.0, sigma=3.0, shown=ratings.shown(30, 3), rooms=40,
+        last_room_at=timezone.now(),
+    )  # fmt: skip
+    got = changes(race([old, sybil], finish=[(old, 60), (sybil, 90)]))
+    assert 0 < got["Veteran"].delta <= 10  # a few points for beating a newcomer
+    assert Rating.objects.get(account=sybil.account).rivals == 1  # the veteran counts as a rival
+    assert Rating.objects.get(account=old.account).rivals == 0  # a newcomer is nobody's rival
+
+
+def test_a_forfeit_in_the_first_30_seconds_leaves_the_room_unrated(three, bank_puzzle):
+    ada, grace, linus = three
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    room = create_room(ada, level="easy")
+    now = timezone.now()
+    for p in (grace, linus):
+        perform(room.code, p, A.Join(), now=now)
+    for p in three:
+        perform(room.code, p, A.SetReady(True), now=now)
+    perform(room.code, ada, A.Start(), now=now)
+    play = now + dt.timedelta(seconds=django_settings.COUNTDOWN_SECONDS)
+    perform(room.code, linus, A.Forfeit(), now=play + dt.timedelta(seconds=20))
+    for who, seconds in ((ada, 60), (grace, 70)):
+        for cell in EMPTY:
+            perform(room.code, who, A.Enter(cell, int(SOLUTION[cell])), now=play + dt.timedelta(seconds=seconds))
+    decision = RoomRating.objects.get(room_id=room.pk)
+    assert not decision.rated and decision.reason == "early_forfeit"
+    assert not RatingChange.objects.exists()
