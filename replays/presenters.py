@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from games.presenters import format_seconds
@@ -47,16 +48,21 @@ def lanes(found: list[Track]) -> tuple[list[Lane], int]:
     return out, length
 
 
-def cells(givens: str) -> list[tuple[int, str, str]]:
-    """The start position's 81 cells for a replay board: (index, digit or "", classes)."""
-    out = []
-    for i, ch in enumerate(givens):
-        r, c = divmod(i, 9)
-        css = "cell given" if ch != "0" else "cell"
-        css += " box-right" if c in (2, 5) else ""
-        css += " box-bottom" if r in (2, 5) else ""
-        out.append((i, ch if ch != "0" else "", css))
-    return out
+def board_html(givens: str) -> SafeString:
+    """A replay board's start position, built once per page with format strings and shown in
+    every lane (a template loop over 81 cells per lane was most of a 5-player page's time)."""
+    rows = []
+    for r in range(9):
+        cells = []
+        for c in range(9):
+            ch = givens[r * 9 + c]
+            css = "cell given" if ch != "0" else "cell"
+            css += " box-right" if c in (2, 5) else ""
+            css += " box-bottom" if r in (2, 5) else ""
+            digit = ch if ch != "0" else ""
+            cells.append(f'<div class="{css}" data-cell="{r * 9 + c}"><span class="value">{digit}</span></div>')
+        rows.append(f'<div class="board-row">{"".join(cells)}</div>')
+    return mark_safe(f'<div class="board replay-board locked" aria-hidden="true">{"".join(rows)}</div>')
 
 
 def _mark_label(name: str, ms: int, mark: str) -> str:

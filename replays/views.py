@@ -63,7 +63,7 @@ def _replay(request, found: list[Track], room=None, run=None):
         "run": run,
         "lanes": lanes,
         "length": length,
-        "cells": presenters.cells(puzzle.givens),
+        "board": presenters.board_html(puzzle.givens),
         "to_fill": puzzle.givens.count("0"),
         "speeds": ("1", "4", "16"),
         "length_text": format_seconds(length / 1000),
