@@ -242,6 +242,17 @@ DAILY_FAST_ENTRIES = env_int("DAILY_FAST_ENTRIES", 20)
 DAILY_FAST_GAP_MS = env_int("DAILY_FAST_GAP_MS", 150)
 DAILY_MEDIAN_FRACTION = env_float("DAILY_MEDIAN_FRACTION", 1 / 3)
 DAILY_MEDIAN_MIN_FINISHES = env_int("DAILY_MEDIAN_MIN_FINISHES", 20)
+# Issue 45 item 3: a bot at 160 ms a digit passed the burst rule. Also held: a finish faster
+# than a person can solve the level (seconds per empty cell, below the fastest published human
+# times: README, "Fair play"), and a whole run whose entries came at a median gap under
+# DAILY_RUN_GAP_MS (a person solving a daily stops to think: seconds between entries).
+DAILY_FLOOR_SECONDS_PER_CELL = {
+    "easy": env_float("DAILY_FLOOR_EASY", 0.6),
+    "medium": env_float("DAILY_FLOOR_MEDIUM", 1.0),
+    "hard": env_float("DAILY_FLOOR_HARD", 1.8),
+    "expert": env_float("DAILY_FLOOR_EXPERT", 2.5),
+}
+DAILY_RUN_GAP_MS = env_int("DAILY_RUN_GAP_MS", 500)
 DAILY_BOARD_SIZE = env_int("DAILY_BOARD_SIZE", 100)  # places listed on a daily's board
 DAILY_BOARD_CACHE_SECONDS = env_float("DAILY_BOARD_CACHE_SECONDS", 5.0)  # a board is read from the cache this long
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
@@ -302,6 +313,9 @@ CREATION_LIMITS = {  # (per profile, per client IP) in each window
     "game": (env_int("GAME_CREATE_LIMIT", 30), env_int("GAME_CREATE_LIMIT_IP", 150)),
     # Race now: asking and cancelling (a flood of join/cancel is refused, docs/rules.md 9)
     "pool": (env_int("POOL_ASK_LIMIT", 30), env_int("POOL_ASK_LIMIT_IP", 300)),
+    # Ranked daily starts: a start shows the puzzle, so a throwaway cookie's start reads the
+    # givens for a bot (issue 45 item 3). Per IP: a household or a school shares one.
+    "daily": (env_int("DAILY_START_LIMIT", 8), env_int("DAILY_START_LIMIT_IP", 40)),
 }
 
 # --- Player cookie (anonymous Local stats profile) ---

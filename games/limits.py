@@ -96,6 +96,10 @@ CREATION_MESSAGES = {
     "game": gettext_lazy(
         "You have started too many new games in a short time. Wait a few minutes (at most %(minutes)s) and try again."
     ),
+    "daily": gettext_lazy(
+        "You have started too many ranked dailies in a short time. Wait a few minutes "
+        "(at most %(minutes)s) and try again."
+    ),
     "pool": gettext_lazy(
         "You have asked to race (or cancelled) too often in a short time. Wait a few minutes "
         "(at most %(minutes)s) and try again."

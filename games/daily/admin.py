@@ -1,11 +1,11 @@
 from django.contrib import admin, messages
 from django.core.cache import cache
-from django.db.models import F
+from django.db.models import Case, F, Value, When
 
 from games.models import SoloRun
 
 from .models import Daily, ReviewedRun
-from .review import reason_text
+from .review import CERTAINTY, reason_text
 
 
 @admin.register(Daily)
@@ -83,6 +83,14 @@ class ReviewedRunAdmin(admin.ModelAdmin):
         return (
             super().get_queryset(request).filter(daily__isnull=False, practice=False).select_related("player", "daily")
         )
+
+    def get_ordering(self, request):
+        """The surest evidence first (games/daily/review.py CERTAINTY), then the newest."""
+        surest = Case(
+            *[When(review_reason__startswith=f"{kind}:", then=Value(rank)) for kind, rank in CERTAINTY.items()],
+            default=Value(len(CERTAINTY)),
+        )
+        return [surest.asc(), "-finished_at"]
 
     @admin.display(description="Reason")
     def reason(self, obj):

@@ -40,11 +40,19 @@ def fast_entries(log: list, count: int, gap_ms: float) -> tuple[int, float] | No
 
 
 def daily_median(run: SoloRun) -> tuple[int, float] | None:
-    """(finishers, median time) of the other ranked finishes of the run's daily not voided."""
+    """(finishers, median time) of the other ranked finishes of the run's daily by signed-in
+    players, held by nobody: throwaway cookies finishing slowly cannot move it (20 of them
+    made an honest finish look too fast, issue 45 item 3)."""
     finished = (
-        SoloRun.objects.filter(daily=run.daily_id, practice=False, state=SoloRun.State.FINISHED, elapsed__isnull=False)
+        SoloRun.objects.filter(
+            daily=run.daily_id,
+            practice=False,
+            state=SoloRun.State.FINISHED,
+            elapsed__isnull=False,
+            player__account__isnull=False,
+            review__in=(SoloRun.Review.NONE, SoloRun.Review.CLEARED),
+        )
         .exclude(pk=run.pk)
-        .exclude(review=SoloRun.Review.VOIDED)
         .values_list("elapsed", flat=True)
     )
     times = [float(t) for t in finished if t is not None]
@@ -53,13 +61,35 @@ def daily_median(run: SoloRun) -> tuple[int, float] | None:
     return len(times), statistics.median(times)
 
 
+def run_gap(log: list) -> float | None:
+    """The median gap in ms between the run's entries, over the whole run."""
+    times = [entry[0] for entry in log if entry[1] in ENTRY_KINDS]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    return statistics.median(gaps) if len(gaps) >= 10 else None
+
+
+def floor_seconds(run: SoloRun) -> float:
+    """The least time a person needs for the run's puzzle: its empty cells x the level's floor."""
+    per_cell = settings.DAILY_FLOOR_SECONDS_PER_CELL.get(run.level, 0.0)
+    return per_cell * run.puzzle.givens.count("0")
+
+
+# How sure each reason is, surest first: the review list shows the surest holds on top.
+CERTAINTY = {"fast": 0, "floor": 1, "pace": 2, "median": 3}
+
+
 def judge(run: SoloRun) -> str:
     """Hold the just finished ranked daily `run` if its moves say so; returns the reason code
     written ("" when it stays on the board)."""
     reason = ""
     fast = fast_entries(run.log or [], settings.DAILY_FAST_ENTRIES, settings.DAILY_FAST_GAP_MS)
+    gap = run_gap(run.log or [])
     if fast is not None:
         reason = f"fast:{fast[0]}:{round(fast[1])}"
+    elif run.elapsed is not None and run.elapsed < floor_seconds(run):
+        reason = f"floor:{round(run.elapsed, 1)}:{round(floor_seconds(run))}"
+    elif gap is not None and gap < settings.DAILY_RUN_GAP_MS:
+        reason = f"pace:{round(gap)}"
     elif run.elapsed is not None:
         field = daily_median(run)
         if field is not None and run.elapsed < field[1] * settings.DAILY_MEDIAN_FRACTION:
@@ -84,6 +114,15 @@ def reason_text(code: str) -> str:
             return gettext(
                 "%(n)s entries in a row came with a median gap of %(gap)s ms: faster than a person types."
             ) % {"n": parts[0], "gap": parts[1]}
+        if kind == "floor":
+            return gettext("Solved in %(time)s: faster than a person can solve this level (at least %(floor)s).") % {
+                "time": format_seconds(float(parts[0])),
+                "floor": format_seconds(float(parts[1])),
+            }
+        if kind == "pace":
+            return gettext(
+                "Over the whole run, entries came %(gap)s ms apart (median): nobody solves without stopping to think."
+            ) % {"gap": parts[0]}
         if kind == "median":
             return gettext(
                 "The time is under a third of the median of the %(n)s players who finished this daily (%(median)s)."

@@ -75,7 +75,7 @@ def _refused(request, message: str, status: int):
 
 
 @require_POST
-@creation_limit("game")  # games/limits.py: per profile and per IP
+@creation_limit("daily")  # games/limits.py: per profile and per IP (a start shows the puzzle)
 def daily_start(request):
     try:
         tz = play.parse_zone(request.POST.get("zone"))

@@ -89,7 +89,15 @@ def changes_on(page) -> dict[str, int]:
     return found
 
 
-def test_three_signed_in_players_race_and_see_their_ratings(browser, mail_server, daphne_server):
+@pytest.fixture
+def early_forfeits_rated(monkeypatch):
+    """Linus forfeits a few seconds in: this test is about a forfeit's last place, not the rule
+    that a forfeit in the first 30 s leaves a room unrated (tests/stats/test_ratings.py). Set
+    before daphne starts: its environment is copied from this process's."""
+    monkeypatch.setenv("RATING_EARLY_FORFEIT_SECONDS", "0")
+
+
+def test_three_signed_in_players_race_and_see_their_ratings(browser, mail_server, early_forfeits_rated, daphne_server):
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     veteran = signed_in("Veteran")  # an established player: the top 100's one entry
     Rating.objects.create(

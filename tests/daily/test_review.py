@@ -86,9 +86,12 @@ def test_a_fast_typed_finish_is_held_and_its_player_sees_why(today_easy, setting
     assert "Under review" in client.get(reverse("daily")).content.decode()
 
 
-def test_the_median_of_twenty_entries_decides(today_easy):
+def test_the_median_of_twenty_entries_decides(today_easy, settings):
     """Every 20 consecutive entries (19 gaps): bursts of 10 entries 100 ms apart between slow
-    ones leave each window's median slow; bursts of 11 make it fast."""
+    ones leave each window's median slow; bursts of 11 make it fast. (The burst rule alone:
+    the whole run's pace and the level's floor would hold both.)"""
+    settings.DAILY_RUN_GAP_MS = 0
+    settings.DAILY_FLOOR_SECONDS_PER_CELL = {}
     _profile, client = signed_in("ada")
     run = play_run(client, ([100] * 9 + [1500] * 10) * 3)
     assert run.review == ""
@@ -100,7 +103,7 @@ def test_the_median_of_twenty_entries_decides(today_easy):
 def test_a_time_far_below_the_days_median_is_held_once_twenty_have_finished(today_easy, settings):
     field = []
     for n in range(20):
-        profile = Profile.objects.create(display_name=f"P{n}")
+        profile, _client = signed_in(f"p{n}")  # the median counts signed-in finishes only
         field.append(
             SoloRun(
                 player=profile,
@@ -181,3 +184,60 @@ def test_an_unlisted_or_voided_finish_says_so_on_its_page(today_easy, player, pl
     SoloRun.objects.filter(pk=run.pk).update(review="voided")
     page = player_client.get(reverse("solo_run", args=[run.pk])).content.decode()
     assert "Your run was voided" in page and "You would be" not in page
+
+
+def test_a_bot_at_a_human_looking_pace_is_held_by_the_levels_floor(today_easy):
+    """Issue 45 item 3: a digit every 160 ms (the burst rule's 150 ms passed it) was listed 2nd
+    on Easy in 6.9 s. Easy's floor: 1 s per empty cell."""
+    _profile, client = signed_in("bot")
+    run = play_run(client, [160], first_after=0.5)
+    assert run.review == "held" and run.review_reason.startswith("floor:")
+    assert play_board(today_easy) == []
+    assert "faster than a person can solve this level (at least 0:31)" in review.reason_text(run.review_reason)
+
+
+def test_a_whole_run_at_a_machines_pace_is_held_even_after_a_long_wait(today_easy):
+    """A bot that waits out the floor first, then types 300 ms a digit: no burst under 150 ms,
+    a time over the floor, but no person solves a whole daily without stopping to think."""
+    _profile, client = signed_in("patient")
+    run = play_run(client, [300], first_after=60)
+    assert run.elapsed > 51 and run.review == "held" and run.review_reason == "pace:300"
+    assert "300 ms apart" in review.reason_text(run.review_reason)
+
+
+def test_throwaway_finishes_cannot_poison_the_days_median(today_easy):
+    """20 cookies without an account finishing after about 5.5 minutes made the median 335 s,
+    and an honest 87 s finish was held. Only signed-in finishes, held by nobody, count."""
+    for n in range(20):
+        SoloRun.objects.create(
+            player=Profile.objects.create(display_name=f"T{n}"), puzzle=today_easy.puzzle, level="easy",
+            board={}, daily=today_easy, state="finished", elapsed=330.0 + n,
+        )  # fmt: skip
+    _profile, client = signed_in("honest")
+    run = play_run(client, [1600])  # about 85 s
+    assert run.review == "" and review.daily_median(run) is None
+
+
+def test_ranked_starts_are_limited_per_address(today_easy, settings):
+    settings.CREATION_LIMITS = {**settings.CREATION_LIMITS, "daily": (100, 3)}
+    date = dt.datetime.now(dt.UTC).date().isoformat()
+    answers = [
+        client_for(Profile.objects.create(display_name=f"C{n}"))
+        .post(reverse("daily_start"), {"zone": "UTC", "date": date, "level": "easy"}, REMOTE_ADDR="203.0.113.7")
+        .status_code
+        for n in range(4)
+    ]
+    assert answers == [302, 302, 302, 429]
+
+
+def test_the_review_list_shows_the_surest_evidence_first(today_easy, admin_client):
+    held = {}
+    for name, reason in (("m", "median:25:600.0"), ("f", "fast:20:90"), ("p", "pace:300"), ("l", "floor:20.0:51")):
+        profile, _client = signed_in(name)
+        held[reason.split(":")[0]] = SoloRun.objects.create(
+            player=profile, puzzle=today_easy.puzzle, level="easy", board={}, daily=today_easy,
+            state="finished", elapsed=60.0, review="held", review_reason=reason,
+        )  # fmt: skip
+    page = admin_client.get("/admin/daily/reviewedrun/").content.decode()
+    order = sorted(held, key=lambda kind: page.index(f"/admin/daily/reviewedrun/{held[kind].pk}/change/"))
+    assert order == ["fast", "floor", "pace", "median"]
