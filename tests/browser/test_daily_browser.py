@@ -100,12 +100,13 @@ def test_a_daily_played_to_the_board_the_streak_the_archive_and_a_held_fast_fini
     run = SoloRun.objects.get(player=ada)
     assert run.daily.date == todays_dailies and run.daily.level == "easy" and not run.practice
     assert "Daily" in page.locator(".badges").inner_text()
-    # Ada types at the machine's pace, not a person's: the fair-play review's fast-typing check
-    # (games/daily/review.py) is off for her run (live_server answers in this process), and at
-    # its real threshold again for the script's run below, which it must hold. That a person's
-    # pace stays on the board is tests/daily/test_review.py's.
-    real_gap_ms = settings.DAILY_FAST_GAP_MS
-    settings.DAILY_FAST_GAP_MS = 0
+    # Ada types at the machine's pace, not a person's: the fair-play review's pace checks
+    # (games/daily/review.py: bursts, the level's floor, the whole run's pace) are off for her
+    # run (live_server answers in this process), and at their real thresholds again for the
+    # script's run below, which they must hold. That a person's pace stays on the board is
+    # tests/daily/test_review.py's.
+    real = settings.DAILY_FAST_GAP_MS, settings.DAILY_FLOOR_SECONDS_PER_CELL, settings.DAILY_RUN_GAP_MS
+    settings.DAILY_FAST_GAP_MS, settings.DAILY_FLOOR_SECONDS_PER_CELL, settings.DAILY_RUN_GAP_MS = 0, {}, 0
     for index in EMPTY[:3]:
         enter(page, index, SOLUTION[index])
 
@@ -128,7 +129,7 @@ def test_a_daily_played_to_the_board_the_streak_the_archive_and_a_held_fast_fini
     page.get_by_role("heading", name="Solved!").wait_for()
     run.refresh_from_db()
     assert run.state == "finished" and run.review == ""
-    settings.DAILY_FAST_GAP_MS = real_gap_ms
+    settings.DAILY_FAST_GAP_MS, settings.DAILY_FLOOR_SECONDS_PER_CELL, settings.DAILY_RUN_GAP_MS = real
     assert [entry[2] for entry in run.log if entry[1] == "e"] == EMPTY  # every entry, with the server's time
     finish = page.get_by_role("region", name="Finished").inner_text()
     assert "Your place on the board: #1" in finish
