@@ -16,8 +16,8 @@ from players.models import Profile
 from replays import record
 from replays.models import Track
 from rooms import actions as A
-from rooms.api import create_room, perform
-from tests.browser.conftest import new_page
+from rooms.api import create_room
+from tests.browser.conftest import new_page, perform  # perform: off Playwright's loop thread, pushes included
 from tests.browser.test_solo_browser import start_easy
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 from tests.replays.test_replays import solved_run
