@@ -18,8 +18,10 @@ from channels.security.websocket import WebsocketDenier  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from config import collector, sockets  # noqa: E402
+from friends.routing import websocket_urlpatterns as own_sockets  # noqa: E402
 from players.middleware import PlayerSocketMiddleware  # noqa: E402
 from rooms.limits import ConnectBudget  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
@@ -84,7 +86,16 @@ application = ProtocolTypeRouter(
     {
         "http": ConcurrencyLimit(django_asgi_app, settings.HTTP_CONCURRENCY),
         "websocket": SameOriginValidator(
-            SessionMiddlewareStack(ConnectBudget(PlayerSocketMiddleware(URLRouter(websocket_urlpatterns))))
+            SessionMiddlewareStack(
+                URLRouter(
+                    [
+                        # the player's own socket on every page (friends/consumers.py): it needs the
+                        # session only, and is not charged to the rooms' connect budget
+                        *own_sockets,
+                        re_path(r"^", ConnectBudget(PlayerSocketMiddleware(URLRouter(websocket_urlpatterns)))),
+                    ]
+                )
+            )
         ),
     }
 )

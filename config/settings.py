@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "stats",
     "pool",  # Race now: the pairing pool and its public races (docs/rules.md 9)
     "replays",  # replays of finished races, and ghosts to race (docs/rules.md 10)
+    "friends",  # handles, follows, blocks, notifications, who is online (docs/rules.md 11)
+    "leagues",  # weekly leagues of up to 30 (docs/rules.md 11)
     "notify",  # scheduled showdowns' reminders: Web Push (VAPID), email, the Reminder rows
 ]
 
@@ -96,6 +98,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "players.context_processors.player",
                 "accounts.context_processors.email_console",
+                "friends.context_processors.me",
             ],
             "builtins": ["django_htmx.templatetags.django_htmx"],
         },
@@ -253,6 +256,14 @@ DAILY_FLOOR_SECONDS_PER_CELL = {
     "expert": env_float("DAILY_FLOOR_EXPERT", 2.5),
 }
 DAILY_RUN_GAP_MS = env_int("DAILY_RUN_GAP_MS", 500)
+# --- Friends and leagues (friends/, leagues/, docs/rules.md 11) ---
+FOLLOW_MAX = env_int("FOLLOW_MAX", 400)  # follows per account
+PRESENCE_STALE_SECONDS = env_int("PRESENCE_STALE_SECONDS", 90)  # a page's row unrefreshed this long is gone
+PRESENCE_LEAVE_GRACE_SECONDS = env_float("PRESENCE_LEAVE_GRACE_SECONDS", 4.0)  # a navigation is not "offline"
+LEAGUE_SIZE = env_int("LEAGUE_SIZE", 30)
+LEAGUE_TIERS = 10
+LEAGUE_MOVES = 5  # the top 5 move up a tier, the bottom 5 who played move down
+
 DAILY_BOARD_SIZE = env_int("DAILY_BOARD_SIZE", 100)  # places listed on a daily's board
 DAILY_BOARD_CACHE_SECONDS = env_float("DAILY_BOARD_CACHE_SECONDS", 5.0)  # a board is read from the cache this long
 NEAR_TIE_SECONDS = env_float("NEAR_TIE_SECONDS", 1.0)
@@ -316,6 +327,9 @@ CREATION_LIMITS = {  # (per profile, per client IP) in each window
     # Ranked daily starts: a start shows the puzzle, so a throwaway cookie's start reads the
     # givens for a bot (issue 45 item 3). Per IP: a household or a school shares one.
     "daily": (env_int("DAILY_START_LIMIT", 8), env_int("DAILY_START_LIMIT_IP", 40)),
+    # Friends (docs/rules.md 11): follows, unfollows, blocks; invites to rooms
+    "follow": (env_int("FOLLOW_LIMIT", 60), env_int("FOLLOW_LIMIT_IP", 300)),
+    "invite": (env_int("INVITE_LIMIT", 30), env_int("INVITE_LIMIT_IP", 150)),
 }
 
 # --- Player cookie (anonymous Local stats profile) ---
@@ -359,6 +373,11 @@ ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Sudoku Showdown: "
 ACCOUNT_LOGIN_BY_CODE_MAX_ATTEMPTS = 3  # wrong codes before the code is void
 ACCOUNT_LOGIN_BY_CODE_TIMEOUT = 600  # seconds a sign-in code lasts
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_TIMEOUT = 600  # a sign-up code lasts as long (the mails say so)
+# The code pages offer a new code (twice per code asked for; each counts against the per-IP
+# limit below, accounts/urls.py), which lasts as long as the first (accounts/views.py).
+ACCOUNT_LOGIN_BY_CODE_SUPPORTS_RESEND = True
+ACCOUNT_EMAIL_VERIFICATION_SUPPORTS_RESEND = True
 # allauth's own limits stay on (its defaults, in the cache); ours per client IP are in
 # accounts/limits.py: code requests per IP per window.
 ACCOUNT_CODE_REQUESTS_PER_IP = env_int("ACCOUNT_CODE_REQUESTS_PER_IP", 20)
@@ -371,6 +390,8 @@ MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG  # http://127.0.0.1 in development an
 # have a length limit (accounts/forms.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 MFA_ADAPTER = "accounts.adapter.MFAAdapter"
+# Sign-up asks for the display name and the handle (docs/rules.md 11): boards never read "Player 7220".
+ACCOUNT_SIGNUP_FORM_CLASS = "friends.forms.SignupForm"
 MFA_FORMS = {"add_webauthn": "accounts.forms.AddPasskeyForm", "edit_webauthn": "accounts.forms.EditPasskeyForm"}
 
 # --- Email: one EMAIL_URL (dj-email-url), e.g. submission://user:pass@host:587 (STARTTLS) ---

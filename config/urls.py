@@ -3,6 +3,8 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 
+from friends.signup import signup
+
 
 def favicon(request):
     """Browsers and tools that ask for /favicon.ico get the SVG icon base.html links."""
@@ -17,11 +19,14 @@ urlpatterns = [
     path("cardoku/", include("games.cardoku.urls")),
     path("domino/", include("games.domino.urls")),
     path("daily/", include("games.daily.urls")),
+    path("accounts/signup/", signup, name="account_signup"),  # the name filled in (friends/signup.py)
     path("", include("accounts.urls")),
     path("", include("players.urls")),
     path("", include("stats.urls")),
     path("", include("rooms.urls")),
     path("", include("pool.urls")),
     path("", include("replays.urls")),
+    path("", include("friends.urls")),
+    path("", include("leagues.urls")),
     path("", include("notify.urls")),  # /sw.js and the manifest at the root: the worker's scope is "/"
 ]

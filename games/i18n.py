@@ -1,8 +1,11 @@
 """The player's language at the presentation layer: engine texts translated, and the
 labels of the engines' keys (levels, presets, penalties, statuses) in that language."""
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.engines.sudoku.levels import Level
 from games.engines.text import Sentences, Text
@@ -59,3 +62,17 @@ def level_label(level: str) -> str:
         return gettext(Level(level).label)
     except ValueError:
         return level
+
+
+def socket_language(scope) -> str:
+    """The language a socket's answers are rendered in, as LocaleMiddleware picks a page's:
+    the footer's choice (the language cookie), else the browser's Accept-Language."""
+    chosen = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    header = dict(scope.get("headers") or ()).get(b"accept-language", b"").decode("latin-1")
+    for code in [chosen] + [code for code, _q in parse_accept_lang_header(header) if code != "*"]:
+        try:
+            if code:
+                return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

@@ -104,6 +104,13 @@ CREATION_MESSAGES = {
         "You have asked to race (or cancelled) too often in a short time. Wait a few minutes "
         "(at most %(minutes)s) and try again."
     ),
+    "follow": gettext_lazy(
+        "You have followed, unfollowed or blocked too often in a short time. Wait a few minutes "
+        "(at most %(minutes)s) and try again."
+    ),
+    "invite": gettext_lazy(
+        "You have sent too many invites in a short time. Wait a few minutes (at most %(minutes)s) and try again."
+    ),
 }
 
 

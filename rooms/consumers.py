@@ -14,13 +14,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError
-from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 from redis.exceptions import RedisError
 
 from config.database import TRY_AGAIN
 from games.engines.errors import Malformed, Refusal
 from games.engines.text import _
+from games.i18n import socket_language
 from players.middleware import claim, profile_group
 
 from . import actions as A
@@ -56,20 +55,6 @@ CLOSE_NO_PROFILE = limits.CLOSE_NO_PROFILE
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = limits.CLOSE_TOO_MANY
 CLOSE_TRY_AGAIN = 4503  # the database was away twice in a row during the handshake
-
-
-def socket_language(scope) -> str:
-    """The language a socket's answers are rendered in, as LocaleMiddleware picks a page's:
-    the footer's choice (the language cookie), else the browser's Accept-Language."""
-    chosen = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    header = dict(scope.get("headers") or ()).get(b"accept-language", b"").decode("latin-1")
-    for code in [chosen] + [code for code, _q in parse_accept_lang_header(header) if code != "*"]:
-        try:
-            if code:
-                return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
 
 
 def not_json(constant: str):

@@ -214,3 +214,31 @@ def my_solo(account_id, level: str, assisted: bool, top=()) -> MySolo | None:
         .first()
     )
     return None if mine is None else MySolo(mine, mine.ahead + 1)
+
+
+# --- Friends tabs (docs/rules.md 11): the viewer and their friends, placed among themselves ---
+
+
+def friends_rating_board(account_id: int) -> list:
+    """[(place, row)] of every rating among the viewer and friends, ranked or not (one query)."""
+    from friends.graph import circle
+
+    rows = (
+        Rating.objects.filter(circle(account_id, "account_id"))
+        .annotate(name=F("profile__display_name"), in_top=Value(True), above=Value(0))
+        .order_by("-shown", "account_id")
+        .values_list(*ROW, named=True)
+    )
+    return places(list(rows), lambda r: r.shown)
+
+
+def friends_solo(account_id: int, level: str, assisted: bool) -> list[tuple[int, Any]]:
+    from friends.graph import circle
+
+    rows = (
+        _board(level, assisted)
+        .filter(circle(account_id, "account_id"))
+        .order_by(*order(assisted)[:-1], "run_id")
+        .values_list(*SOLO_ROW, named=True)
+    )
+    return places(list(rows), lambda row: _key(row, assisted))

@@ -50,10 +50,13 @@ def rankings(request, level: str | None = None, kind: str | None = None):
     Run board across accounts; each with the viewer's own place."""
     now = timezone.now()
     account_id = getattr(request.player, "account_id", None)
-    context: dict = {"levels": [], "board": None}
+    friends_view = request.GET.get("view") == "friends" and account_id is not None
+    context: dict = {"levels": [], "board": None, "friends_view": friends_view}
     if level is None:
         ranked, mine = rankings_data.rating_board(account_id, now)
         context.update(top=ranked, mine=mine, provisional=rankings_data.provisional_board(now))
+        if friends_view and account_id is not None:
+            context.update(top=rankings_data.friends_rating_board(account_id), provisional=[])
     else:
         if level not in Level.values or kind not in KINDS:
             raise Http404("No such board.")
@@ -68,6 +71,8 @@ def rankings(request, level: str | None = None, kind: str | None = None):
         )
         top = rankings_data.solo_top(level, assisted)
         context.update(top=top, mine=rankings_data.my_solo(account_id, level, assisted, top))
+        if friends_view and account_id is not None:
+            context.update(top=rankings_data.friends_solo(account_id, level, assisted))
     context["levels"] = [
         {
             "value": value,

@@ -45,7 +45,17 @@ ORDER = [
     F("elapsed").asc(),
     F("mistakes").asc(),
 ]
-FIELDS = ("pk", "player_id", "player__display_name", "player__account_id", "elapsed", "mistakes", "hints", "assisted")
+FIELDS = (
+    "pk",
+    "player_id",
+    "player__display_name",
+    "player__account_id",
+    "elapsed",
+    "mistakes",
+    "hints",
+    "assisted",
+    "player__account__member__handle",  # the name links to the profile (friends/)
+)
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,7 @@ class Row:
     assisted: bool
     mine: bool = False
     review: str = ""  # the viewer's own run: held, voided, unlisted
+    handle: str = ""  # the account's handle (friends/): the name links to its profile
 
 
 _dailies: dict[tuple[dt.date, str], Daily] = {}  # a daily never changes once chosen
@@ -102,14 +113,14 @@ def _top_query(daily_id: int):
 
 def _numbered(found: list) -> list[Row]:
     return [
-        Row(place, pk, name, account, elapsed, mistakes, hints, assisted)
-        for place, (pk, _p, name, account, elapsed, mistakes, hints, assisted) in places(found, _key)
+        Row(place, pk, name, account, elapsed, mistakes, hints, assisted, handle=handle or "")
+        for place, (pk, _p, name, account, elapsed, mistakes, hints, assisted, handle) in places(found, _key)
     ]
 
 
 def _key(row) -> tuple:
     """The board's order as a key: equal keys share a place."""
-    _pk, _p, _name, _account, elapsed, mistakes, hints, assisted = row
+    _pk, _p, _name, _account, elapsed, mistakes, hints, assisted, _handle = row
     return (assisted, hints, mistakes, elapsed) if assisted else (assisted, elapsed, mistakes)
 
 
@@ -143,6 +154,13 @@ def _count(condition: Q) -> Subquery:
     )
 
 
+def among(daily_id: int, accounts: Q) -> list[Row]:
+    """The board of some accounts alone (a Friends tab: `accounts` a filter on the run's
+    player__account_id, the viewer and their friends), placed among themselves, in one query."""
+    found = SoloRun.objects.filter(LISTED, accounts, daily_id=daily_id).order_by(*ORDER, "pk")
+    return _numbered(list(found.values_list(*FIELDS)))
+
+
 def board(player, daily_id: int) -> tuple[list[Row], Row | None]:
     """top() and own() together. On a cold cache, a viewer's run and place come in the top
     query's own statement (UNION ALL of the two SELECTs), so the page still makes one query
@@ -173,8 +191,8 @@ def board(player, daily_id: int) -> tuple[list[Row], Row | None]:
 
 def _typed(values: list) -> tuple:
     """A raw row's columns as the ORM gives them (SQLite answers booleans as 0/1)."""
-    ahead, review, pk, p, name, account, elapsed, mistakes, hints, assisted = values
-    return (ahead, review, pk, p, name, account, elapsed, mistakes, hints, bool(assisted))
+    ahead, review, pk, p, name, account, elapsed, mistakes, hints, assisted, handle = values
+    return (ahead, review, pk, p, name, account, elapsed, mistakes, hints, bool(assisted), handle)
 
 
 def _own_query(player, daily_id: int):
@@ -195,8 +213,10 @@ def _mine(player, listed: list[Row], found) -> Row | None:
                 return Row(**{**row.__dict__, "mine": True})
     if found is None:
         return None
-    ahead, review, pk, _p, name, account, elapsed, mistakes, hints, assisted = found
-    return Row(ahead + 1, pk, name, account, elapsed, mistakes, hints, assisted, mine=True, review=review)
+    ahead, review, pk, _p, name, account, elapsed, mistakes, hints, assisted, handle = found
+    return Row(
+        ahead + 1, pk, name, account, elapsed, mistakes, hints, assisted, mine=True, review=review, handle=handle or ""
+    )
 
 
 def own(player, daily_id: int, listed: list[Row]) -> Row | None:

@@ -14,10 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.methods import page
+from friends.graph import circle
 from games.limits import creation_limit
 from games.models import Level
 
 from . import days, play
+from .boards import Row, among
 
 ZONE_COOKIE = "showdown_zone"
 
@@ -124,6 +126,11 @@ def daily_board(request, date: str, level: str):
             status=404,
         )
     rows, mine = board(request.player, daily.pk)
+    account_id = getattr(request.player, "account_id", None)
+    friends_view = request.GET.get("view") == "friends" and account_id is not None
+    if friends_view and account_id is not None:
+        rows = among(daily.pk, circle(account_id, "player__account_id"))
+        mine = next((Row(**{**r.__dict__, "mine": True}) for r in rows if r.account_id == account_id), mine)
     return render(
         request,
         "daily/board.html",
@@ -132,6 +139,7 @@ def daily_board(request, date: str, level: str):
             "levels": Level.choices,
             "rows": rows,
             "mine": mine,
+            "friends_view": friends_view,
             "mine_listed": mine is not None
             and mine.account_id is not None
             and any(r.run_id == mine.run_id for r in rows),

@@ -21,7 +21,15 @@ TOKEN = re.compile(r"[A-Za-z0-9]{64}")  # CSRF tokens differ per client
 
 
 def sign_up(client, smtp, address=ADA):
-    response = client.post("/accounts/signup/", {"email": address})
+    """Sign up as a player does: the address, a display name (the browser's, kept) and a handle."""
+    known = (
+        Profile.objects.filter(token=player_token(client)).first()
+        if settings.PLAYER_COOKIE_NAME in client.cookies
+        else None
+    )
+    name = known.display_name if known else "Ada"
+    handle = re.sub(r"[^a-z0-9_]", "_", address.split("@")[0].lower())[:20]
+    response = client.post("/accounts/signup/", {"email": address, "display_name": name, "handle": handle})
     assert response.status_code == 302, response.content.decode()[:2000]
     response = client.post("/accounts/confirm-email/", {"code": smtp.last_code(address)})
     assert response.status_code == 302 and response["Location"] == "/account/"

@@ -59,6 +59,7 @@ def test_records_follow_the_account_and_a_passkey_signs_in_alone(browser, live_s
     # A signs up with the code from the SMTP server
     a.goto("/accounts/signup/")
     a.fill("input[name=email]", ADA)
+    a.fill("input[name=handle]", "ada")  # the display name comes filled in: the browser's (Ada)
     a.click("main form button[type=submit]")
     enter_code(a, smtp)
     assert "/account/" in a.url and ADA in a.inner_text("main")

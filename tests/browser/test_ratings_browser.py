@@ -45,6 +45,8 @@ def mail_server(monkeypatch):
 def sign_up(page, inbox, address):
     page.goto("/accounts/signup/")
     page.fill("input[name=email]", address)
+    page.fill("input[name=display_name]", address.split("@")[0].capitalize())
+    page.fill("input[name=handle]", address.split("@")[0])
     page.click("main form button[type=submit]")
     page.wait_for_selector("input[name=code]")
     page.fill("input[name=code]", inbox.last_code(address))

@@ -1,0 +1,92 @@
+"""The signed-in player's own socket, opened by every page (templates/base.html): it says what
+the page is (friends/presence.py) and receives what concerns the player, as htmx out-of-band
+fragments: the bell's count with a toast for a new notification, and the friends-online
+panel when a friend's presence changes. It reads nothing from the client."""
+
+import asyncio
+import contextlib
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async as db
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.i18n import socket_language
+
+from . import presence
+from .graph import people
+from .models import Notification
+from .notices import text, unread
+
+CLOSE_SIGNED_OUT = 4401
+PENDING: set[asyncio.Task] = set()
+
+
+class MeConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        session = self.scope.get("session")
+        raw = session.get(SESSION_KEY) if session is not None else None
+        if not raw or not str(raw).isdigit():
+            await self.accept()
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return
+        self.account_id = int(raw)
+        self.language = socket_language(self.scope)
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        what, where = presence.read_token((query.get("at") or [""])[0])
+        self.panel = query.get("panel") == ["1"]  # a page with the friends-online panel
+        await self.channel_layer.group_add(presence.group(self.account_id), self.channel_name)
+        await self.accept()
+        await db(presence.arrive)(self.channel_name, self.account_id, what, where)
+        await db(presence.changed)(self.account_id)
+        await self.send(text_data=await db(self._render)("notified"))  # the bell's count
+        self.beat = asyncio.ensure_future(self._heartbeat())
+
+    async def _heartbeat(self):
+        """Keep this page's row fresh: a row nobody refreshes (its process died) goes stale."""
+        while True:
+            await asyncio.sleep(settings.PRESENCE_STALE_SECONDS / 3)
+            await db(presence.refresh)(self.channel_name)
+
+    async def disconnect(self, code):
+        if not hasattr(self, "account_id"):
+            return
+        self.beat.cancel()
+        await self.channel_layer.group_discard(presence.group(self.account_id), self.channel_name)
+        await db(presence.leave)(self.channel_name)
+        # A navigation closes one page's socket and opens the next one's a moment later: wait
+        # for it before telling friends this player went offline.
+        task = asyncio.ensure_future(self._later(self.account_id))
+        PENDING.add(task)  # held until done: the loop keeps only weak references to tasks
+        task.add_done_callback(PENDING.discard)
+
+    @staticmethod
+    async def _later(account_id: int):
+        await asyncio.sleep(settings.PRESENCE_LEAVE_GRACE_SECONDS)
+        with contextlib.suppress(Exception):  # nobody waits for it: a failure only skips one push
+            await db(presence.changed)(account_id)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass  # the page sends nothing here; what a client sends is ignored
+
+    async def friends_changed(self, event):
+        if self.panel:  # a page without the panel has nothing to swap it into
+            await self.send(text_data=await db(self._render)("panel"))
+
+    async def me_notified(self, event):
+        await self.send(text_data=await db(self._render)("notified", int(event.get("id") or 0)))
+
+    def _render(self, what: str, notification_id: int = 0) -> str:
+        with translation.override(self.language):
+            if what == "panel":
+                rows = presence.online_friends(self.account_id)
+                return render_to_string("friends/parts.html#online_oob", {"online": rows})
+            notification = Notification.objects.filter(pk=notification_id, account_id=self.account_id).first()
+            toast = None
+            if notification is not None:
+                actor = people([notification.actor_id])[notification.actor_id]
+                toast = text(notification, actor.name)
+            return render_to_string("friends/parts.html#notified", {"unread": unread(self.account_id), "toast": toast})
