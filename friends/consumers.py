@@ -38,11 +38,14 @@ class MeConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         what, where = presence.read_token((query.get("at") or [""])[0])
         self.panel = query.get("panel") == ["1"]  # a page with the friends-online panel
+        self.invite_room = where if what == "room" else ""  # a lobby's panel offers invites to it
         await self.channel_layer.group_add(presence.group(self.account_id), self.channel_name)
         await self.accept()
         await db(presence.arrive)(self.channel_name, self.account_id, what, where)
         await db(presence.changed)(self.account_id)
         await self.send(text_data=await db(self._render)("notified"))  # the bell's count
+        if self.panel:  # the page's panel, filled here: a page view costs the panel nothing
+            await self.send(text_data=await db(self._render)("panel"))
         self.beat = asyncio.ensure_future(self._heartbeat())
 
     async def _heartbeat(self):
@@ -83,7 +86,8 @@ class MeConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             if what == "panel":
                 rows = presence.online_friends(self.account_id)
-                return render_to_string("friends/parts.html#online_oob", {"online": rows})
+                context = {"online": rows, "invite_room": self.invite_room}
+                return render_to_string("friends/parts.html#online_oob", context)
             notification = Notification.objects.filter(pk=notification_id, account_id=self.account_id).first()
             toast = None
             if notification is not None:

@@ -106,6 +106,11 @@ def _act(request, action, account_id: int, fallback: str):
         action(request.user.pk, _account(account_id))
     except Refused as error:
         return refusal(request, str(error), 400, _("Friends"))
+    if request.htmx:  # a button on a finish screen or a board: it becomes the new state
+        me = request.user.pk
+        context = {"target_id": account_id, "follows": graph.follows(me, account_id)}
+        context["friends_now"] = context["follows"] and graph.follows(account_id, me)
+        return render(request, "friends/parts.html#follow_state", context)
     return _back(request, fallback)
 
 

@@ -46,7 +46,27 @@ def home(request):
 
     tz, name, _error = player_zone(request)  # the browser's zone (static/js/daily.js), UTC until it says
     daily = today_context(request.player, tz)
-    return render(request, "home.html", _home_context(request.player, daily_zone=name, **daily))
+    account_id = getattr(request.player, "account_id", None)
+    friends = {}
+    if account_id is not None:  # the panel arrives on the player's own socket (friends/consumers.py)
+        friends = {"friends_panel": True, "friends_today": friends_today(account_id, daily["daily_states"])}
+    return render(request, "home.html", _home_context(request.player, daily_zone=name, **daily, **friends))
+
+
+def friends_today(account_id: int, states) -> list[dict]:
+    """Today's dailies the player finished (or gave up), each with the friends' results on it:
+    never before, so nobody's time spoils the puzzle (docs/rules.md 11)."""
+    from friends.graph import circle
+
+    from .daily.boards import among
+
+    shown = []
+    for s in states:
+        if s.state in ("finished", "dnf"):
+            rows = among(s.daily.pk, circle(account_id, "player__account_id"))
+            if any(r.account_id != account_id for r in rows):
+                shown.append({"daily": s.daily, "rows": rows})
+    return shown
 
 
 @page
@@ -128,6 +148,8 @@ def solo_run(request, run_id: int):
             {"title": _("Not your run"), "message": _("That Solo Run belongs to another player.")},
             status=403,
         )
+    if run.daily_id and run.state != SoloRun.State.FINISHED:
+        request.presence = ("daily", run.daily.level)  # what friends see (friends/presence.py)
     return render(request, "games/solo.html", _game_context(run))
 
 

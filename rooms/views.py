@@ -1,5 +1,7 @@
 import datetime as dt
+import ipaddress
 import zoneinfo
+from urllib.parse import urlsplit
 
 from django.core.cache import cache
 from django.db import transaction
@@ -256,7 +258,25 @@ def room_page(request, code: str):
         issue_token(request)
     context = room_context(room, as_seated(room.code, player) if player is not None else None)
     context["share_url"] = request.build_absolute_uri(reverse("room", args=[room.code]))
+    context["share_loopback"] = loopback(request.get_host())
+    me = context.get("me")
+    # A signed-in seat in a private lobby gets the friends panel, to invite friends (friends/).
+    context["friends_panel"] = (
+        room.state == Room.State.LOBBY and not room.public and me is not None and bool(me.player.account_id)
+    )
     return render(request, "rooms/room.html", context)
+
+
+def loopback(host: str) -> bool:
+    """Whether `host` (with its port) names this machine only: localhost, 127.0.0.1, ::1. The
+    default `make run` serves there, and a link or QR code with it opens nothing on a phone."""
+    name = urlsplit(f"//{host}").hostname or ""
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 @require_POST
