@@ -148,7 +148,7 @@ def solo_run(request, run_id: int):
             {"title": _("Not your run"), "message": _("That Solo Run belongs to another player.")},
             status=403,
         )
-    if run.daily_id and run.state != SoloRun.State.FINISHED:
+    if run.daily is not None and run.state != SoloRun.State.FINISHED:
         request.presence = ("daily", run.daily.level)  # what friends see (friends/presence.py)
     return render(request, "games/solo.html", _game_context(run))
 
