@@ -28,7 +28,7 @@ PENDING: set[asyncio.Task] = set()
 class MeConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         session = self.scope.get("session")
-        raw = session.get(SESSION_KEY) if session is not None else None
+        raw = await db(session.get)(SESSION_KEY) if session is not None else None  # loads the session row
         if not raw or not str(raw).isdigit():
             await self.accept()
             await self.close(code=CLOSE_SIGNED_OUT)
@@ -57,7 +57,8 @@ class MeConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if not hasattr(self, "account_id"):
             return
-        self.beat.cancel()
+        if hasattr(self, "beat"):  # closed before its connect finished
+            self.beat.cancel()
         await self.channel_layer.group_discard(presence.group(self.account_id), self.channel_name)
         await db(presence.leave)(self.channel_name)
         # A navigation closes one page's socket and opens the next one's a moment later: wait
