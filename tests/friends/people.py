@@ -7,6 +7,7 @@ from tests.stats.rated_rooms import signed_in
 
 def member(name: str, handle: str | None = None):
     profile = signed_in(name)
+    assert profile.account is not None
     Member.objects.create(account=profile.account, handle=handle or name.lower())
     return profile
 
