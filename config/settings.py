@@ -201,6 +201,10 @@ CELERY_BEAT_SCHEDULE = {
     "tick-pools": {"task": "pool.tasks.tick_pools", "schedule": env_float("POOL_TICK_SECONDS", 5.0)},
     # Replays (replays/): any finished room whose tracks were not recorded at its finish.
     "record-replays": {"task": "replays.tasks.record_finished_rooms", "schedule": 60.0},
+    # Leagues (leagues/close.py): closes last week once, whatever the number of runs.
+    "close-league-weeks": {"task": "leagues.tasks.close_weeks", "schedule": 3600.0},
+    # Friends online (friends/presence.py): rows of pages whose process died.
+    "sweep-presence": {"task": "friends.tasks.sweep_presence", "schedule": 600.0},
 }
 
 # --- Reminders (notify/): Web Push keys (VAPID, RFC 8292) and the site's address for links ---

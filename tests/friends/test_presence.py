@@ -79,3 +79,19 @@ async def test_a_friend_arriving_in_a_room_is_pushed_to_my_panel_once():
 async def test_a_forged_page_token_shows_only_online():
     assert presence.read_token("forged") == ("online", "")
     assert presence.read_token(presence.token("room", "ABC123")) == ("room", "ABC123")
+
+
+def test_rows_of_a_dead_process_are_ignored_then_swept(settings):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from friends.tasks import sweep_presence
+
+    ana = member("Ana")
+    old = timezone.now() - dt.timedelta(seconds=settings.PRESENCE_STALE_SECONDS + 1)
+    Presence.objects.create(channel="dead", account=ana.account, what="room", where="ABC123", seen_at=old)
+    assert presence.summaries([ana.account_id]) == {}  # offline for friends
+    assert sweep_presence() == 1 and not Presence.objects.exists()
+    assert "friends.tasks.sweep_presence" in {job["task"] for job in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "leagues.tasks.close_weeks" in {job["task"] for job in settings.CELERY_BEAT_SCHEDULE.values()}
