@@ -50,6 +50,11 @@ STATES = [
     "race-wait",
     "replay",
     "ghost-race",
+    "friends",
+    "profile",
+    "league",
+    "home-friends",
+    "lobby-invite",
 ]
 # The first-play walkthroughs are shot on their own (the *-tour states); everywhere else this
 # browser has seen them already.
@@ -458,6 +463,73 @@ def race_now(shots: Shooter) -> None:
         page.get_by_role("button", name="Cancel").click()
 
 
+def signed_in(shots: Shooter, name: str):
+    """A player signed in to an account with a handle: their page's context gets the session."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core import signing
+    from django.test import Client
+
+    from friends.models import Member
+    from players.models import Profile
+
+    user = get_user_model().objects.create_user(username=name.lower(), email=f"{name.lower()}@example.com")
+    Member.objects.create(account=user, handle=name.lower())
+    profile = Profile.objects.create(display_name=name, account=user)
+    client = Client()
+    client.force_login(user)
+    page = shots.player(name)
+    page.context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": shots.base,
+            },
+            {
+                "name": settings.PLAYER_COOKIE_NAME,
+                "value": signing.dumps(profile.token, salt="stats.player"),
+                "url": shots.base,
+            },
+            {"name": "name_chosen", "value": "1", "url": shots.base},
+        ]
+    )
+    return profile
+
+
+def friends(shots: Shooter) -> None:
+    """Friends and leagues (docs/rules.md 11): the friends page with a friend online, a public
+    profile, the week's league, the home page's panel and a lobby's invite."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from friends.models import Follow
+    from games.daily.models import Daily
+    from games.models import Puzzle, SoloRun
+    from leagues import placement
+    from rooms.api import create_room
+
+    ana, bo, cy = (signed_in(shots, name) for name in ("Ana", "Bo", "Cy"))
+    for a, b in ((ana, bo), (bo, ana), (ana, cy), (cy, ana)):
+        Follow.objects.create(follower_id=a.account_id, followee_id=b.account_id)
+    puzzle = Puzzle.objects.filter(level="easy").first() or Puzzle.objects.first()
+    daily = Daily.objects.create(date=timezone.now().date(), level="easy", puzzle=puzzle)
+    for profile, seconds in ((ana, 251.0), (bo, 190.0), (cy, 320.0)):
+        run = SoloRun.objects.create(
+            player=profile, puzzle=puzzle, level="easy", board={}, daily=daily, state="finished",
+            elapsed=seconds, mistakes=1, score=100, finished_at=timezone.now() - dt.timedelta(hours=1),
+        )  # fmt: skip
+        placement.run_finished(SoloRun, run)
+    shots.player("Bo").goto("/")  # Bo is online: the panels show him
+    shots.shoot("friends", "Ana", "/friends/", "#friends-online-slot .online-list", settle=800)
+    shots.shoot("profile", "Ana", "/u/bo/", ".public-profile")
+    shots.shoot("league", "Ana", "/league/", ".league-table")
+    shots.shoot("home-friends", "Ana", "/", "#friends-online-slot .online-list", settle=800)
+    lobby = create_room(ana, "showdown", "easy", "standard")
+    shots.shoot("lobby-invite", "Ana", f"/r/{lobby.code}/", "#friends-online-slot [data-invite]", settle=800)
+
+
 def how_to_play(shots: Shooter) -> None:
     """The guides (a screen each, pictures from the real boards) above the rules in detail."""
     shots.shoot("how-to-play", "Ada", "/how-to-play/", "#play-solo")
@@ -508,6 +580,7 @@ def main() -> None:
                     (domino_duel, {"domino-duel", "domino-duel-over"}),
                     (how_to_play, {"how-to-play"}),
                     (race_now, {"home", "race-wait"}),
+                    (friends, {"friends", "profile", "league", "home-friends", "lobby-invite"}),
                 ):
                     if not only or only & states or step is showdown:
                         step(shots)
