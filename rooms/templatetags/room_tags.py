@@ -22,9 +22,10 @@ def racer(seat, colours):
 
 
 @register.simple_tag
-def qr_code(url: str) -> SafeString:
-    """The room link as a QR code a friend's phone camera opens: inline SVG drawn on the
-    server (segno), dark on light whatever the colour scheme, since cameras need it so."""
-    label = gettext("QR code of the room link %(url)s") % {"url": url}
+def qr_code(url: str, label: str = "") -> SafeString:
+    """The room link (or `label`'s link, a profile's) as a QR code a friend's phone camera opens:
+    inline SVG drawn on the server (segno), dark on light whatever the colour scheme, since
+    cameras need it so."""
+    label = label or gettext("QR code of the room link %(url)s") % {"url": url}
     svg = segno.make(url, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff", svgclass="qr")
     return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1))

@@ -81,6 +81,15 @@ def test_a_profile_shows_nothing_private():
     assert "ana@example.com" not in text and ana.token not in text
 
 
+def test_my_own_profile_offers_its_address_as_a_link_and_a_qr_code():
+    member("Ana")
+    page = browser_of(member("Ana2", "ana_two")).get("/u/ana_two/").content.decode()
+    assert "data-profile-url" in page and "http://testserver/u/ana_two/" in page
+    assert 'aria-label="QR code of your profile&#x27;s address"' in page or "QR code of your profile" in page
+    other = browser_of(member("Bo")).get("/u/ana_two/").content.decode()
+    assert "data-profile-url" not in other  # only on one's own
+
+
 def test_an_unfindable_player_is_not_found_by_handle_but_keeps_their_profile():
     ana = member("Ana")
     ana.account.member.findable = False
