@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "stats",
     "pool",  # Race now: the pairing pool and its public races (docs/rules.md 9)
     "replays",  # replays of finished races, and ghosts to race (docs/rules.md 10)
+    "arenas",  # arenas: an hour of rooms paired continuously, one table (docs/rules.md 12)
     "friends",  # handles, follows, blocks, notifications, who is online (docs/rules.md 11)
     "leagues",  # weekly leagues of up to 30 (docs/rules.md 11)
     "notify",  # scheduled showdowns' reminders: Web Push (VAPID), email, the Reminder rows
@@ -203,6 +204,9 @@ CELERY_BEAT_SCHEDULE = {
     "record-replays": {"task": "replays.tasks.record_finished_rooms", "schedule": 60.0},
     # Leagues (leagues/close.py): closes last week once, whatever the number of runs.
     "close-league-weeks": {"task": "leagues.tasks.close_weeks", "schedule": 3600.0},
+    # Arenas (arenas/): the site's schedule, and every running arena's pairing.
+    "schedule-arenas": {"task": "arenas.tasks.schedule_arenas", "schedule": 600.0},
+    "tick-arenas": {"task": "arenas.tasks.tick_arenas", "schedule": env_float("ARENA_TICK_SECONDS", 3.0)},
     # Friends online (friends/presence.py): rows of pages whose process died.
     "sweep-presence": {"task": "friends.tasks.sweep_presence", "schedule": 600.0},
 }
@@ -265,6 +269,10 @@ FOLLOW_MAX = env_int("FOLLOW_MAX", 400)  # follows per account
 PRESENCE_STALE_SECONDS = env_int("PRESENCE_STALE_SECONDS", 90)  # a page's row unrefreshed this long is gone
 PRESENCE_LEAVE_GRACE_SECONDS = env_float("PRESENCE_LEAVE_GRACE_SECONDS", 4.0)  # a navigation is not "offline"
 LEAGUE_SIZE = env_int("LEAGUE_SIZE", 30)
+# Arenas (arenas/, docs/rules.md 12). The lengths a host may pick are minutes; tests shorten
+# an arena by its own `minutes` (any positive number stored), not by these.
+ARENA_FINISH_GRACE_SECONDS = env_int("ARENA_FINISH_GRACE_SECONDS", 60)  # a room ends this long after its first finish
+ARENA_NO_NEW_ROOM_SECONDS = env_int("ARENA_NO_NEW_ROOM_SECONDS", 120)  # no room starts this close to the end
 LEAGUE_TIERS = 10
 LEAGUE_MOVES = 5  # the top 5 move up a tier, the bottom 5 who played move down
 

@@ -28,5 +28,6 @@ urlpatterns = [
     path("", include("replays.urls")),
     path("", include("friends.urls")),
     path("", include("leagues.urls")),
+    path("", include("arenas.urls")),
     path("", include("notify.urls")),  # /sw.js and the manifest at the root: the worker's scope is "/"
 ]

@@ -14,6 +14,9 @@ from django.contrib.auth import SESSION_KEY
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from arenas.models import Arena
+from arenas.table import group as arena_group
+from arenas.table import table
 from games.i18n import socket_language
 
 from . import presence
@@ -39,7 +42,10 @@ class MeConsumer(AsyncWebsocketConsumer):
         what, where = presence.read_token((query.get("at") or [""])[0])
         self.panel = query.get("panel") == ["1"]  # a page with the friends-online panel
         self.invite_room = where if what == "room" else ""  # a lobby's panel offers invites to it
+        self.arena = where if what == "arena" else ""  # an arena's page: its table is pushed here
         await self.channel_layer.group_add(presence.group(self.account_id), self.channel_name)
+        if self.arena:
+            await self.channel_layer.group_add(arena_group(self.arena), self.channel_name)
         await self.accept()
         await db(presence.arrive)(self.channel_name, self.account_id, what, where)
         await db(presence.changed)(self.account_id)
@@ -60,6 +66,8 @@ class MeConsumer(AsyncWebsocketConsumer):
         if hasattr(self, "beat"):  # closed before its connect finished
             self.beat.cancel()
         await self.channel_layer.group_discard(presence.group(self.account_id), self.channel_name)
+        if self.arena:
+            await self.channel_layer.group_discard(arena_group(self.arena), self.channel_name)
         await db(presence.leave)(self.channel_name)
         # A navigation closes one page's socket and opens the next one's a moment later: wait
         # for it before telling friends this player went offline.
@@ -80,11 +88,23 @@ class MeConsumer(AsyncWebsocketConsumer):
         if self.panel:  # a page without the panel has nothing to swap it into
             await self.send(text_data=await db(self._render)("panel"))
 
+    async def arena_table(self, event):
+        """The arena's table changed: this viewer's rows (their own place among them). Pushes
+        come once per arena tick at most, so a busy arena costs a render a second per page."""
+        await self.send(text_data=await db(self._render)("arena"))
+
     async def me_notified(self, event):
         await self.send(text_data=await db(self._render)("notified", int(event.get("id") or 0)))
 
     def _render(self, what: str, notification_id: int = 0) -> str:
         with translation.override(self.language):
+            if what == "arena":
+                arena = Arena.objects.filter(code=self.arena).first()
+                if arena is None:
+                    return ""
+                top, around = table(arena, self.account_id)
+                context = {"arena": arena, "top": top, "around": around, "oob": True}
+                return render_to_string("arenas/arena.html#table", context)
             if what == "panel":
                 rows = presence.online_friends(self.account_id)
                 context = {"online": rows, "invite_room": self.invite_room}

@@ -19,7 +19,7 @@ from .models import Presence
 
 _SALT = "friends.presence"
 # The order a player's several pages are summed up in: the one that says most wins.
-RANK = {"room": 4, "pool": 3, "daily": 2, "solo": 1, "online": 0}
+RANK = {"room": 5, "arena": 4, "pool": 3, "daily": 2, "solo": 1, "online": 0}
 
 
 def group(account_id: int) -> str:

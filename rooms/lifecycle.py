@@ -52,6 +52,7 @@ RULES = (
     Rule("expired:" + _("Final results are kept for 24 hours."), ("finished",), "finished_at", RESULTS_KEPT),
     Rule("finish", RUNNING, "starts_at", SAFETY_LIMIT),
     Rule("finish", RUNNING, "starts_at", None, strict=False),  # a timed game, even with nobody connected
+    Rule("finish", ("playing",), "ends_at", timedelta(0), strict=False),  # an arena's room (docs/rules.md 12)
     Rule("play", ("countdown",), "starts_at", timedelta(0), strict=False),
 )
 

@@ -70,6 +70,11 @@ class Room(models.Model):
     # A public race the pool completed with ghosts (docs/rules.md 10): each ghost as its lane
     # plays it (replays.presenters.ghost_data: name, the cells it filled and when, its finish).
     ghosts = models.JSONField(default=list, blank=True)
+    # An arena's room (docs/rules.md 12): the arena's code, its end (the arena's end, then 60 s
+    # after the first finisher: rooms/lifecycle.py finishes it there) and who raced berserk.
+    arena = models.CharField(max_length=12, blank=True, default="", db_default="")
+    ends_at = models.DateTimeField(null=True, blank=True)
+    berserk = models.JSONField(default=list, blank=True, help_text="Profile ids racing with notes off")
 
     class Meta:
         ordering = ["-created_at"]

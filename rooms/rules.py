@@ -72,7 +72,7 @@ def normalize_code(code: str) -> str:
 
 
 SEAT_FIELDS = ("state", "status", "score", "mistakes", "progress", "finish_seconds", "place")
-ROOM_FIELDS = ("state", "starts_at", "finished_at", "expired_at", "expiry_reason")
+ROOM_FIELDS = ("state", "starts_at", "finished_at", "expired_at", "expiry_reason", "ends_at")
 
 
 def seat_summary(seat) -> dict:
@@ -88,6 +88,7 @@ def room_summary(room) -> dict:
         "expired_at": _iso(room.expired_at),
         "expiry_reason": room.expiry_reason,
         "starts_at": _iso(room.starts_at),
+        "ends_at": _iso(room.ends_at),  # an arena's room: moved by its first finish
     }
 
 

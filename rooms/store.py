@@ -131,6 +131,7 @@ _ROOM_TYPES = {
     "finished_at": "timestamptz",
     "expired_at": "timestamptz",
     "expiry_reason": "varchar",
+    "ends_at": "timestamptz",
 }
 _SEAT_TYPES = {
     "state": "jsonb",
@@ -265,12 +266,15 @@ def create_room(
     raise RoomError(_("Could not create a room, please try again."))
 
 
-def create_public_room(players, level: str, now=None, puzzle=None, ghosts=()) -> Room:
+def create_public_room(
+    players, level: str, now=None, puzzle=None, ghosts=(), preset="standard", arena="", ends_at=None, berserk=()
+) -> Room:
     """A public race the pool formed (docs/rules.md 9): a Showdown in the Standard preset with
     no host, every player seated and ready. The pool then starts its countdown (`act` with
     no player: a public room's Start is the pool's). With `ghosts` (docs/rules.md 10: what
-    replays.presenters.ghost_data made of each) the race is on their `puzzle`."""
-    rules = GAME_TYPES["showdown"].initial_rules("standard")
+    replays.presenters.ghost_data made of each) the race is on their `puzzle`. An arena's room
+    (docs/rules.md 12) has the arena's preset, its code, its end and its berserk players."""
+    rules = GAME_TYPES["showdown"].initial_rules(preset)
     for _attempt in range(10):
         try:
             with transaction.atomic():
@@ -282,6 +286,9 @@ def create_public_room(players, level: str, now=None, puzzle=None, ghosts=()) ->
                     public=True,
                     puzzle=puzzle,
                     ghosts=list(ghosts),
+                    arena=arena,
+                    ends_at=ends_at,
+                    berserk=list(berserk),
                 )
                 Seat.objects.bulk_create([Seat(room=room, player=player, ready=True) for player in players])
                 RoomEvent.objects.create(room=room, kind="create", version=0)

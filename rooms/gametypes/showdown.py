@@ -1,5 +1,8 @@
 """Sudoku Showdown: every seat races on the same puzzle under the host's rules."""
 
+import dataclasses
+from datetime import timedelta
+
 from django.conf import settings
 from django.utils.translation import gettext, gettext_noop, ngettext
 
@@ -232,6 +235,8 @@ class ShowdownGame(GameType):
 
     def apply(self, room, seat, action, now) -> race.Outcome | race.Submission:
         board, rules, solution = board_of(seat.state), self.rules(room), room.puzzle.solution_tuple
+        if seat.player_id in room.berserk:  # an arena's berserk: no notes for this player (docs/rules.md 12)
+            rules = dataclasses.replace(rules, notes=False)
         outcome: race.Outcome | race.Submission
         if isinstance(action, A.GameMove) and isinstance(action.move, (play.Erase, play.Submit)):
             board, outcome = play.apply_delayed(board, rules, solution, action.move)  # delayed feedback
@@ -242,6 +247,8 @@ class ShowdownGame(GameType):
         else:
             board, outcome = play.apply(board, rules, solution, action)
         self.store(seat, board)
+        if outcome.finished and room.ends_at is not None:  # an arena's room ends 60 s after its first finish
+            room.ends_at = min(room.ends_at, now + timedelta(seconds=settings.ARENA_FINISH_GRACE_SECONDS))
         return outcome
 
     def close(self, room, seats, now) -> None:

@@ -19,7 +19,7 @@ DOMINO_LIMIT = dt.timedelta(minutes=10)
 
 
 def room(state, **moments):
-    fields = dict(scheduled_for=None, last_activity=T0, finished_at=None, starts_at=None)
+    fields = dict(scheduled_for=None, last_activity=T0, finished_at=None, starts_at=None, ends_at=None)
     return SimpleNamespace(state=state, **{**fields, **moments})
 
 
@@ -46,6 +46,9 @@ def room(state, **moments):
         # Play starts when the countdown ends.
         (room("countdown", starts_at=T0), None, T0 - TICK, None),
         (room("countdown", starts_at=T0), None, T0, "play"),
+        # An arena's room ends at its end (docs/rules.md 12: 60 s after its first finish).
+        (room("playing", starts_at=T0, ends_at=T0 + L.LOBBY_IDLE), None, T0 + L.LOBBY_IDLE - TICK, None),
+        (room("playing", starts_at=T0, ends_at=T0 + L.LOBBY_IDLE), None, T0 + L.LOBBY_IDLE, "finish"),
         # Nothing else moves by itself.
         (room("expired", starts_at=T0, finished_at=T0), DOMINO_LIMIT, T0 + dt.timedelta(days=9), None),
     ],

@@ -22,7 +22,7 @@ def test_the_batched_columns_are_the_summaries_columns():
 
 
 def snapshot(room, seat, version, score):
-    fields = {"state": "playing", "starts_at": timezone.now(), "finished_at": None, "expired_at": None}
+    fields = {"state": "playing", "starts_at": timezone.now(), "finished_at": None, "expired_at": None, "ends_at": None}
     summary = {
         "state": {"board": f"b{score}"},
         "status": "finished",

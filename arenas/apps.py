@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class ArenasConfig(AppConfig):
+    name = "arenas"
+    verbose_name = "Arenas"
+
+    def ready(self):
+        from rooms.signals import room_finished
+
+        from . import tasks
+
+        # A finished arena room is scored off the rooms' live path (a Celery task), and its
+        # players go back to the arena's pool.
+        room_finished.connect(tasks.room_finished, dispatch_uid="arenas.room")

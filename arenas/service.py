@@ -1,0 +1,303 @@
+"""Arenas (docs/rules.md 12): joining, pausing, berserk, the tick that scores finished rooms and
+pairs the waiting, the table, and the site's schedule. Rooms are made and started through the
+rooms' way in (rooms.api), as the pool's are; the arena's state is its rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import uuid
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rooms import actions as A
+from rooms import api
+from rooms.models import Room, RoomResult
+from stats.models import Rating
+
+from . import pairing, scoring
+from .models import Arena, ArenaRoom, Entry
+from .table import push_table
+
+logger = logging.getLogger(__name__)
+
+LENGTHS = (30, 60, 90)
+LEAVES_OUT = 3  # rooms left before a player is withdrawn
+RECENT = 8
+
+
+class ArenaRefused(api.RoomError):
+    """An arena action refused; the message says why."""
+
+
+def state_of(arena: Arena, now) -> str:
+    if now < arena.starts_at:
+        return "upcoming"
+    return "running" if now < arena.ends_at else "finished"
+
+
+# --- a player's actions -------------------------------------------------------------------------
+
+
+def join(arena: Arena, player, now=None) -> Entry:
+    now = now or timezone.now()
+    if player is None or player.pk in (None, 0) or player.account_id is None:
+        raise ArenaRefused(_("Sign in to join an arena: its rooms are rated."))
+    if state_of(arena, now) == "finished":
+        raise ArenaRefused(_("This arena has finished."))
+    found = Entry.objects.filter(arena=arena, account_id=player.account_id).first()
+    if found is not None:
+        if found.state == Entry.State.WITHDRAWN:
+            raise ArenaRefused(_("You were withdrawn from this arena after leaving three rooms."))
+        if found.state == Entry.State.PAUSED:
+            found.state, found.waiting_since = Entry.State.WAITING, now
+            found.save(update_fields=["state", "waiting_since"])
+            return found
+        raise ArenaRefused(_("You are in this arena already."))
+    from pool.models import PoolEntry
+
+    if PoolEntry.objects.filter(player__account_id=player.account_id, state=PoolEntry.State.WAITING).exists():
+        raise ArenaRefused(_("You are waiting for a public race: cancel it first."))
+    try:
+        with transaction.atomic():
+            return Entry.objects.create(
+                arena=arena, player=player, account_id=player.account_id, waiting_since=now, state=Entry.State.WAITING
+            )
+    except IntegrityError:
+        raise ArenaRefused(_("You are in this arena already.")) from None
+
+
+def entry_of(arena: Arena, player) -> Entry | None:
+    account_id = getattr(player, "account_id", None)
+    return Entry.objects.filter(arena=arena, account_id=account_id).first() if account_id else None
+
+
+def pause(arena: Arena, player) -> Entry:
+    """Stop being paired (a room being raced is finished first); join again to come back."""
+    entry = entry_of(arena, player)
+    if entry is None or entry.state == Entry.State.WITHDRAWN:
+        raise ArenaRefused(_("You are not in this arena."))
+    if entry.state == Entry.State.WAITING:
+        entry.state = Entry.State.PAUSED
+        entry.save(update_fields=["state"])
+    return entry
+
+
+def set_berserk(arena: Arena, player, on: bool) -> Entry:
+    entry = entry_of(arena, player)
+    if entry is None or entry.state == Entry.State.WITHDRAWN:
+        raise ArenaRefused(_("You are not in this arena."))
+    if entry.state == Entry.State.RACING:
+        raise ArenaRefused(_("Berserk is chosen before a room's countdown: choose it for your next room."))
+    entry.berserk = on
+    entry.save(update_fields=["berserk"])
+    return entry
+
+
+def busy(player) -> bool:
+    """Is the player in a running arena (waiting or racing)? The pool refuses them then."""
+    account_id = getattr(player, "account_id", None)
+    if account_id is None:
+        return False
+    now = timezone.now()
+    return Entry.objects.filter(
+        account_id=account_id,
+        state__in=[Entry.State.WAITING, Entry.State.RACING],
+        arena__starts_at__lte=now,
+        arena__ends_at__gt=now,
+    ).exists()
+
+
+# --- the tick -------------------------------------------------------------------------------------
+
+
+def _turn(arena: Arena) -> bool:
+    try:
+        return bool(cache.add(f"arena:turn:{arena.pk}", uuid.uuid4().hex, 1))
+    except Exception:  # the cache (Redis) away: the rows' locks still fence
+        logger.warning("arena turn unavailable", exc_info=True)
+        return True
+
+
+def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
+    """Score the arena's finished rooms, then pair its waiting players into new rooms (at most
+    once a second across processes, unless `force`). Returns the new rooms' codes."""
+    if not force and not _turn(arena):
+        return []
+    now = now or timezone.now()
+    changed = score_finished(arena, now)
+    formed: list[str] = []
+    if state_of(arena, now) == "running" and now < arena.ends_at - dt.timedelta(
+        seconds=settings.ARENA_NO_NEW_ROOM_SECONDS
+    ):
+        with transaction.atomic():
+            entries = {
+                e.pk: e
+                for e in Entry.objects.select_for_update(skip_locked=True, of=("self",))
+                .filter(arena=arena, state=Entry.State.WAITING)
+                .select_related("player")
+            }
+            ratings = dict(
+                Rating.objects.filter(account_id__in=[e.account_id for e in entries.values()]).values_list(
+                    "account_id", "shown"
+                )
+            )
+            groups = pairing.pair(
+                [
+                    pairing.Waiting(
+                        e.pk,
+                        e.points,
+                        float(ratings.get(e.account_id, 1500)),
+                        (e.waiting_since or now).timestamp(),
+                        frozenset(e.last_group),
+                    )
+                    for e in entries.values()
+                ],
+                now.timestamp(),
+            )
+            for members in groups:
+                formed.append(_seat(arena, [entries[w.entry] for w in members], now))
+    for code in formed:  # started after the commit, through the rooms' one write path
+        try:
+            api.act(code, None, A.Start(), now=now)
+        except api.RoomError as error:
+            logger.info("arena room %s not started here: %s", code, error)
+    if changed or formed:
+        push_table(arena)
+    return formed
+
+
+def _seat(arena: Arena, members: list[Entry], now) -> str:
+    room = api.create_public_room(
+        [m.player for m in members],
+        arena.level,
+        now,
+        preset=arena.preset,
+        arena=arena.code,
+        ends_at=arena.ends_at,
+        berserk=[m.player_id for m in members if m.berserk],
+    )
+    ArenaRoom.objects.create(arena=arena, room=room)
+    ids = [m.pk for m in members]
+    for m in members:
+        m.state, m.room_code, m.last_group, m.berserk = Entry.State.RACING, room.code, ids, False
+    Entry.objects.bulk_update(members, ["state", "room_code", "last_group", "berserk"])
+    return room.code
+
+
+DONE = (Room.State.FINISHED, Room.State.EXPIRED)
+
+
+def score_finished(arena: Arena, now) -> bool:
+    """Every finished, unscored room of the arena, each exactly once (its row locked and
+    marked in the same transaction); its players go back to waiting."""
+    scored_any = False
+    for pending in ArenaRoom.objects.filter(arena=arena, scored=False, room__state__in=DONE).values_list(
+        "pk", flat=True
+    ):
+        scored_any |= score_room(pending, now)
+    return scored_any
+
+
+def score_room(arena_room_id: int, now=None) -> bool:
+    now = now or timezone.now()
+    with transaction.atomic():
+        arena_room = (
+            ArenaRoom.objects.select_for_update(skip_locked=True)
+            .select_related("room", "arena")
+            .filter(pk=arena_room_id, scored=False)
+            .first()
+        )
+        if arena_room is None or arena_room.room.state not in DONE:
+            return False
+        room, arena = arena_room.room, arena_room.arena
+        entries = {e.player_id: e for e in Entry.objects.select_for_update().filter(arena=arena, room_code=room.code)}
+        results = {r.player_id: r for r in RoomResult.objects.filter(room_code=room.code)}
+        seats = [
+            scoring.Seat(
+                entry=e.pk,
+                place=results[p].placement if p in results else 99,
+                left=p not in results or results[p].status == "left",
+                berserk=p in room.berserk,
+                firsts=e.firsts,
+                seconds=results[p].seconds if p in results else None,
+            )
+            for p, e in entries.items()
+        ]
+        by_entry = {e.pk: e for e in entries.values()}
+        running = state_of(arena, now) == "running"
+        for s, done in zip(seats, scoring.score(seats), strict=True):
+            e = by_entry[done.entry]
+            e.points += done.points
+            e.rooms += 1
+            e.firsts = done.firsts
+            e.solving_seconds += s.seconds or 0
+            e.leaves += int(done.left)
+            e.recent = [*e.recent, [done.points, done.fire, done.berserk]][-RECENT:]
+            if e.leaves >= LEAVES_OUT:
+                e.state = Entry.State.WITHDRAWN
+            elif e.state == Entry.State.RACING:
+                e.state = Entry.State.WAITING if running else Entry.State.PAUSED
+            e.waiting_since, e.room_code = now, ""
+        Entry.objects.bulk_update(
+            list(by_entry.values()),
+            ["points", "rooms", "firsts", "solving_seconds", "leaves", "recent", "state", "waiting_since", "room_code"],
+        )
+        ArenaRoom.objects.filter(pk=arena_room.pk).update(scored=True)
+    return True
+
+
+# --- the site's schedule ------------------------------------------------------------------------
+
+
+def schedule(now=None, hours_ahead: int = 3) -> int:
+    """The site's arenas (idempotent: one per slot's key): every hour a 30-minute arena,
+    Easy on even hours and Medium on odd ones, and each day a 90-minute Hard one at 19:00 UTC."""
+    now = now or timezone.now()
+    made = 0
+    hour = now.replace(minute=0, second=0, microsecond=0)
+    slots = []
+    for h in range(hours_ahead + 1):
+        at = hour + dt.timedelta(hours=h)
+        slots.append((f"hourly-{at:%Y%m%dT%H}", "easy" if at.hour % 2 == 0 else "medium", at, 30))
+    for d in range(2):
+        at = (hour + dt.timedelta(days=d)).replace(hour=19)
+        slots.append((f"daily-{at:%Y%m%d}", "hard", at, 90))
+    for key, level, at, minutes in slots:
+        if at + dt.timedelta(minutes=minutes) <= now:
+            continue
+        _, created = Arena.objects.get_or_create(
+            schedule_key=key,
+            defaults=dict(level=level, starts_at=at, minutes=minutes, ends_at=at + dt.timedelta(minutes=minutes)),
+        )
+        made += int(created)
+    return made
+
+
+def create_private(host, level: str, preset: str, starts_at, minutes: int) -> Arena:
+    if getattr(host, "account_id", None) is None:
+        raise ArenaRefused(_("Sign in to create an arena."))
+    if level not in A.LEVELS:
+        raise ArenaRefused(_("Pick a level: Easy, Medium, Hard or Expert."))
+    if minutes not in LENGTHS:
+        raise ArenaRefused(_("An arena lasts 30, 60 or 90 minutes."))
+    from games.engines import race
+
+    if preset not in race.PRESETS:
+        raise ArenaRefused(_("Pick one of the presets."))
+    now = timezone.now()
+    if starts_at < now - dt.timedelta(minutes=1) or starts_at > now + dt.timedelta(days=30):
+        raise ArenaRefused(_("Pick a start from now to 30 days ahead."))
+    return Arena.objects.create(
+        level=level,
+        preset=preset,
+        starts_at=starts_at,
+        minutes=minutes,
+        ends_at=starts_at + dt.timedelta(minutes=minutes),
+        host_id=host.account_id,
+        private=True,
+    )

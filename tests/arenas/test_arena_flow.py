@@ -1,0 +1,114 @@
+"""An arena through its service (docs/rules.md 12): joining and its refusals, the tick pairing
+the waiting into rooms through the rooms' write path, a room ending 60 s after its first
+finisher, the room scored once, players back in the pool, the table and its order."""
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from arenas import service
+from arenas.models import Arena, ArenaRoom, Entry
+from arenas.table import table
+from games.models import Puzzle
+from rooms import actions as A
+from rooms.api import perform
+from rooms.models import Room
+from tests.conftest import EMPTY, PUZZLE, SOLUTION
+from tests.friends.people import browser_of, member
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def arena():
+    now = timezone.now()
+    for _ in range(6):
+        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    return Arena.objects.create(
+        level="easy", starts_at=now - dt.timedelta(minutes=1), minutes=30, ends_at=now + dt.timedelta(minutes=29)
+    )
+
+
+def solve(room, player, at):
+    for cell in EMPTY:
+        perform(room.code, player, A.Enter(cell, int(SOLUTION[cell])), now=at)
+
+
+def test_join_refusals(arena, client):
+    ana = member("Ana")
+    service.join(arena, ana)
+    with pytest.raises(service.ArenaRefused, match="already"):
+        service.join(arena, ana)
+    anonymous = client.post(f"/arena/{arena.code}/join/")
+    assert anonymous.status_code == 400 and "Sign in" in anonymous.content.decode()
+    Entry.objects.filter(account=ana.account).update(state=Entry.State.WITHDRAWN)
+    refused = browser_of(ana).post(f"/arena/{arena.code}/join/")
+    assert refused.status_code == 400 and "withdrawn" in refused.content.decode()
+    over = Arena.objects.create(
+        level="easy",
+        starts_at=timezone.now() - dt.timedelta(hours=2),
+        minutes=30,
+        ends_at=timezone.now() - dt.timedelta(hours=1),
+    )
+    refused = browser_of(member("Bo")).post(f"/arena/{over.code}/join/")
+    assert refused.status_code == 400 and "finished" in refused.content.decode()
+    assert browser_of(ana).get("/arena/NOPE/").status_code == 404
+
+
+def test_five_players_race_a_room_that_ends_a_minute_after_its_first_finish(arena, settings):
+    players = [member(name) for name in ("Ana", "Bo", "Cy", "Di", "Ed")]
+    for p in players:
+        service.join(arena, p)
+    service.set_berserk(arena, players[0], True)
+    (code,) = service.tick(arena, force=True)
+    room = Room.objects.get(code=code)
+    assert room.public and room.arena == arena.code and room.seats.count() == 5
+    assert room.berserk == [players[0].pk]  # Ana's notes are off in this room
+    assert set(Entry.objects.values_list("state", flat=True)) == {"racing"}
+    with pytest.raises(service.ArenaRefused, match="before a room's countdown"):
+        service.set_berserk(arena, players[1], True)
+    # Ana's notes are refused; then she finishes first
+    room.refresh_from_db()
+    at = room.starts_at + dt.timedelta(seconds=5)
+    with pytest.raises(Exception, match="otes"):
+        perform(code, players[0], A.Note(EMPTY[0], 1), now=at)
+    solve(room, players[0], at + dt.timedelta(seconds=100))
+    room.refresh_from_db()
+    assert room.state == "playing" and room.ends_at == at + dt.timedelta(
+        seconds=100 + settings.ARENA_FINISH_GRACE_SECONDS
+    )
+    solve(room, players[1], at + dt.timedelta(seconds=120))
+    # Bo's move 61 s after Ana's finish finds the room over: the rest are ranked by the normal ranking
+    perform(code, players[2], A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=at + dt.timedelta(seconds=120))
+    perform(code, players[2], A.Sync(), now=at + dt.timedelta(seconds=161))
+    room.refresh_from_db()
+    assert room.state == "finished"
+    assert service.score_room(ArenaRoom.objects.get(room=room).pk) is True
+    assert service.score_room(ArenaRoom.objects.get(room=room).pk) is False  # once
+    by_name = {e.player.display_name: e for e in Entry.objects.select_related("player")}
+    assert by_name["Ana"].points == 4 + 1  # beat four, berserk win
+    assert by_name["Bo"].points == 3
+    assert by_name["Cy"].points == 2  # most cells of the three still solving
+    assert by_name["Ana"].recent == [[5, False, True]] and by_name["Ana"].firsts == 1
+    assert {e.state for e in by_name.values()} == {"waiting"}
+    top, _around = table(arena, players[1].account_id)
+    assert [r.name for r in top][:3] == ["Ana", "Bo", "Cy"] and top[1].mine
+
+
+def test_no_new_room_in_the_last_two_minutes(arena):
+    arena.ends_at = timezone.now() + dt.timedelta(seconds=100)
+    arena.save()
+    for name in ("Ana", "Bo"):
+        service.join(arena, member(name))
+    assert service.tick(arena, force=True) == []
+
+
+def test_the_site_schedules_its_arenas_once():
+    now = dt.datetime(2026, 12, 6, 10, 20, tzinfo=dt.UTC)
+    made = service.schedule(now)
+    assert made == service.schedule(now) + made  # a second run makes none
+    hourly = Arena.objects.filter(schedule_key__startswith="hourly").order_by("starts_at")
+    assert [(a.starts_at.hour, a.level, a.minutes) for a in hourly][:2] == [(10, "easy", 30), (11, "medium", 30)]
+    daily = Arena.objects.get(schedule_key="daily-20261206")
+    assert (daily.level, daily.minutes, daily.starts_at.hour) == ("hard", 90, 19)
