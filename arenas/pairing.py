@@ -35,7 +35,7 @@ def _repeat(group: list[Waiting]) -> bool:
     return all(w.last == ids for w in group)
 
 
-def pair(waiting: list[Waiting], now: float) -> list[list[Waiting]]:
+def pair(waiting: list[Waiting], now: float, rematch: float = REMATCH_SECONDS) -> list[list[Waiting]]:
     ordered = sorted(waiting, key=lambda w: (-w.points, -w.rating, w.entry))
     groups, at = [], 0
     for size in sizes(len(ordered)):
@@ -45,4 +45,4 @@ def pair(waiting: list[Waiting], now: float) -> list[list[Waiting]]:
         if _repeat(group) and len(groups) > 1:
             other = groups[i + 1] if i + 1 < len(groups) else groups[i - 1]
             group[-1], other[0] = other[0], group[-1]
-    return [g for g in groups if not _repeat(g) or now - min(w.since for w in g) >= REMATCH_SECONDS]
+    return [g for g in groups if not _repeat(g) or now - min(w.since for w in g) >= rematch]

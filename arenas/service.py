@@ -49,6 +49,10 @@ def join(arena: Arena, player, now=None) -> Entry:
         raise ArenaRefused(_("Sign in to join an arena: its rooms are rated."))
     if state_of(arena, now) == "finished":
         raise ArenaRefused(_("This arena has finished."))
+    from pool.models import PoolEntry
+
+    if PoolEntry.objects.filter(player__account_id=player.account_id, state=PoolEntry.State.WAITING).exists():
+        raise ArenaRefused(_("You are waiting for a public race: cancel it first."))
     found = Entry.objects.filter(arena=arena, account_id=player.account_id).first()
     if found is not None:
         if found.state == Entry.State.WITHDRAWN:
@@ -58,10 +62,6 @@ def join(arena: Arena, player, now=None) -> Entry:
             found.save(update_fields=["state", "waiting_since"])
             return found
         raise ArenaRefused(_("You are in this arena already."))
-    from pool.models import PoolEntry
-
-    if PoolEntry.objects.filter(player__account_id=player.account_id, state=PoolEntry.State.WAITING).exists():
-        raise ArenaRefused(_("You are waiting for a public race: cancel it first."))
     try:
         with transaction.atomic():
             return Entry.objects.create(
@@ -158,6 +158,7 @@ def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
                     for e in entries.values()
                 ],
                 now.timestamp(),
+                settings.ARENA_REMATCH_SECONDS,
             )
             for members in groups:
                 formed.append(_seat(arena, [entries[w.entry] for w in members], now))

@@ -91,7 +91,12 @@ def arena_page(request, code: str):
     if arena is None:
         return _missing(request)
     request.presence = ("arena", arena.code)  # what friends see; the table is pushed on this socket
-    return render(request, "arenas/arena.html", _context(request, arena))
+    service.tick(arena)  # a room just finished is scored before its players see the table
+    context = _context(request, arena)
+    entry = context["entry"]
+    if entry is not None and entry.state == Entry.State.RACING and entry.room_code:
+        return redirect("room", code=entry.room_code)  # paired meanwhile: to the new room, as lichess does
+    return render(request, "arenas/arena.html", context)
 
 
 def _act(request, code: str, action):
@@ -132,8 +137,8 @@ def arena_status(request, code: str):
     if arena is None:
         return HttpResponse(status=404)
     entry = service.entry_of(arena, request.player)
-    if entry is not None and entry.state == Entry.State.WAITING:
-        service.tick(arena)
+    if entry is not None and entry.state in (Entry.State.WAITING, Entry.State.RACING):
+        service.tick(arena)  # scores a finished room, pairs the waiting
         entry.refresh_from_db()
     if entry is not None and entry.state == Entry.State.RACING and entry.room_code:
         response = HttpResponse(status=204)

@@ -272,6 +272,7 @@ LEAGUE_SIZE = env_int("LEAGUE_SIZE", 30)
 # Arenas (arenas/, docs/rules.md 12). The lengths a host may pick are minutes; tests shorten
 # an arena by its own `minutes` (any positive number stored), not by these.
 ARENA_FINISH_GRACE_SECONDS = env_int("ARENA_FINISH_GRACE_SECONDS", 60)  # a room ends this long after its first finish
+ARENA_REMATCH_SECONDS = env_float("ARENA_REMATCH_SECONDS", 20.0)  # the same room again, when nobody else waits
 ARENA_NO_NEW_ROOM_SECONDS = env_int("ARENA_NO_NEW_ROOM_SECONDS", 120)  # no room starts this close to the end
 LEAGUE_TIERS = 10
 LEAGUE_MOVES = 5  # the top 5 move up a tier, the bottom 5 who played move down

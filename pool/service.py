@@ -123,6 +123,10 @@ def ask(player, level: str, now=None) -> PoolEntry:
     racing = Q(room__state__in=ACTIVE[1:]) | Q(room__public=True, room__state=Room.State.LOBBY)
     if Seat.objects.filter(record_filter(player), racing, status=Seat.Status.PLAYING).exists():
         raise PoolRefused(_("You are already in a race: finish or leave it first."))
+    from arenas.service import busy
+
+    if busy(player):  # one pool at a time (docs/rules.md 12)
+        raise PoolRefused(_("You are in an arena: pause it there first."))
     band, key = key_of(player, now)
     last = (
         PoolEntry.objects.filter(record_filter(player), state=PoolEntry.State.SEATED)

@@ -112,3 +112,16 @@ def test_the_site_schedules_its_arenas_once():
     assert [(a.starts_at.hour, a.level, a.minutes) for a in hourly][:2] == [(10, "easy", 30), (11, "medium", 30)]
     daily = Arena.objects.get(schedule_key="daily-20261206")
     assert (daily.level, daily.minutes, daily.starts_at.hour) == ("hard", 90, 19)
+
+
+def test_a_player_in_a_running_arena_cannot_ask_for_a_public_race(arena):
+    from pool import service as pool
+
+    ana = member("Ana")
+    service.join(arena, ana)
+    with pytest.raises(pool.PoolRefused, match="arena"):
+        pool.ask(ana, "easy")
+    service.pause(arena, ana)
+    assert pool.ask(ana, "easy").state == "waiting"
+    with pytest.raises(service.ArenaRefused, match="public race"):
+        service.join(arena, ana)  # back from the pause: refused while waiting in the pool
