@@ -6,6 +6,10 @@ PY := $(VENV)/bin/python
 # is then older than STAMP.
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
+# Where `make run` listens: `make run HOST=0.0.0.0` serves the local network too (README). Set
+# on the command line only: some shells export a HOST of their own.
+HOST := localhost
+PORT := 8000
 MESSAGES_IGNORE := --ignore=.venv --ignore=tests --ignore=loadtest --ignore=bench --ignore=staticfiles --ignore=scripts
 
 .PHONY: run test test-fast test-browser setup lint bench clean messages
@@ -27,7 +31,7 @@ run: $(STAMP)
 	$(PY) manage.py fill_puzzle_bank --target 3
 	@# Periodic jobs run in-process without Redis; with REDIS_URL run Celery worker + beat (README).
 	$(PY) manage.py run_jobs & JOBS=$$!; trap "kill $$JOBS" EXIT INT TERM; \
-	  $(PY) manage.py runserver localhost:8000
+	  $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Lint and types first (a failure there is quick), then unit, view and socket tests, then
 # browser tests in their own run (Playwright's sync API breaks async tests that run after

@@ -14,8 +14,8 @@ User = get_user_model()
 class LinkedProfiles(admin.TabularInline):
     model = Profile
     fk_name = "account"
-    fields = ["display_name", "created_at", "last_seen", "unlinked"]
-    readonly_fields = ["display_name", "created_at", "last_seen", "unlinked"]
+    fields = ["display_name", "browser", "system", "created_at", "last_seen", "unlinked"]
+    readonly_fields = ["display_name", "browser", "system", "created_at", "last_seen", "unlinked"]
     extra = 0
     can_delete = False
     verbose_name = "linked browser"

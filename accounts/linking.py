@@ -15,6 +15,8 @@ from games.bests import refresh_best
 from players.middleware import LINKED_PROFILE, cache_call, linked_key, profile_group
 from players.models import Profile, new_token
 
+from .browsers import browser_of
+
 
 def unlink(profile: Profile) -> None:
     """Unlink one browser: its cookie opens nothing any more and its session is signed out at
@@ -27,8 +29,10 @@ def unlink(profile: Profile) -> None:
 
 
 def account_name(user) -> str | None:
-    """The display name the account already has (its most recently seen profile's)."""
-    return Profile.objects.filter(account=user).order_by("-last_seen").values_list("display_name", flat=True).first()
+    """The display name the account already has: its most recently seen profile's, else the
+    one given at sign-up (friends/forms.py keeps it in first_name until a profile links)."""
+    found = Profile.objects.filter(account=user).order_by("-last_seen").values_list("display_name", flat=True).first()
+    return found or getattr(user, "first_name", "") or None
 
 
 def _bind(request, profile: Profile) -> None:
@@ -65,6 +69,10 @@ def link_at_sign_in(request, user) -> Profile | None:
             refresh_best(user.pk)  # its Solo Runs join the account's boards across accounts
         else:  # no profile yet, or one of another account: a fresh profile for this one
             profile = Profile.objects.create(account=user, **({"display_name": name} if name else {}))
+    seen = browser_of(request.META.get("HTTP_USER_AGENT", ""))
+    if (profile.browser, profile.system) != seen:  # what the account page calls this browser
+        profile.browser, profile.system = seen
+        profile.save(update_fields=["browser", "system"])
     _bind(request, profile)
     request.session[LINKED_PROFILE] = profile.pk  # unlinking this browser signs it out
     return profile

@@ -2,7 +2,8 @@
 
 The export (`export(user)`), every key documented here:
 - "account": {"email", "date_joined"}
-- "profiles": one per linked browser: {"id", "display_name", "created_at", "last_seen"}
+- "profiles": one per linked browser: {"id", "display_name", "created_at", "last_seen", "browser",
+  "system"} (the browser and system its user agent named at sign-in: "Chrome", "Android")
 - "solo_runs": {"profile", "level", "assisted", "state", "score", "elapsed" (seconds),
   "mistakes", "hints", "started_at", "finished_at"}
 - "cardoku_games": {"profile", "status", "score", "units", "started_at", "finished_at"}
@@ -48,7 +49,7 @@ def export(user) -> dict:
     profiles = Profile.objects.filter(account=user)
     data: dict = {
         "account": {"email": user.email, "date_joined": user.date_joined},
-        "profiles": list(profiles.values("id", "display_name", "created_at", "last_seen")),
+        "profiles": list(profiles.values("id", "display_name", "created_at", "last_seen", "browser", "system")),
     }
     for key, (model, fields) in EXPORT.items():
         rows = model._default_manager.filter(player__account=user).order_by("pk").values("player_id", *fields)

@@ -2,6 +2,8 @@ from allauth.account import views as allauth_views
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 
+from friends.signup import signup
+
 from . import views
 
 urlpatterns = [
@@ -16,7 +18,24 @@ urlpatterns = [
         name="account_request_login_code",
     ),
     path("accounts/login/", views.code_requests_limited(allauth_views.login), name="account_login"),
-    path("accounts/signup/", views.code_requests_limited(allauth_views.signup), name="account_signup"),
+    # allauth's sign-up with the display name filled in and the handle asked (friends/signup.py)
+    path("accounts/signup/", views.code_requests_limited(signup), name="account_signup"),
+    # The pages where a code is entered: a new code is behind the same limit, an expired one said
+    path(
+        "accounts/login/code/confirm/",
+        views.code_page(allauth_views.confirm_login_code, "login"),
+        name="account_confirm_login_code",
+    ),
+    path(
+        "accounts/confirm-email/",
+        views.code_page(allauth_views.email_verification_sent, "verify"),
+        name="account_email_verification_sent",
+    ),
+    path(
+        "accounts/reauthenticate/code/confirm/",
+        views.code_page(allauth_views.confirm_reauthentication_code, "reauthenticate"),
+        name="account_confirm_reauthentication_code",
+    ),
     # Every other view that mails: adding an address (a verification mail) and re-signing in
     # by code, behind the same per-IP limit (allauth's per-address limits stay on)
     path("accounts/email/", views.code_requests_limited(allauth_views.email), name="account_email"),

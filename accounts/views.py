@@ -1,8 +1,11 @@
-"""The account page and our per-IP limit on code requests, around allauth's own views."""
+"""The account page, and around allauth's own views: our per-IP limit on code requests, and the
+code pages' word when a code has expired."""
 
 import functools
 import json
+import time
 
+from allauth.account import app_settings as allauth_settings
 from allauth.account.decorators import reauthentication_required
 from allauth.mfa.models import Authenticator
 from django.conf import settings
@@ -27,13 +30,14 @@ from . import linking, records
 MAX_ADDRESS = 254  # RFC 5321's longest address
 
 
-def code_requests_limited(view):
-    """Past ACCOUNT_CODE_REQUESTS_PER_IP posts (code requests, sign-ups) from one client IP in
-    the window, a 429 and no message sent; allauth's own limits (per address) still apply."""
+def code_requests_limited(view, sends=lambda request: True):
+    """Past ACCOUNT_CODE_REQUESTS_PER_IP posts that send a code (`sends`: code requests, sign-ups)
+    from one client IP in the window, a 429 and no message sent; allauth's own limits (per
+    address) still apply."""
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
-        if request.method == "POST":
+        if request.method == "POST" and sends(request):
             address = request.POST.get("login") or request.POST.get("email") or ""
             if len(address) > MAX_ADDRESS:  # allauth's sign-in field takes any length
                 message = gettext("That email address is too long (at most %(n)s characters).") % {"n": MAX_ADDRESS}
@@ -46,6 +50,80 @@ def code_requests_limited(view):
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def _sends_new_code(request) -> bool:
+    """A code page's post that mails a code: a new code, or one to another address."""
+    return request.POST.get("action") in ("resend", "change")
+
+
+# Where allauth (65.x) keeps the code a page waits for, in the session: its state has "at" (when
+# the code was made), "resend_count" and "change_count"; a half-done sign-in or sign-up (its stages, the sign-in
+# code among them) has "initiated_at" and lasts ACCOUNT_LOGIN_TIMEOUT. tests/accounts/
+# test_codes.py holds us to this layout.
+def _started(session) -> dict | None:
+    login = session.get("account_login")
+    return login if isinstance(login, dict) and isinstance(login.get("initiated_at"), int | float) else None
+
+
+def _login_code(session) -> dict | None:
+    return ((_started(session) or {}).get("state", {}).get("stages", {}).get("login_by_code") or {}).get("data")
+
+
+CODES = {  # a code page's kind: (its pending code, how long a code lasts in seconds)
+    "login": (_login_code, lambda: allauth_settings.LOGIN_BY_CODE_TIMEOUT),
+    "verify": (
+        lambda session: session.get("account_email_verification_code"),
+        lambda: allauth_settings.EMAIL_VERIFICATION_BY_CODE_TIMEOUT,
+    ),
+    "reauthenticate": (
+        lambda session: session.get("account_email_reauthentication_code"),
+        lambda: allauth_settings.LOGIN_BY_CODE_TIMEOUT,
+    ),
+}
+
+
+def _pending(request, kind: str) -> dict | None:
+    state = CODES[kind][0](request.session)
+    return state if isinstance(state, dict) and isinstance(state.get("at"), int | float) else None
+
+
+def _expired(request, kind: str, state: dict) -> bool:
+    now = time.time()
+    if now - state["at"] > CODES[kind][1]():
+        return True
+    started = _started(request.session) if kind != "reauthenticate" else None  # reauthenticating: none
+    return started is not None and now - started["initiated_at"] > allauth_settings.LOGIN_TIMEOUT
+
+
+def _codes_sent(state: dict) -> int:
+    """New codes sent since the first: asked for, or to another address."""
+    return state.get("resend_count", 0) + state.get("change_count", 0)
+
+
+def code_page(view, kind: str):
+    """allauth's page for entering a code, behind our per-IP limit on new codes, and saying it:
+    an expired code sent the player back to ask for a new one without a word. A new code
+    lasts as long as the first: allauth kept the first code's clock (and the sign-in's) for it."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        state = _pending(request, kind)
+        if state is not None and _expired(request, kind, state):
+            message = gettext("That code has expired (a code lasts %(minutes)s minutes): ask for a new one.")
+            messages.error(request, message % {"minutes": CODES[kind][1]() // 60})
+            return view(request, *args, **kwargs)  # allauth's view drops it and sends the player on
+        sent = _codes_sent(state) if state is not None else None
+        response = view(request, *args, **kwargs)
+        state = _pending(request, kind)
+        if sent is not None and state is not None and _codes_sent(state) > sent:
+            state["at"] = time.time()  # the new code's clock starts now
+            if kind != "reauthenticate" and (started := _started(request.session)) is not None:
+                started["initiated_at"] = state["at"]  # at most twice (allauth's resend quota)
+            request.session.modified = True
+        return response
+
+    return code_requests_limited(wrapper, sends=_sends_new_code)
 
 
 def no_passwords(request, **kwargs):

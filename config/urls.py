@@ -3,8 +3,6 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from friends.signup import signup
-
 
 def favicon(request):
     """Browsers and tools that ask for /favicon.ico get the SVG icon base.html links."""
@@ -19,7 +17,6 @@ urlpatterns = [
     path("cardoku/", include("games.cardoku.urls")),
     path("domino/", include("games.domino.urls")),
     path("daily/", include("games.daily.urls")),
-    path("accounts/signup/", signup, name="account_signup"),  # the name filled in (friends/signup.py)
     path("", include("accounts.urls")),
     path("", include("players.urls")),
     path("", include("stats.urls")),

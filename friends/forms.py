@@ -32,16 +32,14 @@ class SignupForm(DisplayNameForm, HandleForm):
     field_order = ["display_name", "handle"]
 
     def signup(self, request, user) -> None:
+        """The handle now; the name is the account's until a browser's profile is linked at the
+        first sign-in (accounts/linking.py takes it from the user's first_name)."""
         from django.db import IntegrityError, transaction
-
-        from players.middleware import ensure_player
-        from players.views import set_name
 
         try:
             with transaction.atomic():
                 Member.objects.create(account=user, handle=self.cleaned_data["handle"])
         except IntegrityError:  # taken in between: chosen on the friends page instead
             pass
-        player = ensure_player(request)
-        if player.account_id in (None, user.pk):
-            set_name(player, self.cleaned_data["display_name"])
+        user.first_name = self.cleaned_data["display_name"]
+        user.save(update_fields=["first_name"])

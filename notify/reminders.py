@@ -174,7 +174,8 @@ def when_text(room, guest) -> str:
     guest_zone = _zone(guest.time_zone) if guest.time_zone else host_zone
 
     def at(zone):
-        return formats.date_format(room.scheduled_for.astimezone(zone), "D j M Y, H:i")
+        # The room page's format (rooms.presenters.WHEN_FORMAT): "M" would capitalise Dutch months.
+        return formats.date_format(room.scheduled_for.astimezone(zone), "D j F Y, H:i")
 
     if str(guest_zone) == str(host_zone):
         return _("%(time)s (%(zone)s)") % {"time": at(host_zone), "zone": host_zone}

@@ -38,6 +38,10 @@ class Profile(models.Model):
     # db_default too: rows written by code that predates the column (an older process mid-deploy,
     # the migration tests' old models) get False from the database.
     unlinked = models.BooleanField(default=False, db_default=False)
+    # Which browser this is, for its account's list of linked browsers ("Chrome on Android"):
+    # read from the user agent at each sign-in (accounts/browsers.py); "" before any.
+    browser = models.CharField(max_length=40, blank=True, default="", db_default="")
+    system = models.CharField(max_length=40, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-created_at"]

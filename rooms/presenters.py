@@ -5,7 +5,7 @@ import zoneinfo
 
 from django.core.cache import cache
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext
 
 from games.models import Level
@@ -19,6 +19,9 @@ from . import fragments
 from .gametypes import game_for, standings
 from .lifecycle import overdue_state, ready_room_opens
 from .models import MAX_PLAYERS, MIN_PLAYERS, Room, RoomEvent, Seat
+
+# A scheduled start: "Fri 4 December 2026, 18:00", "vr 4 december 2026, 18:00".
+WHEN_FORMAT = "D j F Y, H:i"
 
 
 def standings_context(room, seats) -> dict:
@@ -152,7 +155,9 @@ def room_context(
         context.update(
             {
                 # Formatted here: the date filter would turn it back into the server's zone (UTC).
-                "scheduled_host": timezone.localtime(room.scheduled_for, zone).strftime("%a %-d %b %Y, %H:%M"),
+                # Day and month names in the page's language (strftime's are always English), in
+                # the order both languages write them; the reminders say it the same way.
+                "scheduled_host": formats.date_format(timezone.localtime(room.scheduled_for, zone), WHEN_FORMAT),
                 "host_zone": str(zone),
                 "seconds_to_start": max(0.0, (room.scheduled_for - now).total_seconds()),
                 "ready_room_open": now >= opens,

@@ -20,7 +20,8 @@ def clock(seconds):
 
 @register.filter(expects_localtime=True)
 def day(moment):
-    """`moment|date:"M j, Y"` (in the page's time zone and language), formatted once per day
+    """`moment|date:"j N Y"` (in the page's time zone and language: "4 Dec. 2026", "4 dec 2026";
+    "M j, Y" read "Dec 4, 2026" on Dutch pages too), formatted once per day
     and language: Django's date filter costs about 40 microseconds a call, and a ranking's
     100 dates cost as much as the rest of its rows."""
     return _day(moment.date(), get_language()) if moment else ""
@@ -28,7 +29,7 @@ def day(moment):
 
 @lru_cache(maxsize=4096)
 def _day(day, language) -> str:  # the language: part of the key, the one active
-    return date_format(day, "M j, Y")
+    return date_format(day, "j N Y")
 
 
 @register.filter

@@ -66,9 +66,11 @@
     for (const el of root.querySelectorAll("[data-local-time]")) {
       const when = new Date(el.getAttribute("datetime"));
       if (isNaN(when)) continue;
-      el.textContent = when.toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short",
-                                                        year: "numeric", hour: "2-digit", minute: "2-digit",
-                                                        timeZoneName: "short" });
+      // In the page's language (a Dutch page in an English browser reads Dutch), the viewer's zone.
+      const language = document.documentElement.lang || undefined;
+      el.textContent = when.toLocaleString(language, { weekday: "short", day: "numeric", month: "short",
+                                                       year: "numeric", hour: "2-digit", minute: "2-digit",
+                                                       timeZoneName: "short" });
       const wrap = el.closest("[data-local-wrap]");
       if (wrap) wrap.hidden = false;
     }

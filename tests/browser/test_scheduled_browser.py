@@ -87,3 +87,27 @@ def test_guests_in_two_zones_see_the_move_and_the_cancellation(browser, daphne_s
     assert "SEQUENCE:2" in ics and "STATUS:CANCELLED" in ics
     for page, _zone in [*guests, (host_page, "")]:
         page.context.close()
+
+
+def test_a_dutch_page_in_an_english_browser_says_the_local_time_in_dutch(browser, daphne_server):
+    """Issue 43 item 17: the viewer's own time was written in the browser's language, so a Dutch
+    page in an English browser read "Fri, Dec 4"; it follows the page's language now."""
+    host = Profile.objects.create(display_name="Ada")
+    start = (timezone.now() + dt.timedelta(days=3)).replace(second=0, microsecond=0)
+    room = create_room(host, "showdown", "easy", scheduled_for=start, host_timezone="Europe/Amsterdam")
+    context = browser.new_context(base_url=daphne_server, locale="en-US", timezone_id="Asia/Tokyo", bypass_csp=True)
+    domain = daphne_server.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [
+            {"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(host), "domain": domain, "path": "/"},
+            {"name": settings.LANGUAGE_COOKIE_NAME, "value": "nl", "domain": domain, "path": "/"},
+        ]
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"/r/{room.code}/")
+    local = page.locator("[data-local-time]")
+    expect(local).to_be_visible()
+    expect(local).to_contain_text(re.compile(r"\b(ma|di|wo|do|vr|za|zo)\b"))  # Dutch weekdays
+    expect(local).not_to_contain_text(re.compile(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b"))
+    context.close()

@@ -64,7 +64,7 @@ def test_the_ready_room_push_is_signed_encrypted_and_the_rooms(room, push_peer, 
     assert payload["title"] == f"Room {code}: the ready room is open"
     # 20:00 UTC is 05:00 the next day in Tokyo, 21:00 in Amsterdam.
     assert payload["body"] == (
-        "The showdown starts Wed 2 Dec 2026, 05:00 your time (Asia/Tokyo); host's time Tue 1 Dec 2026, 21:00 "
+        "The showdown starts Wed 2 December 2026, 05:00 your time (Asia/Tokyo); host's time Tue 1 December 2026, 21:00 "
         "(Europe/Amsterdam). Take a seat and mark yourself ready."
     )
     assert payload["url"] == f"/r/{code}/"

@@ -106,7 +106,7 @@ def test_the_host_moves_the_showdown_and_everything_follows_the_new_time(room, p
         html = client_for(grace).get(reverse("room", args=[room.code])).content.decode()
     room.refresh_from_db()
     assert (room.scheduled_for, room.host_timezone, room.schedule_sequence) == (later, "America/New_York", 1)
-    assert "The host moved this showdown" in html and "Wed 2 Dec 2026, 15:00" in html  # 20:00 UTC in New York
+    assert "The host moved this showdown" in html and "Wed 2 December 2026, 15:00" in html  # 20:00 UTC in New York
     # The old time's ready room and expiry no longer apply.
     with time_machine.travel(START + dt.timedelta(minutes=31), tick=False):
         assert sweep_rooms() == 0

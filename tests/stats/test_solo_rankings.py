@@ -155,7 +155,7 @@ def test_a_sign_in_brings_the_browsers_runs(field, puzzle):
     assert "Zoe" not in places()
     account = get_user_model().objects.create(username="zoe", email="zoe@example.com")
     binding = SimpleNamespace(token=zoe.token, profile=None, loaded=False, created=False)
-    link_at_sign_in(SimpleNamespace(_player_binding=binding, session={}), account)
+    link_at_sign_in(SimpleNamespace(_player_binding=binding, session={}, META={}), account)
     assert places() == {"Zoe": 1, "Ada's phone": 2, "Grace": 2, "Linus": 4, "Mia": 5}
     assert places(assisted=True)["Zoe"] == 4  # most hints
     assert_as_defined()
