@@ -37,9 +37,14 @@ def friend_ids(account_id: int) -> list[int]:
 def circle(account_id: int, field: str) -> Q:
     """A filter on an account field (`field`) matching the account and its friends: a Friends
     tab's rows, in the board's own query (the friendship a subquery of it)."""
+    from django.contrib.auth import get_user_model
+
     followers = Follow.objects.filter(followee_id=account_id).values("follower_id")
     friends = Follow.objects.filter(follower_id=account_id, followee_id__in=followers).values("followee_id")
-    return Q(**{field: account_id}) | Q(**{f"{field}__in": friends})
+    me = get_user_model().objects.filter(pk=account_id).values("pk")
+    # One IN over the union, not "= me OR IN (friends)": PostgreSQL found no index for the OR
+    # and scanned every finish of the daily (bench/friends.py: 58 ms, now under 1 ms).
+    return Q(**{f"{field}__in": friends.union(me, all=True)})
 
 
 def handles_of(account_ids) -> dict[int, str]:

@@ -125,12 +125,15 @@ def daily_board(request, date: str, level: str):
             {"title": _("No such daily"), "message": _("There is no daily of that date and level.")},
             status=404,
         )
-    rows, mine = board(request.player, daily.pk)
     account_id = getattr(request.player, "account_id", None)
     friends_view = request.GET.get("view") == "friends" and account_id is not None
-    if friends_view and account_id is not None:
+    if friends_view and account_id is not None:  # the friends' board alone (the top 100 is not read)
         rows = among(daily.pk, circle(account_id, "player__account_id"))
-        mine = next((Row(**{**r.__dict__, "mine": True}) for r in rows if r.account_id == account_id), mine)
+        mine = next((Row(**{**r.__dict__, "mine": True}) for r in rows if r.account_id == account_id), None)
+        if mine is None:
+            mine = board(request.player, daily.pk)[1]  # held, voided or unlisted: still said
+    else:
+        rows, mine = board(request.player, daily.pk)
     return render(
         request,
         "daily/board.html",
