@@ -19,7 +19,7 @@ from games.limits import creation_limit
 from games.models import Level
 
 from . import days, play
-from .boards import Row, among
+from .boards import Row, among, own
 
 ZONE_COOKIE = "showdown_zone"
 
@@ -131,7 +131,7 @@ def daily_board(request, date: str, level: str):
         rows = among(daily.pk, circle(account_id, "player__account_id"))
         mine = next((Row(**{**r.__dict__, "mine": True}) for r in rows if r.account_id == account_id), None)
         if mine is None:
-            mine = board(request.player, daily.pk)[1]  # held, voided or unlisted: still said
+            mine = own(request.player, daily.pk, [])  # held, voided or unlisted: still said
     else:
         rows, mine = board(request.player, daily.pk)
     return render(
