@@ -82,3 +82,28 @@ def test_the_schedule_form_takes_the_browsers_time_zone(browser, live_server):
     page.wait_for_load_state("load")
     assert page.locator("select[name=timezone]").input_value() == "Europe/Amsterdam"
     assert errors == []
+
+
+SIGNED_IN_PAGES = ["/", "/friends/", "/u/ana/", "/notifications/", "/league/", "/arenas/", "/race/"]
+
+
+def test_no_signed_in_page_logs_a_javascript_error(browser, daphne_server):
+    """The signed-in pages, each with the player's own socket (friends/consumers.py): the
+    friends pages, the league, the arenas and an arena, the home page's friends panel."""
+    from arenas.models import Arena
+    from tests.browser.test_friends_browser import member_page
+
+    now = timezone.now()
+    arena = Arena.objects.create(
+        level="easy", starts_at=now + dt.timedelta(hours=1), minutes=30, ends_at=now + dt.timedelta(hours=2)
+    )
+    page, _ana = member_page(browser, daphne_server, "Ana")
+    errors = watched(page)
+    seen = {}
+    for path in [*SIGNED_IN_PAGES, f"/arena/{arena.code}/"]:
+        page.goto(path)
+        page.wait_for_load_state("load")
+        page.wait_for_selector("#bell")
+        seen[path] = list(errors)
+        errors.clear()
+    assert {path: found for path, found in seen.items() if found} == {}
