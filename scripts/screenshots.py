@@ -55,6 +55,8 @@ STATES = [
     "league",
     "home-friends",
     "lobby-invite",
+    "arena",
+    "arenas",
 ]
 # The first-play walkthroughs are shot on their own (the *-tour states); everywhere else this
 # browser has seen them already.
@@ -528,6 +530,34 @@ def friends(shots: Shooter) -> None:
     shots.shoot("home-friends", "Ana", "/", "#friends-online-slot .online-list", settle=800)
     lobby = create_room(ana, "showdown", "easy", "standard")
     shots.shoot("lobby-invite", "Ana", f"/r/{lobby.code}/", "#friends-online-slot [data-invite]", settle=800)
+    arenas(shots, ana, bo, cy)
+
+
+def arenas(shots: Shooter, *players) -> None:
+    """An arena halfway (docs/rules.md 12): its table with fire and berserk, and the list."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from arenas.models import Arena, Entry
+
+    now = timezone.now()
+    arena = Arena.objects.create(
+        level="medium", starts_at=now - dt.timedelta(minutes=20), minutes=60, ends_at=now + dt.timedelta(minutes=40)
+    )
+    scores = [
+        (9, 3, [[2, False, False], [2, False, False], [4, True, False]]),
+        (5, 2, [[1, False, True], [4, False, False]]),
+    ]
+    scores.append((1, 0, [[0, False, False], [1, False, False]]))
+    for profile, (points, firsts, recent) in zip(players, scores, strict=True):
+        Entry.objects.create(
+            arena=arena, player=profile, account_id=profile.account_id, points=points, rooms=len(recent),
+            firsts=firsts, recent=recent, solving_seconds=300.0 * len(recent), state="waiting", waiting_since=now,
+        )  # fmt: skip
+    Entry.objects.filter(arena=arena, player=players[0]).update(state="paused")  # no pairing while shot
+    shots.shoot("arena", "Ana", f"/arena/{arena.code}/", "#arena-table")
+    shots.shoot("arenas", "Ana", "/arenas/", ".arena-list")
 
 
 def how_to_play(shots: Shooter) -> None:
@@ -580,7 +610,7 @@ def main() -> None:
                     (domino_duel, {"domino-duel", "domino-duel-over"}),
                     (how_to_play, {"how-to-play"}),
                     (race_now, {"home", "race-wait"}),
-                    (friends, {"friends", "profile", "league", "home-friends", "lobby-invite"}),
+                    (friends, {"friends", "profile", "league", "home-friends", "lobby-invite", "arena", "arenas"}),
                 ):
                     if not only or only & states or step is showdown:
                         step(shots)
