@@ -125,3 +125,26 @@ def test_a_player_in_a_running_arena_cannot_ask_for_a_public_race(arena):
     assert pool.ask(ana, "easy").state == "waiting"
     with pytest.raises(service.ArenaRefused, match="public race"):
         service.join(arena, ana)  # back from the pause: refused while waiting in the pool
+
+
+def test_a_flood_of_joins_and_pauses_is_limited(arena, settings):
+    settings.CREATION_LIMITS = {**settings.CREATION_LIMITS, "pool": (4, 100)}
+    client = browser_of(member("Ana"))
+    codes = [client.post(f"/arena/{arena.code}/{'join' if i % 2 == 0 else 'pause'}/").status_code for i in range(6)]
+    assert codes[:4] == [302] * 4 and codes[4:] == [429, 429]
+
+
+def test_a_private_arena_needs_a_signed_in_host_and_sane_choices(client):
+    ana = browser_of(member("Ana"))
+    start = (timezone.now() + dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    made = ana.post("/arenas/new/", {"level": "hard", "preset": "standard", "minutes": "60", "starts_at": start})
+    arena = Arena.objects.get(private=True)
+    assert made.status_code == 302 and made["Location"] == f"/arena/{arena.code}/"
+    for bad in ({"minutes": "45"}, {"level": "insane"}, {"preset": "custom"}, {"starts_at": "yesterday"}):
+        data = {"level": "hard", "preset": "standard", "minutes": "60", "starts_at": start, **bad}
+        assert ana.post("/arenas/new/", data).status_code == 400
+    assert client.post("/arenas/new/", {"level": "hard", "minutes": "60", "starts_at": start}).status_code == 400
+    assert Arena.objects.filter(private=True).count() == 1
+    # listed for its host only
+    assert arena.code in ana.get("/arenas/").content.decode()
+    assert arena.code not in browser_of(member("Bo")).get("/arenas/").content.decode()
