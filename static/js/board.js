@@ -358,6 +358,14 @@
     const cell = selectedCell();
     const lost = document.activeElement === document.body || !document.activeElement;
     const refocus = lost && (!event.detail.socket || event.detail.focusWasInGame);
+    // A board replaced by final results: focus moves to their next step, not to the page top
+    // (nor to the finished board's last cell, which a Solo Run's finish keeps selected).
+    const landing = document.querySelector("[data-focus-landing]");
+    if (landing && (!board() || board().classList.contains("locked"))) {
+      ensureTabStop();
+      if (refocus) land(landing);
+      return;
+    }
     if (cell) { select(cell, refocus); return; }
     // Also after a socket's redraw (the race's first push can land just after GO, between a
     // player's click and their digit: the digit went to the default cell, a mistake), but
@@ -366,9 +374,14 @@
     const kept = lastSelected !== null && open && board().querySelector('[data-cell="' + lastSelected + '"]');
     if (kept) { select(kept, refocus); return; }
     ensureTabStop();
-    // A board replaced by final results: focus moves to their next step, not to the page top.
-    const landing = document.querySelector("[data-focus-landing]");
-    if (refocus && landing) landing.focus();
+  }
+  // A result that lands above the screen (a phone scrolled down to the pad) comes into view
+  // with the game's bar above it: "Solved! 0:38" stayed above the fold. (The game, not the
+  // result's panel: that one rises in, and aligned mid-rise its top ended above the screen.)
+  function land(landing) {
+    const game = landing.closest("#game");
+    if (game && landing.getBoundingClientRect().top < 0) game.scrollIntoView({ block: "start" });
+    landing.focus({ preventScroll: !!game });
   }
   document.addEventListener("board:swapped", afterSwap);
 

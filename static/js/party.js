@@ -22,6 +22,40 @@
     el.textContent = text;
     box.appendChild(el);
   }
+  // Toasts never cover the room's code, its clock or the board (issue 43): at the foot of the
+  // screen (the stylesheet's place), or at the top when the foot would cover more, as on a
+  // page scrolled to the board's lower edge. The pad, the standings and the reactions count
+  // too, far less: a toast over them hides them a moment, over the board it hides the game.
+  const CLEAR = [".room-head h1, .race-clock, #game [data-board], #game #ck-board, #game [data-domino-board]", 1000];
+  const SPARE = ["#game .controls, #standings, .reactions", 1];
+  function covers(at) {
+    box.dataset.at = at;
+    const r = box.getBoundingClientRect();
+    let sum = 0;
+    for (const [selector, weight] of [CLEAR, SPARE]) {
+      for (const el of document.querySelectorAll(selector)) {
+        const o = el.getBoundingClientRect();
+        const w = Math.min(r.right, o.right) - Math.max(r.left, o.left);
+        const h = Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top);
+        if (w > 0 && h > 0) sum += w * h * weight;
+      }
+    }
+    return sum;
+  }
+  function place() {
+    if (!box.children.length) return;
+    const bottom = covers("bottom");
+    if (bottom && covers("top") >= bottom) box.dataset.at = "bottom";
+  }
+  let placing = false;
+  function placeSoon() {
+    if (placing || !box.children.length) return;
+    placing = true;
+    requestAnimationFrame(function () { placing = false; place(); });
+  }
+  window.addEventListener("scroll", placeSoon, { passive: true });
+  window.addEventListener("resize", placeSoon);
+
   // Every toast leaves after a while (this script's and the server's alike), and a burst
   // keeps only the newest few on screen.
   new MutationObserver(function (records) {
@@ -30,6 +64,7 @@
       setTimeout(function () { node.classList.add("leaving"); setTimeout(function () { node.remove(); }, 350); }, SHOW_MS);
     }
     while (box.children.length > MAX) box.firstElementChild.remove();
+    place();
   }).observe(box, { childList: true });
 
   function me() {
@@ -80,7 +115,7 @@
       lobby = null;
     }
   }
-  document.addEventListener("htmx:wsAfterMessage", function () { look(true); });
-  document.addEventListener("htmx:afterSettle", function () { look(true); });
+  document.addEventListener("htmx:wsAfterMessage", function () { look(true); placeSoon(); });
+  document.addEventListener("htmx:afterSettle", function () { look(true); placeSoon(); });
   look(false);
 })();
