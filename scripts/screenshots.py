@@ -516,6 +516,7 @@ def friends(shots: Shooter) -> None:
     for a, b in ((ana, bo), (bo, ana), (ana, cy), (cy, ana)):
         Follow.objects.create(follower_id=a.account_id, followee_id=b.account_id)
     puzzle = Puzzle.objects.filter(level="easy").first() or Puzzle.objects.first()
+    assert puzzle is not None, "the showdown step made the bank's puzzles first"
     daily = Daily.objects.create(date=timezone.now().date(), level="easy", puzzle=puzzle)
     for profile, seconds in ((ana, 251.0), (bo, 190.0), (cy, 320.0)):
         run = SoloRun.objects.create(

@@ -191,3 +191,32 @@ def test_moves_are_told_at_most_once_per_10_minutes_with_the_latest_time_and_cap
             perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=n), "Europe/Amsterdam"))
         with pytest.raises(RoomError, match="moved 10 times"):
             perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=11), "Europe/Amsterdam"))
+
+
+def test_a_move_reaches_every_guest_once_by_each_of_their_channels(db, smtp, push_peer):
+    """Issue 43 item 21: a guest with email reminders got no "moved" email (the "cancelled" one
+    arrived). Two guests, one by email and push, one by email only: one move, one "moved" to
+    each of them by each channel, through the real SMTP server and the real push peer."""
+    room, ada, grace = scheduled()
+    linus = Profile.objects.create(display_name="Linus")
+    for profile, address in ((grace, "grace@example.org"), (linus, "linus@example.org")):
+        profile.account = get_user_model().objects.create(username=profile.display_name, email=address)
+        profile.save()
+    (grace_browser,) = pushed(push_peer, grace)
+    with time_machine.travel(T0 + dt.timedelta(minutes=1), tick=False):
+        perform(room.code, linus, A.Coming(True, "Europe/Berlin", "en"))
+        for guest in (grace, linus):
+            perform(room.code, guest, A.Remind("email", True))
+    with time_machine.travel(T0 + dt.timedelta(minutes=2), tick=False):
+        perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=1), "Europe/Amsterdam"))
+        assert reminders.send_all() == 3  # Grace by email and push, Linus by email
+        assert reminders.send_all() == 0
+    for address in ("grace@example.org", "linus@example.org"):
+        (mail,) = smtp.to(address)
+        assert mail["Subject"] == f"Room {room.code}: the showdown moved"
+    assert titles(grace_browser) == [f"Room {room.code}: the showdown moved"]
+    assert set(Reminder.objects.filter(kind="moved").values_list("channel", "status")) == {
+        ("email", "sent"),
+        ("push", "sent"),
+    }
+    assert Reminder.objects.filter(kind="moved").count() == 3
