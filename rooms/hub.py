@@ -66,6 +66,7 @@ IDLE_UNLOAD_SECONDS = 120  # an owner with no sockets anywhere for this long is 
 FORWARD_TIMEOUT = 5.0  # a locked-path call to an owner elsewhere unanswered this long: busy
 FORWARD_CHECK_SECONDS = 1.0  # a forwarded message unanswered this long: is its owner still there?
 REFRESH_COALESCE_SECONDS = 0.05  # refreshes of one room within this window render once
+REFRESH_RETRIES, REFRESH_RETRY_SECONDS = 5, 1.0  # a refresh the database refused, tried again
 MEMBERSHIP_SECONDS = 2.0  # how often a process re-joins its rooms' groups (one round trip for all)
 HOLDER_SECONDS = 1.0  # a room's owner elsewhere, once read, is forwarded to this long without reading again
 OUTBOX_BATCH = 200  # messages for one process channel in one layer message, at most
@@ -117,6 +118,8 @@ class Hub:
         self._flush_wanted = asyncio.Event()
         self._reader: asyncio.Task | None = None
         self._refreshing: set[str] = set()
+        self._refresh_tries: dict[str, int] = {}
+        self._retries: set[asyncio.Task] = set()
         self._buckets: dict[int, TokenBucket] = {}
         self._renewer: asyncio.Task | None = None
         self.layer_away = False  # a channel-layer call failed since the last resync
@@ -433,6 +436,10 @@ class Hub:
             except Exception:  # one dead socket must not stop the others
                 logger.warning("push to a socket of %s failed", code, exc_info=True)
 
+    async def _refresh_later(self, code: str) -> None:
+        await asyncio.sleep(REFRESH_RETRY_SECONDS)
+        await self._refresh_soon(code)
+
     async def _refresh_soon(self, code: str) -> None:
         """Every local socket of the room gets its view again, rendered once per distinct
         viewer, and a burst of refreshes (a client toggling ready) renders once."""
@@ -449,9 +456,18 @@ class Hub:
         viewers = {(s.player.pk, s.language): s.player for s in sockets}
         try:
             views = await database_sync_to_async(render_views)(code, viewers)
-        except Exception:  # the database is away: clients resync on reconnect
+        except Exception:  # the database is away: tried again in a moment, a few times
             logger.warning("room refresh of %s failed", code, exc_info=True)
+            tries = self._refresh_tries.get(code, 0) + 1
+            self._refresh_tries[code] = tries
+            if tries <= REFRESH_RETRIES:
+                # an open socket never resyncs by itself: a finish pushed into a database outage
+                # was lost to every client (tests/resilience/test_faults.py, a dropped connection)
+                retry = asyncio.ensure_future(self._refresh_later(code))
+                self._retries.add(retry)
+                retry.add_done_callback(self._retries.discard)
             return
+        self._refresh_tries.pop(code, None)
         for consumer in sockets:
             html = views.get((consumer.player.pk, consumer.language))
             if html:
