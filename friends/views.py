@@ -114,32 +114,15 @@ def _act(request, action, account_id: int, fallback: str):
     return _back(request, fallback)
 
 
-@login_required
-@require_POST
-@creation_limit("follow")
-def follow(request, account_id: int):
-    return _act(request, graph.follow, account_id, reverse("friends"))
+ACTIONS = {"follow": graph.follow, "unfollow": graph.unfollow, "block": graph.block, "unblock": graph.unblock}
 
 
 @login_required
 @require_POST
-@creation_limit("follow")
-def unfollow(request, account_id: int):
-    return _act(request, graph.unfollow, account_id, reverse("friends"))
-
-
-@login_required
-@require_POST
-@creation_limit("follow")
-def block(request, account_id: int):
-    return _act(request, graph.block, account_id, reverse("friends"))
-
-
-@login_required
-@require_POST
-@creation_limit("follow")
-def unblock(request, account_id: int):
-    return _act(request, graph.unblock, account_id, reverse("friends"))
+@creation_limit("follow")  # follows, unfollows, blocks and unblocks share one limit
+def change(request, action: str, account_id: int):
+    """Follow, unfollow, block or unblock (the URL says which: friends/urls.py)."""
+    return _act(request, ACTIONS[action], account_id, reverse("friends"))
 
 
 @login_required
