@@ -12,15 +12,36 @@
   });
   // A redraw of the room (the socket's full state after another player's forfeit, say)
   // must not close a question the player has open under their finger (Forfeit and
-  // leave, the rules, the QR code): what was open is opened again, found by its classes.
-  let openDetails = [];
+  // leave, the rules, the QR code): what the player opened stays open, found again by
+  // its classes, until they close it or the room moves to another state. Kept across
+  // messages, not per message: under load one message may redraw the room without the
+  // question and the next bring it back closed.
+  const keptOpen = new Set();
+  let keptState = null;
+  const classesOf = function (d) {
+    return Array.from(d.classList).map(function (name) { return "." + CSS.escape(name); }).join("");
+  };
+  const roomState = function () {
+    const body = document.getElementById("room-body");
+    return body ? body.dataset.state : null;
+  };
+  document.addEventListener("toggle", function (event) {
+    const d = event.target;
+    if (!(d instanceof HTMLDetailsElement) || !d.isConnected) return;
+    const classes = classesOf(d);
+    if (!classes) return;
+    if (d.open) { keptOpen.add(classes); keptState = roomState(); } else keptOpen.delete(classes);
+  }, true);
   document.addEventListener("htmx:wsBeforeMessage", function () {
-    openDetails = Array.from(document.querySelectorAll("details[open]")).map(function (d) {
-      return Array.from(d.classList).map(function (name) { return "." + CSS.escape(name); }).join("");
-    }).filter(Boolean);
+    // a tap just before the message: its toggle event has not run yet
+    document.querySelectorAll("details[open]").forEach(function (d) {
+      const classes = classesOf(d);
+      if (classes) { keptOpen.add(classes); keptState = roomState(); }
+    });
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
-    openDetails.forEach(function (classes) {
+    if (keptState !== roomState()) { keptOpen.clear(); return; }
+    keptOpen.forEach(function (classes) {
       const again = document.querySelector("details" + classes);
       if (again && !again.open) again.open = true;
     });
