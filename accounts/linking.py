@@ -35,6 +35,13 @@ def account_name(user) -> str | None:
     return found or getattr(user, "first_name", "") or None
 
 
+def account_display(user) -> dict:
+    """The account's display settings (players/display.py): its profiles share one set, so any
+    profile's that has some; {} (the defaults) when none has."""
+    found = Profile.objects.filter(account=user).exclude(display={}).values_list("display", flat=True).first()
+    return found or {}
+
+
 def _bind(request, profile: Profile) -> None:
     """This request (and the browser, through the cookie set on the response) plays as `profile`."""
     binding = request._player_binding
@@ -64,11 +71,16 @@ def link_at_sign_in(request, user) -> Profile | None:
             profile = current  # the first sign-in on this browser: its records join the account
             profile.account = user
             profile.display_name = name or profile.display_name  # the account's name wins
-            profile.save(update_fields=["account", "display_name"])
+            # So do its display settings; an account without any takes this browser's.
+            profile.display = account_display(user) or profile.display
+            profile.save(update_fields=["account", "display_name", "display"])
+            Profile.objects.filter(account=user).update(display=profile.display)
             daily_runs_joined(profile)
             refresh_best(user.pk)  # its Solo Runs join the account's boards across accounts
         else:  # no profile yet, or one of another account: a fresh profile for this one
-            profile = Profile.objects.create(account=user, **({"display_name": name} if name else {}))
+            profile = Profile.objects.create(
+                account=user, display=account_display(user), **({"display_name": name} if name else {})
+            )
     seen = browser_of(request.META.get("HTTP_USER_AGENT", ""))
     if (profile.browser, profile.system) != seen:  # what the account page calls this browser
         profile.browser, profile.system = seen

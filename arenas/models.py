@@ -29,6 +29,9 @@ class Arena(models.Model):
         max_length=40, unique=True, null=True, blank=True, help_text="The site's schedule: one arena per slot"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Raised with every change the table shows (a join, a room scored): the table's ranking is
+    # computed once per version per process, not once per open page (arenas/table.py).
+    table_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["starts_at"]
@@ -60,6 +63,16 @@ class Entry(models.Model):
     leaves = models.PositiveSmallIntegerField(default=0)
     recent = models.JSONField(default=list, help_text="[points, fire, berserk] per room, oldest first")
     last_group = models.JSONField(default=list, help_text="Entry ids of the last room's players")
+    history = models.JSONField(
+        default=list, help_text="Every room scored, in order: {room, place, size, points, fire, berserk, left}"
+    )
+    # Reminders of the arena's start, as a scheduled showdown's guests have them (notify/):
+    # the channels picked, the zone and language the message uses, and what was sent already.
+    by_push = models.BooleanField(default=False)
+    by_email = models.BooleanField(default=False)
+    time_zone = models.CharField(max_length=64, blank=True, default="")
+    language = models.CharField(max_length=8, blank=True, default="")
+    reminded = models.PositiveSmallIntegerField(default=0, help_text="0 none, 1 'starts soon' sent, 2 'started' sent")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,9 +11,11 @@ import uuid
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.zones import time_zones
 from rooms import actions as A
 from rooms import api
 from rooms.models import Room, RoomResult
@@ -43,7 +45,9 @@ def state_of(arena: Arena, now) -> str:
 # --- a player's actions -------------------------------------------------------------------------
 
 
-def join(arena: Arena, player, now=None) -> Entry:
+def join(arena: Arena, player, now=None, zone: str = "", language: str = "") -> Entry:
+    """Join (or come back from a pause). Before the start, the joined are the arena's guest
+    list; `zone` and `language` are what its reminders use (arenas/reminders.py)."""
     now = now or timezone.now()
     if player is None or player.pk in (None, 0) or player.account_id is None:
         raise ArenaRefused(_("Sign in to join an arena: its rooms are rated."))
@@ -64,9 +68,17 @@ def join(arena: Arena, player, now=None) -> Entry:
         raise ArenaRefused(_("You are in this arena already."))
     try:
         with transaction.atomic():
-            return Entry.objects.create(
-                arena=arena, player=player, account_id=player.account_id, waiting_since=now, state=Entry.State.WAITING
+            entry = Entry.objects.create(
+                arena=arena,
+                player=player,
+                account_id=player.account_id,
+                waiting_since=now,
+                state=Entry.State.WAITING,
+                time_zone=zone if zone in time_zones() else "",
+                language=language[:8],
             )
+            changed(arena)
+            return entry
     except IntegrityError:
         raise ArenaRefused(_("You are in this arena already.")) from None
 
@@ -76,11 +88,16 @@ def entry_of(arena: Arena, player) -> Entry | None:
     return Entry.objects.filter(arena=arena, account_id=account_id).first() if account_id else None
 
 
-def pause(arena: Arena, player) -> Entry:
-    """Stop being paired (a room being raced is finished first); join again to come back."""
+def pause(arena: Arena, player, now=None) -> Entry | None:
+    """Stop being paired (a room being raced is finished first); join again to come back.
+    Before the start it takes the player off the guest list (nothing raced yet: no row kept)."""
     entry = entry_of(arena, player)
     if entry is None or entry.state == Entry.State.WITHDRAWN:
         raise ArenaRefused(_("You are not in this arena."))
+    if state_of(arena, now or timezone.now()) == "upcoming":
+        entry.delete()
+        changed(arena)
+        return None
     if entry.state == Entry.State.WAITING:
         entry.state = Entry.State.PAUSED
         entry.save(update_fields=["state"])
@@ -96,6 +113,28 @@ def set_berserk(arena: Arena, player, on: bool) -> Entry:
     entry.berserk = on
     entry.save(update_fields=["berserk"])
     return entry
+
+
+def remind(arena: Arena, player, channel: str, on: bool) -> Entry:
+    """A joined player picks how to hear of the start (push in their browsers, email when
+    their account has an address), until the arena has started."""
+    entry = entry_of(arena, player)
+    if entry is None or entry.state == Entry.State.WITHDRAWN:
+        raise ArenaRefused(_("Reminders are for the arena's players: join it first."))
+    if state_of(arena, timezone.now()) != "upcoming":
+        raise ArenaRefused(_("The arena has started: reminders are for its start."))
+    if channel not in ("push", "email"):
+        raise ArenaRefused(_("Pick push or email."))
+    if on and channel == "email" and not getattr(player.account, "email", ""):
+        raise ArenaRefused(_("Email reminders need a signed-in account with an email address."))
+    setattr(entry, f"by_{channel}", on)
+    entry.save(update_fields=[f"by_{channel}"])
+    return entry
+
+
+def changed(arena: Arena) -> None:
+    """A change the table shows: its cached ranking is stale (arenas/table.py)."""
+    Arena.objects.filter(pk=arena.pk).update(table_version=F("table_version") + 1)
 
 
 def busy(player) -> bool:
@@ -239,6 +278,18 @@ def score_room(arena_room_id: int, now=None) -> bool:
             e.solving_seconds += s.seconds or 0
             e.leaves += int(done.left)
             e.recent = [*e.recent, [done.points, done.fire, done.berserk]][-RECENT:]
+            e.history = [
+                *e.history,
+                {
+                    "room": room.code,
+                    "place": None if done.left else s.place,
+                    "size": len(seats),
+                    "points": done.points,
+                    "fire": done.fire,
+                    "berserk": done.berserk,
+                    "left": done.left,
+                },
+            ]
             if e.leaves >= LEAVES_OUT:
                 e.state = Entry.State.WITHDRAWN
             elif e.state == Entry.State.RACING:
@@ -246,9 +297,21 @@ def score_room(arena_room_id: int, now=None) -> bool:
             e.waiting_since, e.room_code = now, ""
         Entry.objects.bulk_update(
             list(by_entry.values()),
-            ["points", "rooms", "firsts", "solving_seconds", "leaves", "recent", "state", "waiting_since", "room_code"],
+            [
+                "points",
+                "rooms",
+                "firsts",
+                "solving_seconds",
+                "leaves",
+                "recent",
+                "history",
+                "state",
+                "waiting_since",
+                "room_code",
+            ],
         )
         ArenaRoom.objects.filter(pk=arena_room.pk).update(scored=True)
+        changed(arena)
     return True
 
 

@@ -2,7 +2,7 @@
 to every open arena page's own socket when it changes (friends/consumers.py renders it)."""
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -29,19 +29,40 @@ class Row:
     mine: bool
 
 
-def table(arena: Arena, viewer_account: int | None, top: int = TOP) -> tuple[list[Row], list[Row]]:
-    """The top rows and, when the viewer is further down, their place with a neighbour each side.
-    Equal points, rooms and time share a place."""
+# arena pk -> ((code, table_version), the ranked rows): each process ranks an arena once per change,
+# not once per open page (a push makes every page of the arena render its table at once).
+_RANKED: dict[int, tuple[tuple[str, int], list[Row]]] = {}
+
+
+def ranked(arena: Arena) -> list[Row]:
+    """Every entry in table order with its place; equal points, rooms and time share a place."""
+    cached = _RANKED.get(arena.pk)
+    version = (arena.code, arena.table_version)  # the code too: a test database reuses pks
+    if cached is not None and cached[0] == version:
+        return cached[1]
     rows = list(Entry.objects.filter(arena=arena).select_related("player").order_by(*ORDER))
     placed, place, previous = [], 0, None
     for i, e in enumerate(rows, start=1):
         key = (e.points, e.rooms, round(e.solving_seconds, 1))
         if key != previous:
             place, previous = i, key
-        placed.append(Row(place, e, e.player.display_name, e.account_id == viewer_account))
-    mine = next((i for i, r in enumerate(placed) if r.mine), None)
+        placed.append(Row(place, e, e.player.display_name, False))
+    if len(_RANKED) > 50:  # old arenas: drop them all, the running ones are ranked again
+        _RANKED.clear()
+    _RANKED[arena.pk] = (version, placed)
+    return placed
+
+
+def table(arena: Arena, viewer_account: int | None, top: int = TOP) -> tuple[list[Row], list[Row]]:
+    """The top rows and, when the viewer is further down, their place with a neighbour each side."""
+    placed = ranked(arena)
+    mine = next((i for i, r in enumerate(placed) if r.entry.account_id == viewer_account), None)
     around = placed[max(top, mine - 1) : mine + 2] if mine is not None and mine >= top else []
-    return placed[:top], around
+
+    def shown(rows):
+        return [replace(r, mine=r.entry.account_id == viewer_account) for r in rows]
+
+    return shown(placed[:top]), shown(around)
 
 
 def push_table(arena: Arena) -> None:

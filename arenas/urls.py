@@ -9,5 +9,6 @@ urlpatterns = [
     path("arena/<str:code>/join/", views.arena_join, name="arena_join"),
     path("arena/<str:code>/pause/", views.arena_pause, name="arena_pause"),
     path("arena/<str:code>/berserk/", views.arena_berserk, name="arena_berserk"),
+    path("arena/<str:code>/remind/", views.arena_remind, name="arena_remind"),
     path("arena/<str:code>/status/", views.arena_status, name="arena_status"),
 ]

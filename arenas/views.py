@@ -17,7 +17,7 @@ from games.responses import refusal
 
 from . import service
 from .models import Arena, Entry
-from .table import table
+from .table import ranked, table
 
 
 def _arena(code: str) -> Arena | None:
@@ -71,18 +71,38 @@ def arena_new(request):
 
 def _context(request, arena: Arena) -> dict:
     now = timezone.now()
+    arena.refresh_from_db(fields=["table_version"])  # a tick may have just scored a room
     account = getattr(request.player, "account_id", None)
     top, around = table(arena, account)
     entry = service.entry_of(arena, request.player)
-    return {
+    state = service.state_of(arena, now)
+    context = {
         "arena": arena,
-        "state": service.state_of(arena, now),
+        "state": state,
         "entry": entry,
         "top": top,
         "around": around,
-        "podium": top[:3] if service.state_of(arena, now) == "finished" else [],
+        "podium": top[:3] if state == "finished" else [],
+        "finished": state == "finished",
         "share_url": request.build_absolute_uri(reverse("arena", args=[arena.code])),
     }
+    if state == "upcoming":  # the guest list: who joined, and the viewer's reminders
+        context["guests"] = [row.name for row in ranked(arena)]
+        context["viewer_email"] = getattr(getattr(request.player, "account", None), "email", "") if account else ""
+    if state == "finished":
+        context["history"] = _history(arena, request.GET.get("player", ""), entry)
+    return context
+
+
+def _history(arena: Arena, asked: str, mine: Entry | None) -> dict | None:
+    """One player's rooms in order (?player=<entry id>, else the viewer's own): points, place,
+    fire and berserk, for the finished arena's page."""
+    entry = mine
+    if asked.isascii() and asked.isdigit():
+        entry = Entry.objects.filter(arena=arena, pk=int(asked)).select_related("player").first() or mine
+    if entry is None:
+        return None
+    return {"entry": entry, "name": entry.player.display_name, "rooms": entry.history, "mine": entry == mine}
 
 
 @require_GET
@@ -114,7 +134,8 @@ def _act(request, code: str, action):
 @require_POST
 @creation_limit("pool")  # joins and pauses: a flood is refused as the pool's is
 def arena_join(request, code: str):
-    return _act(request, code, lambda arena: service.join(arena, request.player))
+    zone, language = request.POST.get("zone", "")[:64], getattr(request, "LANGUAGE_CODE", "")
+    return _act(request, code, lambda arena: service.join(arena, request.player, zone=zone, language=language))
 
 
 @require_POST
@@ -127,6 +148,12 @@ def arena_pause(request, code: str):
 def arena_berserk(request, code: str):
     on = request.POST.get("on") == "1"
     return _act(request, code, lambda arena: service.set_berserk(arena, request.player, on))
+
+
+@require_POST
+def arena_remind(request, code: str):
+    channel, on = request.POST.get("channel", ""), request.POST.get("on") == "1"
+    return _act(request, code, lambda arena: service.remind(arena, request.player, channel, on))
 
 
 @require_GET

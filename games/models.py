@@ -73,6 +73,16 @@ class SoloRun(Revised):
     # Assisted from the first hint on, for good (docs/rules.md section 2), and from a long pause
     # or too many mistakes (games/solo.py, How to Play).
     assisted = models.BooleanField(default=False)
+
+    class AssistedBy(models.TextChoices):
+        """What made the run Assisted (its first cause; the finish screen says it)."""
+
+        NONE = "", _("Classic")
+        HINT = "hint", _("A hint")
+        MISTAKES = "mistakes", _("Too many mistakes")
+        PAUSE = "pause", _("A pause over 10 s")
+
+    assisted_by = models.CharField(max_length=8, choices=AssistedBy.choices, blank=True, default="", db_default="")
     score = models.IntegerField(default=0)
     mistakes = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)

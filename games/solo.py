@@ -28,7 +28,7 @@ class NotYourRun(Refusal):
 
 @dataclass(frozen=True)
 class SoloAction:
-    kind: str  # enter, note, notes, hint, pause, resume
+    kind: str  # enter, note, notes, hint, fill, pause, resume
     cell: int | None = None
     digit: int | None = None
     notes: int | None = None  # for "notes": the cell's marks, as a bitmask
@@ -39,6 +39,8 @@ class SoloAction:
         """The board move (for enter, note and hint)."""
         if self.kind == "hint":
             return play.Hint(self.cell)
+        if self.kind == "fill":
+            return play.FillNotes()
         if self.kind == "notes" and self.cell is not None and self.notes is not None:
             return play.SetNotes(self.cell, self.notes)
         if self.cell is None or self.digit is None:
@@ -64,14 +66,46 @@ class Played:
 # right or wrong, or a hint) does not stop it: reading the givens, pausing at once and
 # solving on paper gave a 0:03 Classic best for a 23.7 s run. A later pause counts its first
 # PAUSE_GRACE seconds (a stray P costs nothing more) and then stops the clock, but a longer
-# pause makes the run Assisted: with the board known, the time away can be spent solving it
-# elsewhere (one entry, 20 s away, the solution typed: 0.4 s for 20.4 s as a Classic time).
+# pause makes a ranked run Assisted: with the board known, the time away can be spent solving
+# it elsewhere (one entry, 20 s away, the solution typed: 0.4 s for 20.4 s as a Classic time).
+# Only Pause pauses (issue 43): a closed page or the run opened on another device is no
+# pause, its clock runs on, so the time away is play time and buys nothing. A practice run
+# (ranked nowhere) keeps the stopped clock without the Assisted drop.
 # More than CLASSIC_MISTAKES mistakes make a run Assisted too (trying 1-9 in every cell gave
 # a 2.4 s Classic time with 250 mistakes). Each request of a run whose clock runs moves the
 # clock on; the time the server was down (games/uptime.py: from its last heartbeat before a
 # restart to the new process's start) is not play time.
 PAUSE_GRACE = SoloRun.PAUSE_GRACE
 CLASSIC_MISTAKES = 5
+
+
+def ranked(run: SoloRun) -> bool:
+    """A run whose Classic time counts somewhere (the Solo Run boards, a daily's board)."""
+    return not run.practice
+
+
+def assist(run: SoloRun, why: str) -> None:
+    """Make the run Assisted, for good, remembering its first cause (SoloRun.AssistedBy)."""
+    if not run.assisted:
+        run.assisted, run.assisted_by = True, why
+
+
+# Fill notes (auto-candidates, docs/rules.md 2) is Assisted play: free there (no points, no
+# hint: it writes only what the board already shows), refused in a Classic run.
+FILL_CLASSIC = _("Fill notes is for Assisted runs only: in a Classic run the notes are yours to write.")
+
+PAUSED_ASSISTED = _("Paused over 10 s: this run is now Assisted.")
+
+
+def assisted_why(run: SoloRun) -> str:
+    """Why the run is Assisted, in a sentence (the finish screen); "" for a Classic run."""
+    if not run.assisted:
+        return ""
+    if run.assisted_by == SoloRun.AssistedBy.PAUSE:
+        return gettext("Assisted because the run was paused for more than 10 seconds.")
+    if run.assisted_by == SoloRun.AssistedBy.MISTAKES:
+        return gettext("Assisted because of more than %(n)s mistakes.") % {"n": CLASSIC_MISTAKES}
+    return gettext("Assisted because a hint was used.")
 
 
 def has_entry(run: SoloRun, board: race.Board | None = None) -> bool:
@@ -104,7 +138,7 @@ def parse_action(data) -> SoloAction:
     version = _int_or_none(data.get("version"), "version")
     if data.get("command") in ("pause", "resume"):
         return SoloAction(data["command"], version=version)
-    move = play.parse_move(data)
+    move = play.parse_move(data, fill=True)
     if isinstance(move, play.SetNotes):
         return SoloAction(move.kind, cell=move.cell, notes=move.notes, version=version)
     return SoloAction(move.kind, cell=move.cell, digit=move.digit, version=version)
@@ -163,7 +197,7 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     return played
 
 
-LOG_KINDS = {"enter": "e", "note": "n", "notes": "N", "hint": "h", "pause": "p", "resume": "r"}
+LOG_KINDS = {"enter": "e", "note": "n", "notes": "N", "hint": "h", "fill": "f", "pause": "p", "resume": "r"}
 
 
 def _logged(run: SoloRun, action: SoloAction, now, fields: list[str]) -> list[str]:
@@ -198,7 +232,8 @@ def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
             if run.paused_at is not None:
                 away = (now - run.paused_at).total_seconds()
                 run.elapsed_before += min(away, PAUSE_GRACE)
-                run.assisted = run.assisted or away > PAUSE_GRACE
+                if away > PAUSE_GRACE and ranked(run):
+                    assist(run, SoloRun.AssistedBy.PAUSE)
                 run.paused_at = None
             run.active_since = run.active_since or now
             run.state = SoloRun.State.PLAYING
@@ -207,11 +242,15 @@ def _apply(run: SoloRun, action: SoloAction, now) -> tuple[Played, list[str]]:
         )
     if run.state == SoloRun.State.PAUSED:
         raise race.IllegalMove("The run is paused: resume to play.")
+    if action.kind == "fill" and not run.assisted:  # auto-candidates never make a Classic time
+        raise race.IllegalMove(FILL_CLASSIC)
 
     before, solution = run.get_board(), run.puzzle.solution_tuple
     board, outcome = play.apply(before, run.rules, solution, action.move)
-    if action.kind == "hint" or board.mistakes > CLASSIC_MISTAKES:
-        run.assisted = True
+    if action.kind == "hint":
+        assist(run, SoloRun.AssistedBy.HINT)
+    elif board.mistakes > CLASSIC_MISTAKES:
+        assist(run, SoloRun.AssistedBy.MISTAKES)
     run.board = board.to_dict()
     run.score, run.mistakes, run.hints = board.score, board.mistakes, board.hints
     run.moves += 1
@@ -232,13 +271,14 @@ MOVE_FIELDS = [
     "hints",
     "moves",
     "assisted",
+    "assisted_by",
     "elapsed",
     "state",
     "finished_at",
     "active_since",
     "elapsed_before",
 ]
-CLOCK_FIELDS = ["elapsed_before", "active_since", "paused_at", "assisted", "state"]
+CLOCK_FIELDS = ["elapsed_before", "active_since", "paused_at", "assisted", "assisted_by", "state"]
 
 
 def current_run(player) -> SoloRun | None:
@@ -262,6 +302,7 @@ class Finish:
     average_before: float | None  # of the latest RECENT_FINISHES before this run
     chart: object  # stats.charts.Chart or None (fewer than two finishes)
     ghost: object = None  # the replays.Track this run raced (docs/rules.md 10), or None
+    assisted_why: str = ""  # why the run is Assisted (assisted_why), "" for Classic
 
     @property
     def new_best(self) -> bool:
@@ -363,4 +404,5 @@ def finish_summary(run: SoloRun) -> Finish:
         sum(recent) / len(recent) if recent else None,
         chart,
         run.ghost,
+        assisted_why(run),
     )

@@ -90,7 +90,7 @@ def solo_new(request):
     return redirect("solo_run", run_id=run.pk)
 
 
-def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error=None, board=None):
+def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error=None, board=None, notice=None):
     board = board or run.get_board()
     if selected is None and outcome is not None:
         selected = outcome.cell
@@ -100,17 +100,29 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
         "rows": board_rows(board, selected, outcome),
         "outcome": outcome,
         "error": error,
+        "notice": notice,  # a rule that just applied (a pause over 10 s: Assisted)
         "selected": selected,
         "mode": mode,
         "rules": run.rules,
         "hints_left": run.rules.hint_limit - board.hints,
+        "fillable": run.assisted,  # Fill notes, Assisted runs only (games/solo.py)
         "pad": digit_pad(board),
         "version": run.moves,
         # The finish screen's comparisons and chart; `outcome` set: it was just reached (celebrate).
         "finish": solo.finish_summary(run) if run.state == SoloRun.State.FINISHED else None,
         "daily": run_daily_context(run) if run.daily_id else None,
         "ghosts": [run.ghost] if run.ghost_id else [],
+        **_pause_rule(run),
     }
+
+
+def _pause_rule(run: SoloRun) -> dict:
+    """A paused ranked run's seconds left before the pause makes it Assisted (0: it will, at
+    the resume), for the paused screen to say so as it happens; None when no rule applies."""
+    if run.state != SoloRun.State.PAUSED or run.paused_at is None or run.assisted or not solo.ranked(run):
+        return {"pause_left": None}
+    away = (timezone.now() - run.paused_at).total_seconds()
+    return {"pause_left": max(0.0, solo.PAUSE_GRACE - away), "paused_assisted": i18n.say(solo.PAUSED_ASSISTED)}
 
 
 def run_daily_context(run: SoloRun) -> dict:
@@ -184,13 +196,16 @@ def solo_act(request, run_id: int):
         or played.stale
         or run.state != SoloRun.State.PLAYING
     ):
-        context = _game_context(run, outcome, selected if outcome is None else None, mode, board=played.board)
+        notice = solo.PAUSED_ASSISTED if played.newly_assisted and action.kind == "resume" else None
+        context = _game_context(
+            run, outcome, selected if outcome is None else None, mode, board=played.board, notice=notice
+        )
         return render(request, "games/solo.html#game", context)
     answer = fragments.move_answer(
         played.before, played.board, outcome, selected=selected, hint_limit=run.rules.hint_limit, version=run.moves
     )
-    if played.newly_assisted:  # the first hint, or one mistake too many
-        answer += fragments.run_badge(True, oob=True)
+    if played.newly_assisted:  # the first hint, or one mistake too many: Fill notes appears with it
+        answer += fragments.run_badge(True, oob=True) + fragments.fill_notes_button(True, oob=True)
     return responses.answer(answer)
 
 

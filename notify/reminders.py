@@ -208,10 +208,17 @@ def message(room, guest, kind: str) -> dict:
 
 def deliver(reminder: Reminder, room, guest) -> int:
     """Send a claimed reminder through its channel and record how it went (1 if it went out)."""
-    text = message(room, guest, reminder.kind)
-    if reminder.channel == Reminder.Channel.PUSH:
+    status, detail = send_text(guest.player, reminder.channel, message(room, guest, reminder.kind), email_of(guest))
+    Reminder.objects.filter(pk=reminder.pk).update(status=status, detail=detail, sent_at=timezone.now())
+    return int(status == Reminder.Status.SENT)
+
+
+def send_text(player, channel: str, text: dict, address: str = "") -> tuple[str, str]:
+    """One message (title, body, url, tag) to a player through one channel: (status, detail).
+    Shared with the arenas' reminders (arenas/reminders.py)."""
+    if channel == Reminder.Channel.PUSH:
         # Each send is on its own and never raises (webpush.send): one bad browser stops nothing.
-        results = [webpush.send(sub, text) for sub in guest.player.push_subscriptions.all()]
+        results = [webpush.send(sub, text) for sub in player.push_subscriptions.all()]
         status = (
             Reminder.Status.SENT
             if "sent" in results
@@ -219,15 +226,11 @@ def deliver(reminder: Reminder, room, guest) -> int:
             if {"failed", "refused"} & set(results)
             else Reminder.Status.NOWHERE
         )
-        detail = ", ".join(results)
-    else:
-        address = email_of(guest)
-        body = f"{text['body']}\n\n{(settings.SITE_URL or '').rstrip('/')}{text['url']}\n"
-        try:
-            send_mail(text["title"], body, settings.DEFAULT_FROM_EMAIL, [address])
-            status, detail = Reminder.Status.SENT, ""
-        except OSError as error:  # smtplib's errors are OSErrors
-            logger.warning("reminder email to guest %s failed: %s", guest.pk, error)
-            status, detail = Reminder.Status.FAILED, str(error)[:200]
-    Reminder.objects.filter(pk=reminder.pk).update(status=status, detail=detail, sent_at=timezone.now())
-    return int(status == Reminder.Status.SENT)
+        return status, ", ".join(results)
+    body = f"{text['body']}\n\n{(settings.SITE_URL or '').rstrip('/')}{text['url']}\n"
+    try:
+        send_mail(text["title"], body, settings.DEFAULT_FROM_EMAIL, [address])
+        return Reminder.Status.SENT, ""
+    except OSError as error:  # smtplib's errors are OSErrors
+        logger.warning("reminder email to player %s failed: %s", player.pk, error)
+        return Reminder.Status.FAILED, str(error)[:200]

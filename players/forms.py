@@ -81,3 +81,27 @@ ANIMALS = (
 def friendly_name() -> str:
     """A name to start from, friendlier than "Player 1234" (fits NAME_MAX_LENGTH)."""
     return f"{secrets.choice(ADJECTIVES)} {secrets.choice(ANIMALS)}"
+
+
+def _setting(label, choices) -> forms.ChoiceField:
+    return forms.ChoiceField(label=label, required=False, choices=choices, widget=forms.RadioSelect)
+
+
+class DisplayForm(forms.Form):
+    """The display settings (players/display.py), the default first in each. Every field is
+    optional: a post changes only the settings it names (the game pages' skip link sends
+    `reader` alone)."""
+
+    palette = _setting(_("Colours"), [("cb-safe", _("Colour-blind safe")), ("standard", _("Standard"))])
+    contrast = _setting(_("Contrast"), [("normal", _("Normal")), ("high", _("High contrast"))])
+    pad = _setting(
+        _("Digit pad"),
+        [
+            ("phone", _("Phone: 1 2 3 on top")),
+            ("numpad", _("Keyboard numpad: 7 8 9 on top")),
+            ("row", _("One row: 1 to 9")),
+        ],
+    )
+    pad_side = _setting(_("Pad side"), [("right", _("Right hand")), ("left", _("Left hand"))])
+    text = _setting(_("Text size"), [("normal", _("Normal")), ("large", _("Large"))])
+    reader = _setting(_("Screen-reader race mode"), [("off", _("Off")), ("on", _("On"))])

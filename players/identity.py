@@ -30,3 +30,11 @@ def record_profiles(profile) -> QuerySet[Profile]:
     if profile is None or profile.pk is None:
         return Profile.objects.none()
     return Profile.objects.filter(pk=profile.pk)
+
+
+def set_name(player, name: str) -> None:
+    """One display name per account: a linked profile's new name is every linked profile's."""
+    player.display_name = name
+    player.save(update_fields=["display_name"])
+    if player.account_id is not None:
+        record_profiles(player).update(display_name=name)

@@ -42,6 +42,9 @@ class Profile(models.Model):
     # read from the user agent at each sign-in (accounts/browsers.py); "" before any.
     browser = models.CharField(max_length=40, blank=True, default="", db_default="")
     system = models.CharField(max_length=40, blank=True, default="", db_default="")
+    # The display settings (players/display.py): only the player's own choices, the defaults left
+    # out. Kept the same on every profile of an account (players.views.save_display).
+    display = models.JSONField(default=dict, blank=True, db_default={})
 
     class Meta:
         ordering = ["-created_at"]

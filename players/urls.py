@@ -4,4 +4,5 @@ from . import views
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("settings/", views.display_settings, name="display_settings"),
 ]

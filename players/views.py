@@ -4,23 +4,17 @@ from django.conf import settings
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from stats import ratings
 from stats.charts import line_chart
 
-from .forms import DEFAULT_NAME, DisplayNameForm, friendly_name
-from .identity import record_profiles
+from . import display
+from .forms import DEFAULT_NAME, DisplayForm, DisplayNameForm, friendly_name
+from .identity import record_profiles, set_name
 from .middleware import issue_token, known_player, pending_name, remember_pending_name
-
-
-def set_name(player, name: str) -> None:
-    """One display name per account: a linked profile's new name is every linked profile's."""
-    player.display_name = name
-    player.save(update_fields=["display_name"])
-    if player.account_id is not None:
-        record_profiles(player).update(display_name=name)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])  # HEAD: what GET answers, without the body
@@ -115,3 +109,41 @@ def name_gate(request, title: str, fields: dict):
         {"form": form, "title": title, "fields": fields, "action": request.path},
         status=status,
     )
+
+
+# --- display settings (players/display.py) ----------------------------------------------------
+
+
+def save_display(player, given: dict) -> dict:
+    """Store `given` over the player's settings; an account's settings are every linked profile's
+    (they follow the player to each browser signed in, like the name)."""
+    stored = display.changed(player.display, given)
+    player.display = stored
+    player.save(update_fields=["display"])
+    if player.account_id is not None:
+        record_profiles(player).update(display=stored)
+    return display.current(stored)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def display_settings(request):
+    """The settings page. Its form posts each change with htmx (static/js/settings.js sets the
+    <html> attribute at once; this answer says it was saved); without scripts, Save posts the
+    form. The game pages' skip link posts `reader` and `next`, and comes back to the game."""
+    if request.method == "POST":
+        form = DisplayForm(request.POST)
+        if not form.is_valid():  # a value that is no choice: nothing is saved
+            page = "players/settings.html#form" if request.htmx else "players/settings.html"
+            return render(request, page, {"form": form}, status=400)
+        given = {name: value for name, value in form.cleaned_data.items() if name in request.POST}
+        settings = save_display(request.player, given)
+        if request.htmx:
+            context = {"form": DisplayForm(initial=settings), "display": settings, "saved": True}
+            return render(request, "players/settings.html#form", context)
+        target = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+            target = reverse("display_settings") + "?saved=1"
+        return redirect(target)
+    current = display.current(request.player.display)  # a guest's: the defaults
+    context = {"form": DisplayForm(initial=current), "display": current, "saved": request.GET.get("saved")}
+    return render(request, "players/settings.html", context)

@@ -14,6 +14,7 @@ from games.numbers import number_field
 from games.sudoku import play
 from games.sudoku.play import Enter, Hint, Note, SetNotes  # noqa: F401 - the Showdown board moves
 from games.zones import time_zones
+from players.forms import DisplayNameForm
 
 
 class Settings(Protocol):
@@ -83,6 +84,7 @@ class Coming:
     coming: bool
     zone: str = ""
     language: str = ""
+    name: str = ""  # the display name a still unnamed guest picks with "I'm coming" ("" keeps it)
 
 
 @dataclass(frozen=True)
@@ -244,8 +246,12 @@ def parse_message(data, game) -> tuple[object, str]:
     if action in ("coming", "not_coming"):
         zone = data.get("zone") or ""
         language = data.get("lang") or ""
+        name = _guest_name(data) if action == "coming" else ""
         return Coming(
-            action == "coming", zone if zone in time_zones() else "", language if language in LANGUAGE_CODES else ""
+            action == "coming",
+            zone if zone in time_zones() else "",
+            language if language in LANGUAGE_CODES else "",
+            name,
         ), message_id
     if action == "remind":  # {"action": "remind", "channel": "email", "on": "1"}
         channel = data.get("channel")
@@ -262,6 +268,17 @@ def parse_message(data, game) -> tuple[object, str]:
             raise MalformedMessage(_("Unknown reaction: pick one of the reaction buttons."))
         return React(reaction), message_id
     return game.parse(data), message_id
+
+
+def _guest_name(data: dict) -> str:
+    """The name sent with "I'm coming" by a guest still called "Player 1234", checked as the
+    profile page checks it; a bad one refuses the whole message (nothing changes)."""
+    if "display_name" not in data:
+        return ""
+    form = DisplayNameForm({"display_name": data["display_name"]})
+    if not form.is_valid():
+        raise MalformedMessage(form.errors["display_name"][0])
+    return form.cleaned_data["display_name"]
 
 
 def parse_board_message(data: dict):

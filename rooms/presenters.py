@@ -12,6 +12,7 @@ from games.models import Level
 from games.zones import time_zones
 from players.forms import DEFAULT_NAME
 from players.identity import record_filter
+from players.models import NAME_MAX_LENGTH
 from stats import ratings
 
 from . import actions as A
@@ -142,6 +143,10 @@ def room_context(
         "countdown_digit": max(1, math.ceil((room.starts_at - now).total_seconds())) if room.starts_at else 1,
     }
     context["race_seconds"] = race_seconds(room, state, now)
+    # A game on a time limit (the Domino duel) shows one clock, the time left, not the race's
+    # time counting up beside it (issue 43, 18).
+    if game.time_limit is not None and context["race_seconds"] is not None:
+        context["time_left"] = max(0.0, game.time_limit.total_seconds() - context["race_seconds"])
     if state == Room.State.FINISHED:
         context.update(rematch_context(room, player))
         context["rating"] = ratings.room_outcome(room, seats)
@@ -195,6 +200,10 @@ def guest_context(room, player, ready_room_open: bool, zone) -> dict:
         "my_guest": mine,
         "guest_list_open": not ready_room_open and room.state == Room.State.LOBBY,
         "viewer_email": email,
+        # "I'm coming" asks a name of a guest still called "Player 1234" (or with no profile yet)
+        "ask_name": player is None or bool(DEFAULT_NAME.fullmatch(player.display_name or "")),
+        "guest_name": player.display_name if player is not None else "",
+        "name_max_length": NAME_MAX_LENGTH,
         "login_url": reverse("account_login") + "?next=" + reverse("room", args=[room.code]),
         "moved": room.schedule_sequence > 0 and room.cancelled_at is None,
         "cancelled": room.cancelled_at is not None,

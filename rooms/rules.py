@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 from games.engines import race
 from games.engines.errors import Refusal
 from games.engines.text import Sentences, _
+from players.identity import set_name
 from players.models import Profile
 
 from . import actions as A
@@ -415,6 +416,9 @@ def _require_before_ready_room(room, now, what):
 def _coming(room, seats, seat, player, action, now):
     """I'm coming / Not coming: anyone with the invitation, until the ready room opens."""
     _require_before_ready_room(room, now, _("The guest list"))
+    renamed = bool(action.name) and action.name != player.display_name  # asked while still "Player 1234"
+    if renamed:
+        set_name(player, action.name)
     guest = Guest.objects.filter(room=room, player=player).first()
     if guest is None:
         Guest.objects.create(
@@ -423,7 +427,7 @@ def _coming(room, seats, seat, player, action, now):
         return Result(room, seat)
     zone, language = action.zone or guest.time_zone, action.language or guest.language
     if (guest.coming, guest.time_zone, guest.language) == (action.coming, zone, language):
-        return Result(room, seat, changed=False)
+        return Result(room, seat, changed=renamed)
     guest.coming, guest.time_zone, guest.language = action.coming, zone, language
     guest.save(update_fields=["coming", "time_zone", "language", "answered_at"])
     return Result(room, seat)

@@ -15,12 +15,15 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from icalendar import Alarm, Calendar, Event
 
 from config.methods import page
+from games.cardoku.models import CardokuGame
+from games.domino.models import DominoGame
 from games.engines import race
 from games.i18n import say
 from games.views import _home_context
 from games.zones import time_zones  # noqa: F401 - the zones the schedule forms accept
 from players.identity import record_filter
 from players.middleware import issue_token, known_player
+from players.models import Profile
 from players.views import name_gate, remember_name_choice
 
 from . import actions as A
@@ -28,7 +31,7 @@ from . import limits
 from .api import RoomError, RoomNotFound, as_seated, create_room, normalize_code, perform
 from .gametypes import DEFAULT_GAME, GAME_TYPES
 from .gametypes.showdown import host_rates
-from .models import CODE_LENGTH, Room, Seat
+from .models import CODE_LENGTH, Room, RoomResult, Seat
 from .presenters import rematch_key, room_context
 from .push import push_room_update
 
@@ -264,7 +267,24 @@ def room_page(request, code: str):
     context["friends_panel"] = (
         room.state == Room.State.LOBBY and not room.public and me is not None and bool(me.player.account_id)
     )
+    context["duel_tour"] = duel_tour(room, me.player) if me is not None else None  # seated players only
     return render(request, "rooms/room.html", context)
+
+
+# A duel's lobby walks a player through its game the first time (issue 43, 18): the duel's
+# clock starts for everyone at once, so the walkthrough comes before the countdown.
+DUEL_TOURS = {"domino": "domino/duel_tour_steps.html", "cardoku": "cardoku/duel_tour_steps.html"}
+
+
+def duel_tour(room, player: Profile) -> str | None:
+    """The walkthrough's steps template for a lobby of a duel whose game `player` never
+    played (solo or in a room), else None."""
+    steps = DUEL_TOURS.get(room.game)
+    if steps is None or room.state != Room.State.LOBBY:
+        return None
+    solo = DominoGame if room.game == "domino" else CardokuGame
+    played = RoomResult.objects.filter(record_filter(player), game=room.game).exists()
+    return None if played or solo.objects.filter(record_filter(player)).exists() else steps
 
 
 def loopback(host: str) -> bool:

@@ -1,8 +1,10 @@
 """Screenshots of the site as players see it, to look at after a change of layout or style:
 a showdown lobby (and its QR code), its 3-2-1 countdown, a race in progress (and with a
 reaction's toast), a finished room, Solo Run (and its digit-first mode), Cardoku and Sudoku
-Domino (solo, their first-play walkthroughs, and a duel each), How to Play, at 1280x800 and
-375x812, in the light and the dark colour scheme.
+Domino (solo, their first-play walkthroughs, and a duel each, with the Domino duel lobby's
+walkthrough), How to Play, a scheduled showdown's guest name, the daily's share card (the PNG)
+and its page, and the daily archive's statistics, at 1280x800 and 375x812, in the light and
+the dark colour scheme.
 
     .venv/bin/python scripts/screenshots.py OUT_DIR [--only NAME,...] [--lang nl]
 
@@ -43,6 +45,7 @@ STATES = [
     "domino-duel-over",
     "how-to-play",
     "digit-first",
+    "reader-help",
     "share-qr",
     "cardoku-tour",
     "domino-tour",
@@ -57,6 +60,26 @@ STATES = [
     "lobby-invite",
     "arena",
     "arenas",
+    "arena-finished",
+    "arena-private",
+    "settings",
+    "solo-paused",
+    "solo-fill",
+    "solo-why",
+    "daily-rule",
+    "display-cb-safe",
+    "display-standard",
+    "display-high-contrast",
+    "display-high-standard",
+    "display-numpad",
+    "display-row",
+    "display-left",
+    "display-large",
+    "guest-name",
+    "duel-tour",
+    "share-card",
+    "daily-shared",
+    "daily-stats",
 ]
 # The first-play walkthroughs are shot on their own (the *-tour states); everywhere else this
 # browser has seen them already.
@@ -325,9 +348,54 @@ def solo(shots: Shooter) -> None:
 
     shots.shoot("digit-first", "Ada", page.url.removeprefix(shots.base), "[data-board]", prepare=digit_first)
 
+    def reader_help(page) -> None:  # screen-reader mode (static/js/reader.js): its keys, opened by "?"
+        resume(page)
+        page.locator("[data-board] [data-cell]").nth(30).focus()
+        page.keyboard.press("?")
+        page.locator("#reader-help").wait_for()
+
+    reader_on = "document.addEventListener('readystatechange', () => document.documentElement.dataset.reader = 'on');"
+    path = page.url.removeprefix(shots.base)
+    shots.shoot("reader-help", "Ada", path, "#reader-help", prepare=reader_help, init=TOURS_SEEN + reader_on)
+
+
+def solo_pause(shots: Shooter) -> None:
+    """Issue 43: a Solo Run paused over 10 s (the paused screen says it is now Assisted), the
+    Assisted run with Fill notes pressed, its finish saying why, and the dailies' page with
+    the pause rule before the start."""
+    from django.db.models import F
+    from django.utils import timezone
+
+    from games.daily.models import Daily
+    from games.models import SoloRun
+
+    page = shots.player("Grace")
+    page.goto("/")
+    page.locator("form.level-picker").first.get_by_role("button", name="Easy").click()
+    page.wait_for_selector("[data-board]")
+    run = SoloRun.objects.filter(player__display_name="Grace").latest("pk")
+    sudoku_moves(page, run.puzzle, 3)
+    page.get_by_role("button", name="Pause").click()
+    page.locator("[data-pause-rule]").wait_for()
+    SoloRun.objects.filter(pk=run.pk).update(
+        paused_at=F("paused_at") - dt.timedelta(seconds=11), revision=F("revision") + 1
+    )
+    path = page.url.removeprefix(shots.base)
+    shots.shoot("solo-paused", "Grace", path, "[data-pause-rule].is-warn")
+    page.reload()
+    page.get_by_role("button", name="Resume").click()
+    page.locator("#fill-notes:not([hidden])").click()
+    page.locator("#game-message", has_text="Notes filled").wait_for()
+    shots.shoot("solo-fill", "Grace", path, "#fill-notes")
+    sudoku_moves(page, run.puzzle)
+    shots.shoot("solo-why", "Grace", path, ".assisted-why")
+    puzzle = run.puzzle
+    Daily.objects.get_or_create(date=timezone.now().date(), level="easy", defaults={"puzzle": puzzle})
+    shots.shoot("daily-rule", "Grace", "/daily/", ".pause-rule-note")
+
 
 def resume(page) -> None:
-    """A Solo Run pauses when its last page closes (the previous screenshot's): resume it."""
+    """A Solo Run left paused (Pause pressed before the shot): resume it; a playing one is left alone."""
     button = page.locator("button[name=command][value=resume]")
     page.locator("[data-board]").or_(button).wait_for()
     if button.count():
@@ -389,7 +457,8 @@ def end_duel(shots: Shooter, code: str, *players: str) -> None:
     """Every player forfeits in turn: the room is over."""
     for name in players:
         page = shots.player(name)
-        page.locator("form.forfeit button").click()
+        page.locator("details.forfeit summary").click()
+        page.get_by_role("button", name="Yes, forfeit").click()
         page.wait_for_url(shots.base + "/")
 
 
@@ -415,39 +484,89 @@ def domino_pushes(page, load_state, count: int) -> None:
 
 
 def domino_solo(shots: Shooter) -> None:
+    """Linus's first Domino game: its walkthrough with the clock waiting for it (shot first:
+    the walkthrough's end starts the clock), then the game a few stones on."""
+    from games.domino import solo as domino
     from games.domino.models import DominoGame
+    from players.models import Profile
 
+    game = domino.start_game(Profile.objects.filter(display_name="Linus").latest("pk"), "easy")
+    path = f"/domino/{game.pk}/"
+    tour(shots, "domino-tour", "Linus", path, "[data-domino-board]", step=1)  # the hand, the clock waiting
     page = shots.player("Linus")
-    page.goto("/domino/")
-    page.locator("button[name=level][value=easy]").first.click()
-    page.wait_for_selector("[data-domino-board]")
-    game = DominoGame.objects.filter(player__display_name="Linus").latest("pk")
+    page.goto(path)
+    page.locator("#dm-clock [data-clock-waiting]").wait_for(state="detached")  # seen: the clock runs
     domino_pushes(page, lambda: DominoGame.objects.get(pk=game.pk).engine_state(), 6)
-    shots.shoot("domino-solo", "Linus", page.url.removeprefix(shots.base), "[data-domino-board]")
-    tour(shots, "domino-tour", "Linus", page.url.removeprefix(shots.base), "[data-domino-board]")
+    shots.shoot("domino-solo", "Linus", path, "[data-domino-board]")
 
 
-def tour(shots: Shooter, state: str, name: str, path: str, ready: str) -> None:
-    """A first visit (no walkthrough seen): the walkthrough on its step about the board, as
-    the player sees it (the screen, not the whole page: the card is fixed at its foot)."""
+def tour(shots: Shooter, state: str, name: str, path: str, ready: str, step: int = 2) -> None:
+    """A first visit (no walkthrough seen): the walkthrough on its `step` (the one about the
+    board by default), as the player sees it (the screen, not the whole page: the card is
+    fixed at its foot)."""
 
-    def step_two(page) -> None:
-        page.get_by_role("dialog").get_by_role("button", name="Next").click()
-        page.wait_for_timeout(700)  # the smooth scroll to the ringed board
+    def on_step(page) -> None:
+        for _ in range(step - 1):
+            page.get_by_role("dialog").get_by_role("button", name="Next").click()
+        page.wait_for_timeout(700)  # the smooth scroll to the ringed part
+        if step == 1:  # the page's top: a first Domino game's clock, waiting for the walkthrough
+            page.evaluate("window.scrollTo(0, 0)")
 
-    shots.shoot(state, name, path, ready, prepare=step_two, init="", full_page=False)
+    shots.shoot(state, name, path, ready, prepare=on_step, init="", full_page=False)
 
 
 def domino_duel(shots: Shooter) -> None:
     from games.engines import domino as d
 
     code = open_room(shots, "domino", "Grace", ["Linus"])
+    # Grace never played Domino: the lobby walks her through it (a browser that never saw it).
+    shots.shoot("duel-tour", "Grace", f"/r/{code}/", ".tour[data-tour=domino]", init="", full_page=False)
     start_room(shots, code, ["Grace", "Linus"])
     domino_pushes(shots.player("Grace"), lambda: d.from_dict(seat_state("Grace")), 5)
     domino_pushes(shots.player("Linus"), lambda: d.from_dict(seat_state("Linus")), 3)
     shots.shoot("domino-duel", "Grace", f"/r/{code}/", "#room-body[data-state=playing] [data-domino-board]")
     end_duel(shots, code, "Linus", "Grace")
     shots.shoot("domino-duel-over", "Grace", f"/r/{code}/", "#room-body[data-state=finished]", settle=1500)
+
+
+def guest_name(shots: Shooter) -> None:
+    """A scheduled showdown's invitation as a guest still called "Player 1234" sees it: "I'm
+    coming" asks the name the guest list shows (issue 43, 6)."""
+    from django.utils import timezone
+
+    from players.models import Profile
+    from rooms.api import create_room
+
+    ada = Profile.objects.filter(display_name="Ada").latest("pk")
+    room = create_room(ada, level="easy", scheduled_for=timezone.now() + dt.timedelta(days=1), host_timezone="UTC")
+    guests = Profile.objects.filter(display_name__startswith="Player ")
+    known = guests.count()
+    page = shots.player("Hedy")  # a first visit: the room's socket makes the profile
+    page.goto(f"/r/{room.code}/")
+    wait_until(lambda: guests.count() > known)
+    shots.shoot("guest-name", "Hedy", f"/r/{room.code}/", ".coming-form .guest-name")
+
+
+def daily_share(shots: Shooter) -> None:
+    """Today's easy daily solved: the share card itself (the PNG), the page a shared link
+    opens, and the archive's statistics per level."""
+    from django.utils import timezone
+
+    from games.bank import take_puzzle
+    from games.daily.models import Daily
+    from games.models import SoloRun
+
+    Daily.objects.get_or_create(date=timezone.now().date(), level="easy", defaults={"puzzle": take_puzzle("easy")})
+    page = shots.player("Linus")
+    page.goto("/daily/")
+    page.locator("button[name=level][value=easy]").click()
+    page.wait_for_selector("[data-board]")
+    run = SoloRun.objects.filter(player__display_name="Linus", daily__isnull=False).latest("pk")
+    sudoku_moves(page, run.puzzle)
+    page.locator("[data-share][data-card-url]").wait_for()
+    shots.shoot("share-card", "Linus", f"/daily/card/{run.pk}.png", "img", full_page=False)
+    shots.shoot("daily-shared", "Linus", f"/daily/shared/{run.pk}/", ".share-card")
+    shots.shoot("daily-stats", "Linus", "/daily/archive/", "#stats")
 
 
 def race_now(shots: Shooter) -> None:
@@ -534,6 +653,9 @@ def friends(shots: Shooter) -> None:
     arenas(shots, ana, bo, cy)
 
 
+ARENA_STATES = ("arena", "arenas", "arena-finished", "arena-private")
+
+
 def arenas(shots: Shooter, *players) -> None:
     """An arena halfway (docs/rules.md 12): its table with fire and berserk, and the list."""
     import datetime as dt
@@ -559,11 +681,81 @@ def arenas(shots: Shooter, *players) -> None:
     Entry.objects.filter(arena=arena, player=players[0]).update(state="paused")  # no pairing while shot
     shots.shoot("arena", "Ana", f"/arena/{arena.code}/", "#arena-table")
     shots.shoot("arenas", "Ana", "/arenas/", ".arena-list")
+    # Finished: the podium and Ana's rooms in order (fire, berserk, a room she left).
+    over = Arena.objects.create(
+        level="easy", starts_at=now - dt.timedelta(minutes=40), minutes=30, ends_at=now - dt.timedelta(minutes=10)
+    )
+    rooms: list[tuple[int | None, int, int, bool, bool]] = [
+        (1, 3, 2, False, True), (1, 3, 2, False, False), (1, 4, 6, True, False), (2, 4, 4, True, False),
+        (None, 3, 0, False, False),
+    ]  # fmt: skip
+    history = [
+        {"room": "ABCDEF", "place": p, "size": n, "points": pts, "fire": f, "berserk": b, "left": p is None}
+        for p, n, pts, f, b in rooms
+    ]
+    for profile, points, past in zip(players, (14, 6, 3), (history, history[:2], history[:1]), strict=True):
+        Entry.objects.create(
+            arena=over, player=profile, account_id=profile.account_id, points=points, rooms=len(past),
+            recent=[[h["points"], h["fire"], h["berserk"]] for h in past], history=past, state="paused",
+            solving_seconds=200.0 * len(past),
+        )  # fmt: skip
+    shots.shoot("arena-finished", "Ana", f"/arena/{over.code}/", "#history")
+    # A private arena before its start: the guest list and Ana's reminders.
+    private = Arena.objects.create(
+        level="hard", starts_at=now + dt.timedelta(hours=3), minutes=60, ends_at=now + dt.timedelta(hours=4),
+        private=True, host_id=players[0].account_id,
+    )  # fmt: skip
+    for profile in players[:2]:
+        Entry.objects.create(arena=private, player=profile, account_id=profile.account_id, by_email=True)
+    shots.shoot("arena-private", "Ana", f"/arena/{private.code}/", "[data-arena-guests]")
 
 
 def how_to_play(shots: Shooter) -> None:
     """The guides (a screen each, pictures from the real boards) above the rules in detail."""
     shots.shoot("how-to-play", "Ada", "/how-to-play/", "#play-solo")
+
+
+# Each display setting (players/display.py) on a Solo Run board with a wrong entry just
+# refused: (state, the profile's stored settings).
+DISPLAYS = [
+    ("display-cb-safe", {}),
+    ("display-standard", {"palette": "standard"}),
+    ("display-high-contrast", {"contrast": "high"}),
+    ("display-high-standard", {"contrast": "high", "palette": "standard"}),
+    ("display-numpad", {"pad": "numpad"}),
+    ("display-row", {"pad": "row"}),
+    ("display-left", {"pad_side": "left"}),
+    ("display-large", {"text": "large"}),
+]
+
+
+def display_settings(shots: Shooter) -> None:
+    """The settings page, then a Solo Run board in each setting with one wrong digit refused
+    (its cross and tint)."""
+    from games.models import SoloRun
+    from players.models import Profile
+
+    shots.shoot("settings", "Ada", "/settings/", "#settings-form")
+    page = shots.player("Ada")
+    page.goto("/")
+    page.locator("form.level-picker").first.get_by_role("button", name="Easy").click()
+    page.wait_for_selector("[data-board]")
+    run = SoloRun.objects.filter(player__display_name="Ada").latest("pk")
+    sudoku_moves(page, run.puzzle, 12)
+    wrong_at = [i for i, g in enumerate(run.puzzle.givens) if g == "0"][-1]  # far from the 12 entered
+
+    def a_wrong_digit(page) -> None:
+        resume(page)
+        page.locator(f'[data-board] [data-cell="{wrong_at}"]').click()
+        page.keyboard.press(str(int(run.puzzle.solution[wrong_at]) % 9 + 1))
+        page.locator(f'[data-board] [data-cell="{wrong_at}"].wrong').wait_for()
+        page.locator(f'[data-board] [data-cell="{wrong_at}"].wrong .value').wait_for(state="detached")
+
+    ada = Profile.objects.filter(display_name="Ada")
+    for state, settings in DISPLAYS:
+        ada.update(display=settings)
+        shots.shoot(state, "Ada", page.url.removeprefix(shots.base), "[data-board]", prepare=a_wrong_digit)
+    ada.update(display={})
 
 
 def main() -> None:
@@ -604,14 +796,18 @@ def main() -> None:
                 for step, states in (
                     (showdown, {"lobby", "share-qr", "race", "toast", "finished", "replay", "ghost-race"}),
                     (countdown, {"countdown"}),
-                    (solo, {"solo", "digit-first"}),
+                    (solo, {"solo", "digit-first", "reader-help"}),
                     (cardoku_solo, {"cardoku-solo", "cardoku-tour"}),
                     (cardoku_duel, {"cardoku-duel", "cardoku-duel-over"}),
                     (domino_solo, {"domino-solo", "domino-tour"}),
-                    (domino_duel, {"domino-duel", "domino-duel-over"}),
+                    (domino_duel, {"duel-tour", "domino-duel", "domino-duel-over"}),
                     (how_to_play, {"how-to-play"}),
                     (race_now, {"home", "race-wait"}),
-                    (friends, {"friends", "profile", "league", "home-friends", "lobby-invite", "arena", "arenas"}),
+                    (friends, {"friends", "profile", "league", "home-friends", "lobby-invite", *ARENA_STATES}),
+                    (display_settings, {"settings", *(state for state, _ in DISPLAYS)}),
+                    (solo_pause, {"solo-paused", "solo-fill", "solo-why", "daily-rule"}),
+                    (guest_name, {"guest-name"}),
+                    (daily_share, {"share-card", "daily-shared", "daily-stats"}),
                 ):
                     if not only or only & states or step is showdown:
                         step(shots)

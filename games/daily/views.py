@@ -18,7 +18,7 @@ from friends.graph import circle
 from games.limits import creation_limit
 from games.models import Level
 
-from . import days, play
+from . import days, play, stats
 from .boards import Row, among, own
 
 ZONE_COOKIE = "showdown_zone"
@@ -175,6 +175,7 @@ def daily_archive(request):
         "daily/archive.html",
         {
             "weeks": play.archive_month(request.player, month, local_today),
+            "level_stats": stats.player_stats(request.player, local_today),
             "weekdays": [(WEEKDAYS_ABBR[n], WEEKDAYS[n]) for n in range(7)],
             "month": month,
             "previous": previous,

@@ -101,14 +101,17 @@ def cell(c: dict, joker_mode: str | None = None, *, oob: bool = False) -> SafeSt
 # --- status, hand, message -------------------------------------------------------------------
 
 
-def clock(seconds_left: float, finished: bool, *, oob: bool = False) -> SafeString:
-    """Time left on the server's clock; the page's script counts down between answers."""
+def clock(seconds_left: float, finished: bool, *, oob: bool = False, waiting: bool = False) -> SafeString:
+    """Time left on the server's clock; the page's script counts down between answers. A
+    first game's clock `waiting` for the walkthrough stands still and says so."""
     low = " is-low" if seconds_left < 60 and not finished else ""
     label = _e(gettext("Time left"))  # (texts are translated outside f-strings: xgettext skips them)
+    note = _e(gettext("Starts after the walkthrough or your first move"))
+    wait = f'<span class="hud-note" data-clock-waiting>{note}</span>' if waiting else ""
     return _done(
         f'<div id="dm-clock" class="hud-item hud-clock{low}"><span class="hud-label" id="clock-label">{label}</span>'
         f'<span class="clock" aria-labelledby="clock-label" data-countdown data-seconds-left="{seconds_left:.1f}" '
-        f'data-running="{0 if finished else 1}">{format_seconds(seconds_left)}</span></div>',
+        f'data-running="{0 if finished or waiting else 1}">{format_seconds(seconds_left)}</span>{wait}</div>',
         oob,
     )
 

@@ -6,8 +6,10 @@ meanwhile), the clock's `settle` under the row's lock."""
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,6 +19,7 @@ from games.bank import take_puzzle
 from games.engines.domino import BadMove, DominoError, IllegalMove, Outcome, State
 from games.engines.text import _
 from games.models import Level
+from players.identity import record_filter
 
 from . import play
 from .models import TIME_LIMIT, DominoGame
@@ -39,16 +42,29 @@ class NotYourGame(IllegalMove):
     """The game does not exist or belongs to another player (403)."""
 
 
+# A player's first Domino game gets the walkthrough (templates/domino/tour_steps.html), and its
+# clock waits for it: it starts at the walkthrough's end, at the first move, or WALKTHROUGH_WAIT
+# after the game opened, whichever comes first. The cap keeps the wait from being gamed (a
+# board studied for as long as one likes), and only a first game has it (docs/rules.md 4).
+WALKTHROUGH_WAIT = timedelta(minutes=2)
+CLOCK_FIELDS = ["state", "started_at", "deadline"]
+
+
 def start_game(player, level: str, now=None, seed: int | None = None) -> DominoGame:
-    """Take a puzzle of ``level`` from the bank and start its 10-minute clock. The seed
-    (random unless given) fixes the stone order."""
+    """Take a puzzle of ``level`` from the bank and start its 10-minute clock (a first game's
+    clock waits for the walkthrough: WALKTHROUGH_WAIT). The seed (random unless given) fixes
+    the stone order."""
     if level not in Level.values:
         raise BadMove(_("Pick Easy, Medium, Hard or Expert."))
     now = now or timezone.now()
+    first = not DominoGame.objects.filter(record_filter(player)).exists()
     puzzle = take_puzzle(level)
     seed = secrets.randbits(62) if seed is None else seed
-    data = play.start_state(puzzle.givens_tuple, puzzle.solution_tuple, seed, now.timestamp())
-    game = DominoGame(player=player, puzzle=puzzle, level=level, seed=seed, started_at=now, deadline=now + TIME_LIMIT)
+    start = now + WALKTHROUGH_WAIT if first else now
+    data = play.start_state(puzzle.givens_tuple, puzzle.solution_tuple, seed, start.timestamp())
+    game = DominoGame(
+        player=player, puzzle=puzzle, level=level, seed=seed, started_at=start, deadline=start + TIME_LIMIT
+    )
     game.store(data, now)
     game.save()
     return game
@@ -73,6 +89,7 @@ def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
     now = now or timezone.now()
 
     def change(game: DominoGame) -> tuple[Played, list[str]]:
+        started = _start_clock(game, now)  # a first game's first move starts its waiting clock
         before = game.engine_state()
         try:
             after, outcome = play.apply(before, action, now.timestamp())
@@ -80,7 +97,28 @@ def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
             error.game = game  # the refusal's answer shows this game as it stands
             raise
         game.store_state(after, now)
-        return Played(game, before, after, outcome), MOVE_FIELDS
+        return Played(game, before, after, outcome), MOVE_FIELDS + (CLOCK_FIELDS if started else [])
+
+    return rowwriter.write(DominoGame, game_id, player, change, NotYourGame(_("That game is not yours.")))
+
+
+def _start_clock(game: DominoGame, now) -> bool:
+    """Start a waiting clock now (the row's and the engine's start); False if it runs already."""
+    if game.finished or now >= game.started_at:
+        return False
+    game.started_at, game.deadline = now, now + TIME_LIMIT
+    game.store_state(dataclasses.replace(game.engine_state(), started_at=now.timestamp()), now)
+    return True
+
+
+def start_clock(game_id: int, player, now=None) -> DominoGame:
+    """The walkthrough is over (done or skipped): a waiting clock starts now. Idempotent: a
+    running clock is left as it is, so this can only ever make the game's time shorter."""
+    now = now or timezone.now()
+
+    def change(game: DominoGame) -> tuple[DominoGame, list[str]]:
+        _start_clock(game, now)
+        return game, CLOCK_FIELDS  # unchanged values when it ran already (one write, once a game)
 
     return rowwriter.write(DominoGame, game_id, player, change, NotYourGame(_("That game is not yours.")))
 

@@ -58,6 +58,8 @@ def domino_new(request):
 def _context(game: DominoGame, now, outcome=None, action=None, joker_mode=None, error=None, oob=False):
     context = game_view(game.engine_state(), now.timestamp(), outcome, action, joker_mode)
     context.update(game=game, error=error, oob=oob)
+    if not game.finished and now < game.started_at:  # a first game's clock waits for the walkthrough
+        context.update(clock_waiting=True, seconds_left_whole=int((game.started_at - now).total_seconds()))
     return context
 
 
@@ -111,6 +113,8 @@ def domino_act(request, game_id: int):
     (the board leaves joker mode), at the end of the game, for a move on an old board (a
     second tab, a lost answer: the page is behind) and when the page asks with ``full=1``."""
     now = timezone.now()
+    if request.POST.get("clock") == "start":
+        return _start_clock(request, game_id, now)
     full = request.POST.get("full") == "1"
     action = None
     try:
@@ -143,3 +147,14 @@ def domino_act(request, game_id: int):
     if full or game.finished or isinstance(action, play.Joker) or not request.htmx:
         return _render_game(request, _context(game, now, outcome, action, oob=bool(request.htmx)), status)
     return answer(move_answer(played.before, played.after, now.timestamp(), outcome, action), status)
+
+
+def _start_clock(request, game_id: int, now):
+    """The walkthrough is over (done or skipped): a first game's waiting clock starts."""
+    try:
+        game = solo.start_clock(game_id, player_token(request), now)
+    except solo.NotYourGame:
+        return _not_yours(request)
+    if not request.htmx:
+        return redirect("domino_game", game_id=game.pk)
+    return _render_game(request, _context(game, now, oob=True))

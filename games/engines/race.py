@@ -242,7 +242,7 @@ class Board:
 
 @dataclass(frozen=True)
 class Outcome:
-    kind: str  # "correct", "wrong", "hint", "note"
+    kind: str  # "correct", "wrong", "hint", "note", "fill"
     cell: int
     digit: int
     points: int = 0
@@ -331,9 +331,22 @@ def enter(board: Board, rules: Rules, solution: tuple[int, ...], cell: int, digi
     return new, Outcome("wrong", cell, digit, new.score - board.score, eliminated=eliminated, message=message)
 
 
+def candidate_mask(cells: tuple[int, ...], cell: int) -> int:
+    """The digits `cell` may still hold, as a notes bitmask (bit d = digit d): those not
+    already in its row, column or box. The cell's own digit is not looked at."""
+    mask = NOTE_BITS
+    for p in _PEERS[cell]:
+        mask &= ~(1 << cells[p])  # an empty peer (0) clears bit 0, never a digit's
+    return mask & NOTE_BITS
+
+
+def candidates(cells: tuple[int, ...]) -> tuple[int, ...]:
+    """Every empty cell's candidates (candidate_mask), 0 for a filled cell."""
+    return tuple(0 if cells[i] else candidate_mask(cells, i) for i in range(81))
+
+
 def _candidates(cells: tuple[int, ...], cell: int) -> int:
-    used = {cells[p] for p in _PEERS[cell]}
-    return sum(1 for d in range(1, 10) if d not in used)
+    return candidate_mask(cells, cell).bit_count()
 
 
 def hint(board: Board, rules: Rules, solution: tuple[int, ...], cell: int | None = None) -> tuple[Board, Outcome]:
@@ -392,6 +405,20 @@ def set_notes(board: Board, rules: Rules, cell: int, notes: int) -> tuple[Board,
     marks = list(board.notes)
     marks[cell] = notes
     return replace(board, notes=tuple(marks)), Outcome("note", cell, 0)
+
+
+def fill_notes(board: Board, rules: Rules) -> tuple[Board, Outcome]:
+    """Auto-candidates: every empty cell's notes become its candidates, replacing the marks
+    it had (the Assisted play's Fill notes, docs/rules.md 2). The outcome's cell is the
+    first empty one (0 on a full board)."""
+    _check_playing(board, rules)
+    if not rules.notes:
+        raise IllegalMove(_("Notes are off in this game."))
+    marks = candidates(board.cells)
+    empty = [i for i in range(81) if not board.cells[i]]
+    return replace(board, notes=marks), Outcome(
+        "fill", empty[0] if empty else 0, 0, message=_("Notes filled: every empty cell shows its candidates.")
+    )
 
 
 # --- Delayed feedback (docs/rules.md 1, "Delayed feedback") ----------------------------------

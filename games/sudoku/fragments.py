@@ -71,10 +71,17 @@ def sudoku_cell(
         css += " box-right"
     if r in (2, 5):
         css += " box-bottom"
+    # What a screen reader says (docs: How to Play, screen-reader mode): "Row 3, column 5, empty",
+    # "…, 7, given", "…, 7" (the player's own), "…, 7, hint", "…, notes 1 4 9". A refused digit
+    # is never part of the name: the message line and the reader's live region say why.
     label = gettext("Row %(row)s, column %(col)s") % {"row": r + 1, "col": c + 1}
     inner = ""
     if value:
         label += f", {value}"
+        if board.givens[index]:
+            label += ", " + gettext("given")
+        elif index in board.hinted:
+            label += ", " + gettext("hint")
         inner = f'<span class="value">{_e(value)}</span>'
     elif board.notes[index]:
         notes = board.notes_at(index)
@@ -84,6 +91,8 @@ def sudoku_cell(
             + "".join(f"<span>{d if d in notes else ''}</span> " for d in range(1, 10))
             + "</span>"
         )
+    else:
+        label += ", " + gettext("empty")
     focus = 'tabindex="0" aria-selected="true"' if selected else 'tabindex="-1" aria-selected="false"'
     return _done(
         f'<div id="{cell_id(index)}" role="gridcell" class="{css}" aria-label="{_e(label)}" '
@@ -145,6 +154,16 @@ def hint_button(hints_left: int, *, oob: bool = False) -> SafeString:
     )
 
 
+def fill_notes_button(shown: bool, *, oob: bool = False) -> SafeString:
+    """Solo Run's Fill notes (auto-candidates): there from the moment the run is Assisted,
+    hidden while it is Classic (docs/rules.md 2). A room never draws it."""
+    label = _e(gettext("Fill notes"))
+    hidden = "" if shown else " hidden"
+    return _done(
+        f'<button id="fill-notes" type="submit" class="tool" name="action" value="fill"{hidden}>{label}</button>', oob
+    )
+
+
 def submit_button(enabled: bool, checked: bool = False, *, oob: bool = False) -> SafeString:
     """Delayed feedback's Submit: enabled once every cell is filled; after a wrong submission
     (`checked`) it says why it waits: the same grid is never checked twice."""
@@ -197,16 +216,24 @@ def message(
     text: str | None = None, *, kind: str | None = None, element_id: str = "game-message", oob: bool = False
 ) -> SafeString:
     """The status line (`game-message` on Solo Run, `room-message` in a room). `kind` is
-    "error", "good" or None; an empty line keeps its height with a no-break space."""
-    css = {"error": " is-error", "good": " is-good"}.get(kind or "", "")
+    "error", "good", "warn" or None; an empty line keeps its height with a no-break space."""
+    css = {"error": " is-error", "good": " is-good", "warn": " is-warn"}.get(kind or "", "")
     body = _e(say(text)) if text else "&nbsp;"
     return _done(f'<p id="{_e(element_id)}" class="message{css}" role="status">{body}</p>', oob)
 
 
 def outcome_message(
-    outcome: Outcome | None = None, error: str | None = None, *, element_id: str = "game-message", oob: bool = False
+    outcome: Outcome | None = None,
+    error: str | None = None,
+    *,
+    element_id: str = "game-message",
+    oob: bool = False,
+    notice=None,
 ) -> SafeString:
-    """The message line for a Sudoku move's outcome or a refusal."""
+    """The message line for a Sudoku move's outcome or a refusal; `notice`, a rule that just
+    applied (Solo Run's pause over 10 s), is said as a warning."""
+    if notice and not error:
+        return message(notice, kind="warn", element_id=element_id, oob=oob)
     text = error or (outcome.message if outcome else None)
     return message(text, kind=message_kind(outcome, error), element_id=element_id, oob=oob)
 

@@ -1,8 +1,9 @@
 """Sudoku board moves: the one parser for form posts (Solo Run) and socket messages
 (Showdown), and the one way to apply a move to a race board. Pure Python, no Django.
 
-A move is `Enter` or `Note` (a cell and a digit), `SetNotes` (a cell and its marks) or
-`Hint` (a cell, or None: any cell).
+A move is `Enter` or `Note` (a cell and a digit), `SetNotes` (a cell and its marks),
+`Hint` (a cell, or None: any cell) or `FillNotes` (every empty cell's candidates as its
+notes: Solo Run's Assisted play only, so only a parse that asks for it reads one).
 The race engine judges it (games/engines/race.py); a malformed request raises
 `race.MalformedMove` with a message for the player, before the engine sees it.
 """
@@ -50,6 +51,16 @@ class Hint:
 
 
 @dataclass(frozen=True)
+class FillNotes:
+    """Auto-candidates: every empty cell's notes set to the digits its row, column and box
+    do not hold yet."""
+
+    kind: ClassVar[str] = "fill"
+    cell: ClassVar[None] = None
+    digit: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
 class Erase:
     """Take an own entry off the board (delayed feedback only)."""
 
@@ -67,7 +78,7 @@ class Submit:
     digit: ClassVar[None] = None
 
 
-Move = Enter | Note | Hint | SetNotes
+Move = Enter | Note | Hint | SetNotes | FillNotes
 DelayedMove = Erase | Submit
 
 
@@ -75,11 +86,12 @@ def number(value, name: str, low: int, high: int) -> int:
     return number_field(value, name, low, high, race.MalformedMove)
 
 
-def parse_move(data) -> Move:
+def parse_move(data, *, fill: bool = False) -> Move:
     """A board move from POST data or a socket message: ``action`` enter, note, notes (with
     ``marks``, the cell's digits) or hint (or
     ``command=hint``; without either, a ``digit`` entered or noted as ``mode`` says), with
-    ``cell`` 0-80 and ``digit`` 1-9 as numbers or strings."""
+    ``cell`` 0-80 and ``digit`` 1-9 as numbers or strings. ``action=fill`` (FillNotes) only
+    with `fill` (Solo Run): a room has no Assisted play, so it is an unknown action there."""
     action = data.get("action")
     if action is None:
         command = data.get("command")
@@ -104,6 +116,8 @@ def parse_move(data) -> Move:
     if action == "hint":
         cell = data.get("cell")
         return Hint(None if cell in (None, "") else number(cell, "cell", 0, 80))
+    if action == "fill" and fill:
+        return FillNotes()
     raise race.MalformedMove(_("Unknown action %(action)s.", action=repr(str(action)[:20])))
 
 
@@ -154,6 +168,8 @@ def apply(board: race.Board, rules: race.Rules, solution, move: Move) -> tuple[r
         return race.toggle_note(board, rules, move.cell, move.digit)
     if isinstance(move, SetNotes):
         return race.set_notes(board, rules, move.cell, move.notes)
+    if isinstance(move, FillNotes):
+        return race.fill_notes(board, rules)
     return race.hint(board, rules, solution, move.cell)
 
 

@@ -54,6 +54,7 @@ register.simple_tag(fragments.hints_stat, name="hints_stat")
 register.simple_tag(fragments.version_input, name="version_input")
 register.simple_tag(fragments.outcome_message, name="outcome_message")
 register.simple_tag(fragments.run_badge, name="run_badge")
+register.simple_tag(fragments.fill_notes_button, name="fill_notes_button")
 
 
 # Labels of engine keys in the player's language (games/i18n.py).

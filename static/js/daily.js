@@ -25,7 +25,13 @@
     if (!box) return;
     const text = box.querySelector("[data-share-text]").textContent.trim();
     if (share) {
-      navigator.share({ text: text, url: window.location.origin + "/daily/" }).catch(function () { /* dismissed */ });
+      // The card's picture where the share sheet takes files (fetched ahead: the tap's user
+      // activation would not outlast a download), else the link to the card's page.
+      const url = new URL(box.dataset.shareUrl || "/daily/", window.location.origin).href;
+      const file = cards.get(box);
+      const data = file && navigator.canShare && navigator.canShare({ files: [file] })
+        ? { files: [file], text: text + " " + url } : { text: text, url: url };
+      navigator.share(data).catch(function () { /* dismissed */ });
       return;
     }
     const done = function () {
@@ -48,7 +54,14 @@
     selection.addRange(range);
   }
 
+  const cards = new Map();  // share box -> the card's PNG as a File
   if (navigator.share) {
     document.querySelectorAll("[data-share-button]").forEach(function (button) { button.hidden = false; });
+    document.querySelectorAll("[data-share][data-card-url]").forEach(function (box) {
+      if (!window.File || !navigator.canShare) return;
+      fetch(box.dataset.cardUrl).then(function (r) { return r.ok ? r.blob() : null; }).then(function (blob) {
+        if (blob) cards.set(box, new File([blob], "sudoku-showdown-daily.png", { type: "image/png" }));
+      }).catch(function () { /* offline: the link is shared instead */ });
+    });
   }
 })();

@@ -1,65 +1,32 @@
-// Solo Run: a closed tab pauses the run (How to Play: no page open, no clock running once
-// the run has an entry). Leaving the page sends the Pause button's request as a beacon; a
-// reload of the same tab resumes at once, so reloading keeps the run going.
+// Solo Run: the pause rule said the moment it applies (How to Play, "Solo Run"). A ranked run
+// paused after its first entry turns Assisted once the pause passes 10 s: the paused screen's
+// line (a live region, so it is announced) says so then, and the badge changes with it; the
+// server records it at the resume. Leaving the page is not a pause: nothing is sent as the
+// page goes, the clock runs on, and the run carries on wherever it is opened next.
 (function () {
   "use strict";
-  function game() { return document.querySelector("#game[data-leave-url]"); }
-  function key(section) { return "solo-left-" + section.dataset.runId; }
+  let timer = null;
 
-  window.addEventListener("pagehide", function () {
-    const section = game();
-    if (!section || section.dataset.state !== "playing" || !navigator.sendBeacon) return;
-    const token = document.querySelector("input[name=csrfmiddlewaretoken]");
-    const form = new FormData();
-    form.append("command", "pause");
-    if (token) form.append("csrfmiddlewaretoken", token.value);
-    navigator.sendBeacon(section.dataset.leaveUrl, form);
-    try { sessionStorage.setItem(key(section), String(Date.now())); } catch (e) { /* private mode */ }
-  });
+  function arm() {
+    clearTimeout(timer);
+    const line = document.querySelector("[data-pause-rule]");
+    if (!line) return;
+    const left = Number(line.dataset.pauseLeft);
+    if (left > 0) timer = setTimeout(function () { applied(line); }, left * 1000);
+    else applied(line);  // over already (a reload, another device): the badge says it too
+  }
 
-  // The pause this tab sent as it reloaded can land after the new page: a move refused
-  // for it ("paused") in the next seconds resumes the run and is sent again, once.
-  let reloaded = 0;
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    const detail = event.detail;
-    if (detail.xhr.status !== 409 || !reloaded || Date.now() - reloaded > 15000) return;
-    const form = document.querySelector("#move-form");
-    const sent = detail.requestConfig && detail.requestConfig.formData;
-    if (!form || !sent || !sent.has("digit") || detail.xhr.responseText.indexOf('data-state="paused"') < 0) return;
-    reloaded = 0;
-    detail.shouldSwap = false;
-    const move = Object.fromEntries(sent);
-    const url = game().dataset.leaveUrl;
-    const resume = new FormData();
-    resume.append("command", "resume");
-    resume.append("csrfmiddlewaretoken", move.csrfmiddlewaretoken || "");
-    fetch(url, { method: "POST", body: resume, credentials: "same-origin", redirect: "manual" }).then(function () {
-      htmx.ajax("POST", url, { source: form, values: move, target: "#game", swap: "outerHTML" });
-    });
-  });
+  function applied(line) {
+    if (!line.isConnected) return;
+    line.textContent = line.dataset.assistedText;
+    line.classList.add("is-warn");
+    const badge = document.getElementById("run-kind");
+    if (badge) {
+      badge.className = "badge assisted";
+      badge.textContent = line.dataset.assistedLabel;
+    }
+  }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    const section = game();
-    if (!section) return;
-    let left = null;
-    try { left = sessionStorage.getItem(key(section)); sessionStorage.removeItem(key(section)); } catch (e) { return; }
-    // This tab paused the run as it reloaded a moment ago: carry on where it was. The pause
-    // may still be on its way (a beacon is not ordered with the reload), so the resume is
-    // sent again once it has surely arrived; a resume of a running run changes nothing.
-    if (!left || Date.now() - Number(left) > 15000) return;
-    reloaded = Date.now();
-    const resume = section.querySelector('button[name="command"][value="resume"]');
-    if (resume) resume.click();
-    setTimeout(function () {
-      const token = document.querySelector("input[name=csrfmiddlewaretoken]");
-      const now = game();
-      if (!now || !token) return;
-      const paused = now.querySelector('button[name="command"][value="resume"]');
-      if (paused) { paused.click(); return; }
-      const form = new FormData();
-      form.append("command", "resume");
-      form.append("csrfmiddlewaretoken", token.value);
-      fetch(now.dataset.leaveUrl, { method: "POST", body: form, credentials: "same-origin", redirect: "manual" });
-    }, 1500);
-  });
+  document.addEventListener("DOMContentLoaded", arm);
+  document.addEventListener("htmx:afterSettle", arm);
 })();

@@ -28,7 +28,7 @@ def play_a_solo_run(page) -> str:
         if given not in "0.":
             continue
         name = f"Row {index // 9 + 1}, column {index % 9 + 1}"
-        page.get_by_role("gridcell", name=name, exact=True).click()
+        page.get_by_role("gridcell", name=f"{name}, empty", exact=True).click()
         page.keyboard.press(solution[index])
         page.get_by_role("gridcell", name=f"{name}, {solution[index]}").wait_for()
     page.get_by_role("heading", name="Solved!").wait_for()

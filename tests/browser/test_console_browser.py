@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.daily.models import Daily
-from games.models import Puzzle
+from games.models import Puzzle, SoloRun
 from tests.browser.conftest import new_page
 from tests.browser.race_setup import running_room
 from tests.conftest import PUZZLE, SOLUTION
@@ -55,11 +55,16 @@ def test_no_page_logs_a_javascript_error(browser, daphne_server, language):
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     dailies_around_today()
     room, (ada, _grace) = running_room()
+    # Today's easy daily finished: the daily page's Share (it fetches the card) and the shared page
+    daily = Daily.objects.get(date=timezone.now().date(), level="easy")
+    run = SoloRun.objects.create(
+        player=ada, puzzle=daily.puzzle, level="easy", board={}, daily=daily, state="finished", elapsed=300
+    )
     page = new_page(browser, daphne_server, ada, width=1280, height=800)
     page.set_extra_http_headers({"Accept-Language": language})
     errors = watched(page)
     seen = {}
-    for path in [*PAGES, f"/r/{room.code}/"]:
+    for path in [*PAGES, f"/r/{room.code}/", f"/daily/shared/{run.pk}/"]:
         page.goto(path)
         page.wait_for_load_state("load")
         seen[path] = list(errors)

@@ -63,7 +63,7 @@ def todays_dailies(db):
 
 def enter(page, index, digit):
     r, c = index // 9 + 1, index % 9 + 1
-    page.get_by_role("gridcell", name=f"Row {r}, column {c}", exact=True).click()
+    page.get_by_role("gridcell", name=f"Row {r}, column {c}, empty", exact=True).click()
     page.keyboard.press(digit)
     page.get_by_role("gridcell", name=f"Row {r}, column {c}, {digit}").wait_for()
 

@@ -119,7 +119,7 @@ def test_backspace_clears_a_cells_notes_and_undo_brings_them_back(page, bank_puz
         page.keyboard.press(typed[-1])
         expect(cell(page, target)).to_have_attribute("aria-label", f"{label}, notes {typed}")
     page.keyboard.press("Backspace")
-    expect(cell(page, target)).to_have_attribute("aria-label", label)
+    expect(cell(page, target)).to_have_attribute("aria-label", f"{label}, empty")
     assert SoloRun.objects.get().get_board().notes_at(target) == []
     # Undo note (the button, then U) takes back each change to notes, newest first.
     undo = page.get_by_role("button", name="Undo note")
@@ -129,7 +129,7 @@ def test_backspace_clears_a_cells_notes_and_undo_brings_them_back(page, bank_puz
     expect(cell(page, target)).to_have_attribute("aria-label", f"{label}, notes 1 5")
     assert SoloRun.objects.get().get_board().notes_at(target) == [1, 5]
     page.keyboard.press("Delete")
-    expect(cell(page, target)).to_have_attribute("aria-label", label)
+    expect(cell(page, target)).to_have_attribute("aria-label", f"{label}, empty")
     # Nothing on the board itself was touched: no entry, no mistake.
     run = SoloRun.objects.get()
     assert (run.mistakes, run.score, run.get_board().cells[target]) == (0, 0, 0)

@@ -25,7 +25,7 @@ def start_easy(page):
 
 def enter(page, index, digit=None):
     digit = digit or SOLUTION[index]
-    page.get_by_role("gridcell", name=f"Row {index // 9 + 1}, column {index % 9 + 1}", exact=True).click()
+    page.get_by_role("gridcell", name=f"Row {index // 9 + 1}, column {index % 9 + 1}, empty", exact=True).click()
     page.keyboard.press(str(digit))
 
 

@@ -3,6 +3,7 @@ walkthrough of four steps, each ringing a part of the real game; Skip, Escape or
 step ends it, and this browser never shows it again for that game."""
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.cardoku import solo as cardoku
@@ -53,7 +54,10 @@ def test_domino_walkthrough_is_skipped_with_escape_and_not_shown_again(browser, 
     page.goto(f"/domino/{game.pk}/")
     tour = page.get_by_role("dialog")
     expect(tour).to_contain_text("Step 1 of 4")
-    expect(tour).to_contain_text("Your 10 minutes are running: skip this any time.")
+    expect(tour).to_contain_text("Your 10 minutes start when this walkthrough ends")
+    # The first game's clock waits for the walkthrough (issue 43, 18): it stands at 10:00.
+    expect(page.locator("#dm-clock [data-clock-waiting]")).to_be_visible()
+    expect(page.locator("#dm-clock .clock")).to_have_attribute("data-running", "0")
     for number, target in enumerate(DOMINO, start=1):
         assert page.locator(target).evaluate("el => el.classList.contains('tour-target')")
         if number < 3:
@@ -63,13 +67,17 @@ def test_domino_walkthrough_is_skipped_with_escape_and_not_shown_again(browser, 
     page.keyboard.press("Escape")
     expect(tour).to_be_hidden()
     assert page.evaluate("localStorage.getItem('tour-domino')") == "done"
-    # Seen once in this browser: a new game does not show it.
+    # Skipped: the clock starts now, on the server too.
+    expect(page.locator("#dm-clock [data-clock-waiting]")).to_have_count(0)
+    expect(page.locator("#dm-clock .clock")).to_have_attribute("data-running", "1")
+    game.refresh_from_db()
+    assert (game.deadline - game.started_at).total_seconds() == 600 and game.started_at <= timezone.now()
+    # Not a first game any more: a new game starts its clock at once, with no walkthrough.
     other = domino.start_game(player, "easy")
     page.goto(f"/domino/{other.pk}/")
     page.wait_for_selector("[data-domino-board]")
-    # goto returns at the load event, after the deferred tour.js ran its start() (as above).
-    expect(page.locator(".tour[data-tour=domino]")).to_be_attached()
-    expect(page.get_by_role("dialog")).to_be_hidden()
+    expect(page.locator(".tour[data-tour=domino]")).to_have_count(0)
+    expect(page.locator("#dm-clock .clock")).to_have_attribute("data-running", "1")
     # Cardoku keeps its own: still shown there.
     game = cardoku.start_game(player, {"layout": "default"})
     page.goto(f"/cardoku/{game.pk}/")

@@ -23,7 +23,7 @@ def board():
 def test_a_cell_has_a_stable_id_the_grid_attributes_and_no_oob_by_default():
     html = fragments.sudoku_cell(board(), 0)
     assert html.startswith('<div id="cell-0" role="gridcell" class="cell given"')
-    assert 'aria-label="Row 1, column 1, 5"' in html and 'data-value="5"' in html
+    assert 'aria-label="Row 1, column 1, 5, given"' in html and 'data-value="5"' in html
     assert 'data-cell="0" data-row="1" data-col="1" data-box="1"' in html
     assert "hx-swap-oob" not in html and 'tabindex="-1" aria-selected="false"' in html
     assert html.endswith('<span class="value">5</span></div>')
@@ -45,7 +45,7 @@ def test_flash_marks_the_moved_cell_only():
     b, outcome = race.enter(b, race.STANDARD, SOLVED, 3, 1)
     html = fragments.sudoku_cell(b, 3, flash=outcome)
     assert 'class="cell wrong"' in html and 'data-wrong="1"' in html and 'data-value=""' in html
-    assert 'aria-label="Row 1, column 4"' in html  # the refused digit is no part of the cell's name
+    assert 'aria-label="Row 1, column 4, empty"' in html  # the refused digit is no part of the cell's name
 
 
 def test_oob_marks_the_top_level_element_only():

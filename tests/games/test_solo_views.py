@@ -39,8 +39,8 @@ def test_new_run_rejects_unknown_level(player_client, bank_puzzle):
 
 def test_run_page_shows_board_but_never_the_solution(player_client, run):
     html = player_client.get(reverse("solo_run", args=[run.pk])).content.decode()
-    assert 'role="grid"' in html and 'aria-label="Row 1, column 1, 5"' in html
-    assert 'aria-label="Row 1, column 3"' in html  # empty cell: no value in its name
+    assert 'role="grid"' in html and 'aria-label="Row 1, column 1, 5, given"' in html
+    assert 'aria-label="Row 1, column 3, empty"' in html  # empty cell: no value in its name
     assert SOLUTION not in html
     for name in ("Notes", "Hint", "Pause"):
         assert f">{name}</button>" in html
@@ -113,7 +113,7 @@ def test_a_cells_notes_are_cleared_and_restored_in_one_move_each(player_client, 
         act(player_client, run, cell=2, digit=digit, mode="note")
     version = fresh(run).moves
     response = act(player_client, run, action="notes", cell=2, marks="", version=version)
-    assert response.status_code == 200 and 'aria-label="Row 1, column 3"' in response.content.decode()
+    assert response.status_code == 200 and 'aria-label="Row 1, column 3, empty"' in response.content.decode()
     assert fresh(run).get_board().notes_at(2) == [] and fresh(run).moves == version + 1
     act(player_client, run, action="notes", cell=2, marks="147", version=version + 1)
     run = fresh(run)

@@ -30,6 +30,8 @@ SAME_IN_DUTCH = {
     "Nederlands",
     "Expert",
     "Hardcore",
+    "Shift",  # the key's name on a Dutch keyboard too
+    "min",  # minutes, abbreviated (the daily statistics' "3-5 min"): the same in Dutch
     "Joker",
     "Jokers",
     "Hint",

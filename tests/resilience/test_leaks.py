@@ -32,7 +32,7 @@ from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ARIA = re.compile(r'aria-label="Row (\d), column (\d), (\d)"')
+ARIA = re.compile(r'aria-label="Row (\d), column (\d), (\d)(?:, given|, hint)?"')
 VALUE = re.compile(r'data-cell="(\d+)"[^>]*?data-value="(\d)"')
 HINT = re.compile(r"Hint: (\d) at row (\d), column (\d)")
 FRESH = re.compile(r'class="cell[^"]*\bfresh\b[^"]*"[^>]*?data-cell="(\d+)"')

@@ -249,9 +249,11 @@ def test_a_finished_duels_clock_stops_at_its_end_for_a_player_who_left(room, pla
     later = left_at + dt.timedelta(minutes=2)
     for p in players[:2]:
         html = render_to_string("rooms/room.html#body", room_context(room, p, now=later))
-        # 10:00 from the end of the countdown (T0 + 3 s), stopped when the room ended
+        # 10:00 from the end of the countdown (T0 + 3 s), stopped when the room ended: the
+        # header's one clock, the time left (issue 43, 18: the board has no clock of its own)
         left = 600 - (room.finished_at - room.starts_at).total_seconds()
-        assert f'data-seconds-left="{left:.1f}" data-running="0"' in html, p
+        assert f'data-countdown="1" data-running="0" data-elapsed="{left:.2f}"' in html, p
+        assert 'data-label="Time left"' in html and "data-seconds-left" not in html, p
 
 
 def test_a_game_over_watches_the_others_only_while_the_duel_runs(room, players):
