@@ -46,7 +46,7 @@ logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
 # A socket's message rate and burst: settings.ROOM_SOCKET_RATE and ROOM_SOCKET_BURST.
 # Per player over all their sockets in a process, and open sockets per process: the
-# hub's (rooms/hub.py PROFILE_RATE_PER_SECOND, MAX_SOCKETS_PER_PROFILE, ...).
+# hub's (rooms/hub.py bucket, MAX_SOCKETS_PER_PROFILE, ...).
 FLOOD_STRIKES = 20  # messages refused for rate before the socket is cut off
 MAX_QUEUED = 16  # messages waiting for their turn; past this the socket is cut off
 # Close codes the page (static/js/room-socket.js) reads: "not allowed" stays closed, "try
@@ -124,16 +124,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self._channel_receive = patiently
 
     async def _pump(self, receive, send, inbox) -> None:
-        rate, burst = settings.ROOM_SOCKET_RATE, settings.ROOM_SOCKET_BURST
-        tokens, last, strikes = float(burst), time.monotonic(), 0
+        own, strikes = limits.TokenBucket(settings.ROOM_SOCKET_RATE, settings.ROOM_SOCKET_BURST), 0
         while True:
             message = await receive()
             if message["type"] == "websocket.receive":
                 now = time.monotonic()
-                tokens, last = min(burst, tokens + (now - last) * rate), now
                 player = getattr(self, "player", None)
                 shared = hub.current().bucket(player.pk) if player is not None else None
-                if tokens < 1 or inbox.qsize() >= MAX_QUEUED or (shared is not None and not shared.take(now)):
+                # the player's shared allowance is charged only once the socket's own has a token
+                if not own.has(now) or inbox.qsize() >= MAX_QUEUED or (shared is not None and not shared.take(now)):
                     strikes += 1
                     if strikes >= FLOOD_STRIKES or inbox.qsize() >= MAX_QUEUED:
                         await send({"type": "websocket.close", "code": CLOSE_TOO_MANY})
@@ -143,7 +142,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                         return
                     await send({"type": "websocket.send", "text": slow_down(getattr(self, "language", None))})
                     continue
-                tokens -= 1
+                own.spend()
                 if is_sync(message.get("text")):
                     if self.sync_queued:
                         continue  # the resync already waiting answers this one too

@@ -62,6 +62,32 @@ def lookup_allowed(ip: str, player, code: str) -> bool:
     return Seat.objects.filter(record_filter(player), room__code=code).exists()  # the account's seat counts
 
 
+# --- messages over a socket: a token bucket ---
+
+
+class TokenBucket:
+    """`rate` messages a second, up to `burst` at once: a socket's own allowance
+    (rooms/consumers.py) and a player's over all their sockets in a process (rooms/hub.py)."""
+
+    def __init__(self, rate: float, burst: float):
+        self.rate, self.burst, self.tokens, self.last = rate, burst, float(burst), time.monotonic()
+
+    def has(self, now: float) -> bool:
+        """Is there a message's token at `now` (refilled for the time since the last look)?"""
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        return self.tokens >= 1
+
+    def spend(self) -> None:
+        self.tokens -= 1
+
+    def take(self, now: float) -> bool:
+        if not self.has(now):
+            return False
+        self.spend()
+        return True
+
+
 # --- socket connects and resyncs: each renders the full state; one budget per IP and per
 # profile (a connect and a `sync` message each spend one) ---
 

@@ -31,7 +31,7 @@ def standings_html(room, seats, languages=None) -> dict[str, str]:
 
 
 # Pushes of the locked path lost so far (Redis away): a hub that sees the count move
-# resyncs its sockets once the layer answers again (Hub._memberships).
+# resyncs its sockets once the layer answers again (ProcessChannel._memberships).
 layer_failures = 0
 
 

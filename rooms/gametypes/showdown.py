@@ -102,7 +102,7 @@ class ShowdownGame(GameType):
     def changed(self, outcome) -> bool:
         """A pencil mark is kept out of the move log (issue 28, item 8: a toggling player wrote
         18 rows a second for the room's life): it scores nothing, so it is saved with the seat's
-        row (written behind, at most FLUSH_SECONDS later, rooms/hub.py) and in every later
+        row (written behind, at most FLUSH_SECONDS later, rooms/timers.py) and in every later
         logged move's seat summary, like a duel's helper toggle."""
         return outcome.kind != "note"
 

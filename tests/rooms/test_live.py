@@ -9,8 +9,8 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
+from rooms import forwarding, lease, movelog, store, timers, wire
 from rooms import hub as hubs
-from rooms import lease, movelog, store, wire
 from rooms.models import Room, RoomEvent, Seat
 from tests.conftest import EMPTY, SOLUTION
 from tests.rooms.test_consumer import connect, receive_until, setup_room
@@ -78,7 +78,7 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
             "reply": reply,
         }
     )
-    answer = await hubs.current().layer.receive(reply)
+    answer = await hubs.current().transport.layer.receive(reply)
     assert answer == {"changed": True, "duplicate": False}
     event = await sync_to_async(RoomEvent.objects.get)(room=room, message_id="far1")
     assert event.data["outcome"] == "correct"
@@ -96,7 +96,7 @@ def ready_up(room, player) -> bool:
 
 
 async def test_a_move_is_in_the_log_before_its_answer_and_the_rows_follow(monkeypatch):
-    monkeypatch.setattr(hubs, "FLUSH_SECONDS", 0.05)
+    monkeypatch.setattr(timers, "FLUSH_SECONDS", 0.05)
     room, ada, _, a = await started()
     cell = EMPTY[1]
     await a.send_to(text_data=entry(cell, "m1"))
@@ -127,7 +127,7 @@ async def test_a_correct_entry_answers_with_its_own_cell_and_no_other():
 
 
 async def test_an_owner_that_dies_before_writing_behind_is_rebuilt_from_the_log(monkeypatch):
-    monkeypatch.setattr(hubs, "FLUSH_SECONDS", 3600)  # nothing is written behind in this test
+    monkeypatch.setattr(timers, "FLUSH_SECONDS", 3600)  # nothing is written behind in this test
     room, ada, _, a = await started()
     for i, cell in enumerate(EMPTY[1:3]):
         await a.send_to(text_data=entry(cell, f"m{i}"))
@@ -245,7 +245,7 @@ async def test_a_forwarded_move_whose_answer_was_lost_with_redis_is_answered_by_
     from rooms import actions as A
     from rooms.api import perform
 
-    monkeypatch.setattr(hubs, "FORWARD_CHECK_SECONDS", 0.1)
+    monkeypatch.setattr(forwarding, "FORWARD_CHECK_SECONDS", 0.1)
     room, ada, *_ = await setup_room()
     cell = EMPTY[3]
     # The owner elsewhere applied it (here: the locked path, before anyone owned the room).
@@ -359,8 +359,8 @@ async def test_a_room_spread_over_two_processes_hears_every_move(monkeypatch):
 
         return slow_send
 
-    for hub in (here, owner_hub):  # what each process sends the other (Hub._send)
-        monkeypatch.setattr(hub, "_send", slowed(hub._send))
+    for hub in (here, owner_hub):  # what each process sends the other (ProcessChannel.send)
+        monkeypatch.setattr(hub.transport, "send", slowed(hub.transport.send))
     try:
         owner = await owner_hub.owner(room.code, load=True)
         assert owner is not None and room.code not in here.rooms
@@ -389,9 +389,7 @@ async def test_a_room_spread_over_two_processes_hears_every_move(monkeypatch):
         await a.disconnect()
         await g.disconnect()
     finally:
-        for task in (owner_hub._reader, owner_hub._member, owner_hub._flusher, owner_hub._renewer, owner_hub._clock):
-            if task is not None:
-                task.cancel()
+        owner_hub.stop()
         owner_hub.log.close_now()
 
 
@@ -438,13 +436,13 @@ async def test_every_room_s_clock_runs_on_one_timer_and_moves_its_room_on_withou
     await b.receive_from(timeout=5)
     owners = [hub.rooms[first.code], hub.rooms[second.code]]
     assert [o.room.state for o in owners] == ["countdown", "countdown"]
-    assert {entry[2] for entry in hub._due} == set(owners) and hub._clock is not None
-    clock = hub._clock
+    assert {entry[2] for entry in hub.timers._due} == set(owners) and hub.timers._clock is not None
+    clock = hub.timers._clock
     await receive_until(a, 'id="room-body"')  # the first room's refresh: playing now
     assert owners[0].room.state == "playing" and owners[1].room.state == "countdown"
     await receive_until(b, 'id="room-body"')
     assert owners[1].room.state == "playing"
-    assert hub._clock is clock and not clock.done()  # one task for every room, still asleep
+    assert hub.timers._clock is clock and not clock.done()  # one task for every room, still asleep
     for room in (first, second):
         saved = await sync_to_async(RoomEvent.objects.filter(room=room, kind="sync").count)()
         assert saved == 1  # the clock's own action, logged like any other
@@ -463,7 +461,7 @@ async def test_pencil_marks_write_no_log_rows_and_survive_the_owner_going(monkey
     in every later logged move's seat summary, so a new owner rebuilds them; a re-sent toggle
     applies once. (Lost on a kill -9: only marks toggled in the last FLUSH_SECONDS with no
     logged move after them.)"""
-    monkeypatch.setattr(hubs, "FLUSH_SECONDS", 0.1)
+    monkeypatch.setattr(timers, "FLUSH_SECONDS", 0.1)
     room, ada, _, a = await started()
     events = await sync_to_async(RoomEvent.objects.filter(room=room).count)()
     cell = EMPTY[3]
@@ -483,7 +481,7 @@ async def test_pencil_marks_write_no_log_rows_and_survive_the_owner_going(monkey
     _room, seats, _seen = await store.run_db(store.load, room.code)
     assert next(s for s in seats if s.player_id == ada.pk).state["notes"][cell] == 1 << 2
     # a logged move after more marks carries them: rebuilt from the log even before the rows
-    monkeypatch.setattr(hubs, "FLUSH_SECONDS", 3600)
+    monkeypatch.setattr(timers, "FLUSH_SECONDS", 3600)
     await a.send_to(text_data=note(EMPTY[4], 7, "n19"))
     await receive_until(a, "notes 7")
     await a.send_to(text_data=entry(EMPTY[1], "m1"))

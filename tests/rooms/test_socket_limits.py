@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 
 from players.models import Profile
 from rooms import actions as A
-from rooms import consumers
+from rooms import consumers, refresh
 from rooms import hub as hubs
 from rooms.api import perform
 from tests.rooms.test_consumer import connect, receive_until, setup_room
@@ -82,13 +82,13 @@ async def test_a_network_can_hold_only_so_many_sockets(settings):
 async def test_a_burst_of_refreshes_renders_once_per_distinct_view(monkeypatch):
     room, _ada, grace, watcher = await setup_room(started=False)
     renders = []
-    real = hubs.render_views
+    real = refresh.render_views
 
     def counting(code, players):
         renders.append(sorted(players))
         return real(code, players)
 
-    monkeypatch.setattr(hubs, "render_views", counting)
+    monkeypatch.setattr(refresh, "render_views", counting)
     idle = []
     for _ in range(6):  # one player's many idle tabs
         c, *_ = await connect(room.code, watcher)
