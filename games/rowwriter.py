@@ -121,7 +121,8 @@ def update(instance: Revised, names: list[str] | tuple[str, ...]) -> bool:
     (nothing was written)."""
     meta: Any = instance._meta  # as in _select
     qn = connection.ops.quote_name
-    fields = [meta.get_field(name) for name in names]
+    # Each column once (dict.fromkeys keeps the order): PostgreSQL refuses a column assigned twice.
+    fields = [meta.get_field(name) for name in dict.fromkeys(names)]
     fields += [f for f in meta.concrete_fields if getattr(f, "auto_now", False) and f not in fields]
     sets = ", ".join(f"{qn(f.column)} = %s" for f in fields)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
