@@ -6,7 +6,6 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games.engines import race
 from games.sudoku import play
@@ -36,7 +35,11 @@ def room(players, bank_puzzle):
 
 
 def later(seconds):
-    return timezone.now() + dt.timedelta(seconds=3.5 + seconds)
+    """`seconds` into the race (half a second past the countdown): counted from the started
+    room's start, not from now, so a test that runs slowly on a loaded machine reads the same
+    clocks."""
+    starts_at = Room.objects.filter(starts_at__isnull=False).latest("starts_at").starts_at
+    return starts_at + dt.timedelta(seconds=0.5 + seconds)
 
 
 def right(cell):
