@@ -33,6 +33,10 @@ Measured:
   player's order, through arenas.scoring), every room scored once, none left unfinished.
 - CPU per move and per request of each daphne process, the load average, the commit.
 
+Every socket the server closes is counted by close code and reason, every failed connect by
+its error. A failed handshake is retried as the htmx ws extension does (a random wait up to
+2^n s); a slow one is waited for, as a browser does; a "try later" close (4429, 4503) waits 5 s.
+
 --kill-owner: at 40% of the arena, SIGKILL the first daphne process (the owner of about half
 the running rooms: the room leases are read from Redis before and after, to say how many it
 owned). Its clients move to the other process; the checks above must still hold (nothing lost
@@ -194,6 +198,8 @@ class Stats:
         self.move_ms: list[float] = []
         self.client_waits: list[float] = []
         self.pages: list[list] = []  # per arena page socket: [opened, closed, [(time, version)]]
+        self.connects = collections.Counter()  # socket kind -> connects
+        self.closes = collections.Counter()  # (socket kind, close code, reason) -> closes not asked for
 
 
 class Run:
@@ -219,15 +225,26 @@ async def ws_connect(url: str, port: int, cookies: dict):
         proxy=None,
         compression=None,
         ping_interval=None,
-        open_timeout=30,
+        # A browser waits for a slow handshake as long as TCP lets it; giving up at 30 s and
+        # knocking again queued a second handshake behind the first (which the server still
+        # worked through): at 500 players every room socket reconnected over and over.
+        open_timeout=None,
         max_size=2**23,
     )
+
+
+def backoff(failures: int) -> float:
+    """The htmx ws extension's wait before a reconnect after a failed handshake ("full-jitter":
+    anywhere up to 2^n seconds, n at most 6): a fixed 1 s made every refused client knock again
+    together, a second handshake queued behind the first."""
+    return random.uniform(0, 2.0 ** min(failures, 6))
 
 
 async def arena_page(run: Run, index: int, cookies: dict, stop: asyncio.Event) -> None:
     """One open arena page: its own socket, every table frame's version and time noted."""
     from websockets.exceptions import ConnectionClosed
 
+    failures = 0
     while not stop.is_set():
         port = run.port(index)
         frames: list[tuple[float, int]] = []
@@ -236,9 +253,12 @@ async def arena_page(run: Run, index: int, cookies: dict, stop: asyncio.Event) -
             ws = await ws_connect(f"ws://127.0.0.1:{port}/ws/me/?at={run.data['me_token']}", port, cookies)
         except Exception as error:  # noqa: BLE001 - a failed connect is counted and retried
             run.stats.errors.append(f"arena socket connect: {error!r}"[:200])
-            await asyncio.sleep(1)
+            failures += 1
+            await asyncio.sleep(backoff(failures))
             continue
+        failures = 0
         record[0] = time.time()
+        run.stats.connects["arena page"] += 1
         run.stats.pages.append(record)
         closing = asyncio.create_task(stop.wait())
         try:
@@ -254,8 +274,9 @@ async def arena_page(run: Run, index: int, cookies: dict, stop: asyncio.Event) -
                 found = TABLE_VERSION.search(frame if isinstance(frame, str) else frame.decode())
                 if found:
                     frames.append((time.time(), int(found.group(1))))
-        except ConnectionClosed:
+        except ConnectionClosed as closed:
             record[1] = time.time()
+            run.stats.closes[("arena page", *close_of(closed))] += 1
             await asyncio.sleep(0.5)  # its process died: the page reconnects (to the other one)
         finally:
             closing.cancel()
@@ -314,29 +335,36 @@ class Player:
             await asyncio.sleep(self.rng.uniform(0.2, 1.0))  # reading the result, then "Back to the arena"
 
     async def race(self, code: str) -> None:
-        """The room's socket: a correct digit every `pace` seconds until the room has ended."""
+        """The room's socket: a correct digit every `pace` seconds until the room has ended.
+        One read of the socket is pending at a time (never cancelled between moves); a close
+        the bench did not ask for is counted by code and reason, and a "try later" (4429,
+        4503) waits as the page does before the reconnect."""
         from websockets.exceptions import ConnectionClosed
 
         run, args = self.run, self.run.args
         view, state = View(), ""
-        while state != "finished":
+        give_up = run.data["ends"] + args.grace + 90  # a room still open by then is reported, not waited on
+        failures = 0
+        while state != "finished" and time.time() < give_up:
             port = run.port(self.index)
             try:
                 ws = await ws_connect(f"ws://127.0.0.1:{port}/ws/r/{code}/", port, self.cookies)
             except Exception as error:  # noqa: BLE001
                 run.stats.errors.append(f"room socket connect: {error!r}"[:200])
-                await asyncio.sleep(1)
+                failures += 1
+                await asyncio.sleep(backoff(failures))
                 continue
+            failures = 0
+            run.stats.connects["room"] += 1
             try:
                 next_move = time.time() + self.rng.uniform(0.5, 1.5) * args.pace
                 sent_at = None
-                while state != "finished":
-                    timeout = max(0.05, next_move - time.time())
-                    try:
-                        frame = await asyncio.wait_for(ws.recv(), timeout)
-                    except TimeoutError:
-                        frame = None
-                    if frame is not None:
+                reading = asyncio.ensure_future(ws.recv())
+                while state != "finished" and time.time() < give_up:
+                    done, _ = await asyncio.wait({reading}, timeout=max(0.05, next_move - time.time()))
+                    if done:
+                        frame = reading.result()  # raises ConnectionClosed once closed
+                        reading = asyncio.ensure_future(ws.recv())
                         text = frame if isinstance(frame, str) else frame.decode()
                         found = ROOM_STATE.search(text)
                         if found:
@@ -371,10 +399,22 @@ class Player:
                             }
                         )
                     )
-            except ConnectionClosed:
-                await asyncio.sleep(0.5)  # its process died: reconnect to the other (a resync)
+                reading.cancel()
+            except ConnectionClosed as closed:
+                why = close_of(closed)
+                run.stats.closes[("room", *why)] += 1
+                # "try later" waits as static/js/room-socket.js does; a dead process: at once, to the other
+                await asyncio.sleep(5.0 if why[0] in (4429, 4503) else 0.5)
                 continue
             await ws.close()
+        if state != "finished":
+            run.stats.errors.append(f"room {code}: still {state or 'unseen'} after the arena's end")
+
+
+def close_of(closed) -> tuple[int | None, str]:
+    """The close code and reason the server sent (None: no close frame, the connection dropped)."""
+    frame = closed.rcvd
+    return (frame.code, frame.reason[:60]) if frame is not None else (None, "no close frame")
 
 
 async def guarded(run: Run, work) -> None:
@@ -673,9 +713,17 @@ def main() -> int:
             f"{len(before)} rooms had a new owner (the rest: their old lease still running out, or ended)",
             flush=True,
         )
+    print(
+        "  sockets: "
+        + ", ".join(f"{kind} {n} connects" for kind, n in sorted(stats.connects.items()))
+        + "; closed by the server: "
+        + (", ".join(f"{k[0]} {k[1]} {k[2]!r}: {n}" for k, n in stats.closes.most_common()) or "none"),
+        flush=True,
+    )
     scan_logs(logs)
-    for error in stats.errors[:8]:
-        print(f"  error: {error}", flush=True)
+    kinds = collections.Counter(re.sub(r"\b[A-Z0-9]{6}\b|\d+", "#", e)[:160] for e in stats.errors)
+    for error, n in kinds.most_common(8):
+        print(f"  error ({n} x): {error}", flush=True)
     checks = {
         "median wait <= 5 s": med <= 5,
         "p99 wait <= 20 s": p99 <= 20,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -97,7 +97,7 @@ class LiveRoom:
         self.written: dict[int, dict] = {s.pk: seat_summary(s) for s in seats}  # what the rows say
         self.closed = False
         self.idle_since: float | None = None
-        self.due = None  # the moment its clock is set for (the hub's one timer keeps them all)
+        self.due: datetime | None = None  # the moment its clock is set for (the hub's one timer keeps them all)
 
     def seat_of(self, player) -> Seat | None:
         return seat_of(self.seats, player)

@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 FLUSH_SECONDS = 0.5  # seat and room rows lag the log by at most this much
 IDLE_UNLOAD_SECONDS = 120  # an owner with no sockets anywhere for this long is unloaded
 CLOCK_RETRY = timedelta(milliseconds=50)  # a room's clock fires no sooner than this after it is set
+CLOCK_FAILED_RETRY_SECONDS = 1.0  # a clock whose tick failed (the database away) is tried again
 
 
 class Timers:
@@ -114,9 +115,22 @@ class Timers:
             return  # moved on or gone: no clock
         except Exception:  # one room's clock must not take the others down
             logger.exception("room clock failed for %s", room.code)
+            # ...nor stop for good: a countdown nobody's move ends would hold the room in it
+            # forever (bench/arena.py under load: a room stayed in its countdown all arena).
+            self._spawn(self._again_later(room))
             return
         if not room.closed:
             self.schedule(room)  # not yet due after all (a moment on the boundary): again soon
+
+    async def _again_later(self, room: LiveRoom) -> None:
+        """The failed tick once more: now, not at next_due() (which passes over a moment
+        already gone, such as the countdown's end this tick failed to apply)."""
+        await asyncio.sleep(CLOCK_FAILED_RETRY_SECONDS)
+        if room.closed or room.due is not None:
+            return  # gone, or its clock set again since (a move came)
+        room.due = now = timezone.now()
+        heapq.heappush(self._due, (now, next(self._due_order), room, now))
+        self._due_changed.set()
 
     # the write-behind and the idle unload ------------------------------------------------
     def wake_flusher(self) -> None:

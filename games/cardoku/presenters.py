@@ -94,8 +94,8 @@ def square_view(
     """One square's dict for the grid (games/cardoku/fragments.square draws it)."""
     card = state.board[(r - 1) * 9 + c - 1]
     label = gettext("Row %(row)s, column %(col)s") % {"row": r, "col": c}
-    if card is not None:
-        label += f", {say(card.name)}"
+    # An empty square says so, as a Sudoku cell does (games/sudoku/fragments.py).
+    label += f", {say(card.name)}" if card is not None else ", " + gettext("empty")
     return {
         "row": r,
         "col": c,

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import solo
 from games.engines.errors import Illegal, Malformed
@@ -219,8 +219,10 @@ def share_line(run: SoloRun, current_streak: int) -> str:
     if daily is None or run.elapsed is None:
         return ""
     kind = gettext("Assisted") if run.assisted else gettext("Classic")
-    return gettext(
-        "Sudoku Showdown daily %(date)s · %(level)s · %(time)s %(kind)s · %(mistakes)s mistakes · streak %(streak)s"
+    return ngettext(
+        "Sudoku Showdown daily %(date)s · %(level)s · %(time)s %(kind)s · %(mistakes)s mistake · streak %(streak)s",
+        "Sudoku Showdown daily %(date)s · %(level)s · %(time)s %(kind)s · %(mistakes)s mistakes · streak %(streak)s",
+        run.mistakes,
     ) % {
         "date": daily.date.isoformat(),
         "level": daily.get_level_display(),

@@ -71,6 +71,8 @@ def cell_label(row: int, col: int, code: int, unreachable: bool) -> str:
         label += ", " + gettext("gold joker")
     elif unreachable:
         label += ", " + gettext("unreachable")
+    else:  # said as a Sudoku cell says it (games/sudoku/fragments.py)
+        label += ", " + gettext("empty")
     return label
 
 

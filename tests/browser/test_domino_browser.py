@@ -73,7 +73,8 @@ def test_play_domino_with_markers_a_joker_and_a_wrong_stone(page, player, bank_p
     expect(page.locator("[data-lives]")).to_have_attribute("aria-label", "2 of 3 lives left")
     expect(page.locator("[data-message]")).to_contain_text(f"Wrong: the {kept}")
     expect(page.get_by_role("img", name=f"Current stone: {kept}")).to_be_visible()
-    expect(page.get_by_role("gridcell", name=f"Row {wrong[2][0]}, column {wrong[2][1]}", exact=True)).to_be_visible()
+    left_empty = f"Row {wrong[2][0]}, column {wrong[2][1]}, empty"
+    expect(page.get_by_role("gridcell", name=left_empty, exact=True)).to_be_visible()
     state = expect_shown_matches_engine(page, player)
 
     # A gold joker on an empty cell: +5, and the stone in hand is kept.
@@ -142,7 +143,7 @@ def test_keyboard_reads_the_board_and_places_a_joker(page, player, bank_puzzle):
     first.focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Row 1, column 3"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Row 1, column 3, empty"
     # G picks the grey joker; arrows move between empty cells; Enter places it.
     page.keyboard.press("g")
     expect(page.locator("[data-message]")).to_contain_text("Pick any empty cell for the grey joker")

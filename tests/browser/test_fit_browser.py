@@ -187,12 +187,12 @@ BOARD = """() => { window.scrollTo(0, 0); const r = document.querySelector("[dat
 
 def test_the_desktop_board_grows_with_the_window(browser, daphne_server):
     room, (ada, _grace) = running_room("showdown")
-    for width, height, at_least in ((1280, 800, 520), (1920, 1080, 660)):
+    for width, height, at_least in ((1280, 800, 520), (1920, 1080, 780), (2560, 1440, 1100)):
         page = new_page(browser, daphne_server, ada, width=width, height=height)
         page.goto(f"/r/{room.code}/")
         page.wait_for_selector("#room-body[data-state=playing] #game [data-board]")
         size, right, on_screen, no_sideways = page.evaluate(BOARD)
-        assert at_least <= size <= 46 * 16 and on_screen and no_sideways, (width, size, on_screen, no_sideways)
+        assert at_least <= size <= 72 * 16 and on_screen and no_sideways, (width, size, on_screen, no_sideways)
         # The pad and the standings keep their places beside it.
         pad, standings = (page.locator(s).bounding_box() for s in (".pad", "#standings"))
         assert pad["x"] > right and standings["x"] > pad["x"] + pad["width"], (right, pad, standings)

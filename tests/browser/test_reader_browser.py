@@ -14,59 +14,11 @@ from playwright.sync_api import expect
 from games.models import SoloRun
 from tests.browser.conftest import new_page
 from tests.browser.race_setup import running_room
+from tests.browser.reader import fill_in, focused, focused_cell, heard, reader_page, tab_onto_board, walk
 from tests.browser.test_keyboard_showdown import tab_to
 from tests.conftest import PUZZLE, SOLUTION
 
 pytestmark = pytest.mark.browser
-
-# Set before the page's deferred scripts run (readyState "interactive" comes first).
-READER_ON = "document.addEventListener('readystatechange', () => { document.documentElement.dataset.reader = 'on'; });"
-CELL_NAME = re.compile(r'gridcell "Row (\d), column (\d), ([^"]+)"')
-
-
-def reader_page(page):
-    page.add_init_script(READER_ON)
-    return page
-
-
-def focused(page) -> str:
-    """The focused element as the accessibility tree has it ("- gridcell "Row 1, column 3, empty" [selected]")."""
-    here = page.locator(":focus")
-    return here.aria_snapshot() if here.count() else ""
-
-
-def focused_cell(page) -> tuple[int, int]:
-    found = CELL_NAME.search(focused(page))
-    assert found, f"focus is not on a cell: {focused(page)}"
-    return int(found[1]), int(found[2])
-
-
-def empty_cells(page) -> list[tuple[int, int]]:
-    """The empty cells, in reading order, from the board's ARIA snapshot alone."""
-    snapshot = page.get_by_role("grid", name="Sudoku board").aria_snapshot()
-    return [(int(r), int(c)) for r, c, said in CELL_NAME.findall(snapshot) if said == "empty"]
-
-
-def tab_onto_board(page):
-    for _ in range(60):
-        if "gridcell" in focused(page):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError("Tab never reached the board")
-
-
-def walk(page, row: int, col: int):
-    """Arrow keys from the focused cell to (row, col), reading where focus is from its name."""
-    r, c = focused_cell(page)
-    for _ in range(abs(row - r)):
-        page.keyboard.press("ArrowDown" if row > r else "ArrowUp")
-    for _ in range(abs(col - c)):
-        page.keyboard.press("ArrowRight" if col > c else "ArrowLeft")
-    assert focused_cell(page) == (row, col)
-
-
-def heard(page):
-    return expect(page.locator("#reader-live"))
 
 
 def test_solo_run_states_reads_and_a_whole_run_by_keyboard_alone(page, bank_puzzle):
@@ -132,11 +84,7 @@ def test_solo_run_states_reads_and_a_whole_run_by_keyboard_alone(page, bank_puzz
 
     # The rest of the run by keyboard alone: the empty cells from the grid's snapshot, the
     # arrows to reach each, its digit typed, its new name awaited.
-    for row, col in empty_cells(page):
-        walk(page, row, col)
-        digit = SOLUTION[(row - 1) * 9 + col - 1]
-        page.keyboard.press(digit)
-        expect(grid.get_by_role("gridcell", name=f"Row {row}, column {col}, {digit}", exact=True)).to_be_visible()
+    fill_in(page)
     expect(page.get_by_role("heading", name="Solved!")).to_be_visible()
     run = SoloRun.objects.get()
     assert run.state == "finished" and run.mistakes == 2
@@ -175,11 +123,7 @@ def test_a_three_player_race_by_keyboard_with_rivals_news_queued(browser, daphne
     lin.keyboard.press("Enter")
     g = pages["Grace"]
     tab_onto_board(g)
-    for row, col in empty_cells(g):
-        walk(g, row, col)
-        digit = SOLUTION[(row - 1) * 9 + col - 1]
-        g.keyboard.press(digit)
-        expect(g.get_by_role("gridcell", name=f"Row {row}, column {col}, {digit}", exact=True)).to_be_visible()
+    fill_in(g)
     g.get_by_text("You finished").first.wait_for()
 
     # Ada hears both, in turn, a few seconds apart (or joined in one announcement).
@@ -192,11 +136,7 @@ def test_a_three_player_race_by_keyboard_with_rivals_news_queued(browser, daphne
     times = [n["t"] for n in news]
     assert all(later - earlier >= 3900 for earlier, later in itertools.pairwise(times)), news
     # Ada plays her own board and ends the race.
-    for row, col in empty_cells(a):
-        walk(a, row, col)
-        digit = SOLUTION[(row - 1) * 9 + col - 1]
-        a.keyboard.press(digit)
-        expect(a.get_by_role("gridcell", name=f"Row {row}, column {col}, {digit}", exact=True)).to_be_visible()
+    fill_in(a)
     a.wait_for_selector("#room-body[data-state=finished]", timeout=15_000)
     for p in pages.values():
         p.context.close()

@@ -125,3 +125,12 @@ def test_bad_practice_starts(player_client, dailies, value):
     response = player_client.post(reverse("daily_practice"), {"daily": value})
     assert response.status_code in (400, 409)
     assert not SoloRun.objects.exists()
+
+
+def test_the_share_line_says_one_mistake_in_the_singular(player):
+    from django.utils import translation
+
+    run = SoloRun(daily=Daily(date=today(), level="easy"), elapsed=65, mistakes=1, assisted=False)
+    assert "· 1 mistake · streak 2" in play.share_line(run, 2)
+    with translation.override("nl"):
+        assert "· 1 fout · reeks 2" in play.share_line(run, 2)

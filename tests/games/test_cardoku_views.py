@@ -251,7 +251,7 @@ def test_undo_takes_back_the_last_move(player_client, player):
     game = fresh(game)
     state = game.engine_state()
     assert state.card_at(6, 1) is None and state.current_card == card and game.step == 4
-    assert 'aria-label="Row 6, column 1"' in response.content.decode()
+    assert 'aria-label="Row 6, column 1, empty"' in response.content.decode()
 
 
 def test_completing_a_unit_scores_it(player):

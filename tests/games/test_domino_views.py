@@ -94,7 +94,7 @@ def test_new_game_rejects_an_unknown_level(player_client, bank_puzzle):
 def test_game_page_shows_an_accessible_board_and_only_valid_markers(player_client, game):
     html = page(player_client, game).content.decode()
     assert 'role="grid"' in html and html.count('role="gridcell"') == 81
-    assert 'aria-label="Row 1, column 1, 5"' in html and 'aria-label="Row 1, column 3"' in html
+    assert 'aria-label="Row 1, column 1, 5"' in html and 'aria-label="Row 1, column 3, empty"' in html
     state = game.engine_state()
     valid = d.entry_points(state)
     markers = re.findall(r'name="push" value="(\w+)-(\d)" aria-label="([^"]+)"', html)

@@ -491,3 +491,44 @@ async def test_pencil_marks_write_no_log_rows_and_survive_the_owner_going(monkey
     _room, seats, _seen = await store.run_db(store.load, room.code)
     assert next(s for s in seats if s.player_id == ada.pk).state["notes"][EMPTY[4]] == 1 << 7
     await a.disconnect()
+
+
+async def test_a_room_clock_whose_tick_failed_fires_again(settings, monkeypatch):
+    """A clock's tick that fails (the database away under load) is tried again a moment later:
+    it used to stop for good, and a countdown nobody's move ends held its room in the
+    countdown for the whole arena (bench/arena.py)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from rooms import actions as A
+    from rooms.api import perform
+    from rooms.owner import LiveRoom
+
+    settings.COUNTDOWN_SECONDS = 1
+    monkeypatch.setattr(timers, "CLOCK_FAILED_RETRY_SECONDS", 0.2)
+    room, ada, grace, _watcher = await setup_room(started=False)
+
+    @sync_to_async
+    def count_down():
+        for p in (ada, grace):
+            perform(room.code, p, A.SetReady(True))
+        perform(room.code, ada, A.Start(), now=timezone.now() + dt.timedelta(seconds=0.5))
+
+    await count_down()
+    act, failed = LiveRoom.act, []
+
+    async def failing_once(self, player, action, *args, **kwargs):
+        if player is None and isinstance(action, A.Sync) and not failed:
+            failed.append(action)
+            raise ConnectionError("the database went away")
+        return await act(self, player, action, *args, **kwargs)
+
+    monkeypatch.setattr(LiveRoom, "act", failing_once)
+    a, *_ = await connect(room.code, ada)
+    await a.receive_from(timeout=5)
+    owner = hubs.current().rooms[room.code]
+    assert owner.room.state == "countdown"
+    await receive_until(a, 'id="room-body"')  # the retried clock's refresh: playing now
+    assert failed and owner.room.state == "playing"
+    await a.disconnect()
