@@ -68,6 +68,8 @@ class Timers:
         for task in (self._flusher, self._renewer, self._clock):
             if task is not None:
                 task.cancel()
+        # forgotten, so that a later start() or schedule() starts them again
+        self._flusher = self._renewer = self._clock = None
 
     # the clocks ---------------------------------------------------------------------------
     def schedule(self, room: LiveRoom) -> None:

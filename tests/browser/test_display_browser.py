@@ -230,14 +230,23 @@ def test_the_tournament_review_keeps_right_wrong_and_mine_apart(browser, daphne_
     mine, theirs = page.locator(".review-board.is-me"), page.locator(".review-board:not(.is-me)")
     wrong = theirs.locator(".review-grid .wrong").first
     right = theirs.locator(".review-grid .right").first
-    assert wrong.evaluate("(el) => getComputedStyle(el).textDecorationLine") == "line-through"  # the shape cue
-    assert right.evaluate("(el) => getComputedStyle(el).textDecorationLine") == "none"
+    # Read in one call: the socket's first full state may redraw the review between two calls,
+    # and a detached element's computed style is empty.
+    styles = page.evaluate("""() => {
+        const q = (s) => getComputedStyle(document.querySelector(s));
+        const theirs = ".review-board:not(.is-me)";
+        return {
+            wrong: q(theirs + " .review-grid .wrong").textDecorationLine,
+            right: q(theirs + " .review-grid .right").textDecorationLine,
+            rule: getComputedStyle(document.querySelector(".review-board.is-me h3"), "::after").borderBottomWidth,
+            mine: q(".review-board.is-me h3").fontWeight,
+            theirs: q(theirs + " h3").fontWeight,
+        };
+    }""")
+    assert styles["wrong"] == "line-through" and styles["right"] == "none"  # the shape cue
     # Mine: a heavier heading with a rule after it, not only a colour.
-    rule = mine.locator("h3").evaluate("(h) => getComputedStyle(h, '::after').borderBottomWidth")
-    assert rule == "3px"
-    assert int(mine.locator("h3").evaluate("(h) => getComputedStyle(h).fontWeight")) > int(
-        theirs.locator("h3").evaluate("(h) => getComputedStyle(h).fontWeight")
-    )
+    assert styles["rule"] == "3px"
+    assert int(styles["mine"]) > int(styles["theirs"])
     for deficiency in DEFICIENCIES:
         emulate(page, deficiency)
         apart = distance(ink(right.screenshot()), ink(wrong.screenshot()))
