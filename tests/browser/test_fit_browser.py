@@ -194,6 +194,10 @@ def test_the_desktop_board_grows_with_the_window(browser, daphne_server):
         size, right, on_screen, no_sideways = page.evaluate(BOARD)
         assert at_least <= size <= 72 * 16 and on_screen and no_sideways, (width, size, on_screen, no_sideways)
         # The pad and the standings keep their places beside it.
-        pad, standings = (page.locator(s).bounding_box() for s in (".pad", "#standings"))
+        # (Read in one call: the socket's first full state may redraw the room between two.)
+        pad, standings = page.evaluate("""() => ['.pad', '#standings'].map((s) => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return {x: r.x, width: r.width};
+        })""")
         assert pad["x"] > right and standings["x"] > pad["x"] + pad["width"], (right, pad, standings)
         page.context.close()
