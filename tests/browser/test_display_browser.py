@@ -9,6 +9,7 @@ import struct
 import zlib
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games.engines import race
@@ -222,6 +223,17 @@ def finished_tournament():
     return room, ada
 
 
+def shot(locator) -> bytes:
+    """The element's screenshot, taken again if a socket redraw detached it meanwhile."""
+    for attempt in range(3):
+        try:
+            return locator.screenshot()
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def test_the_tournament_review_keeps_right_wrong_and_mine_apart(browser, daphne_server):
     room, ada = finished_tournament()
     page = new_page(browser, daphne_server, ada, width=1280, height=900)
@@ -249,9 +261,9 @@ def test_the_tournament_review_keeps_right_wrong_and_mine_apart(browser, daphne_
     assert int(styles["mine"]) > int(styles["theirs"])
     for deficiency in DEFICIENCIES:
         emulate(page, deficiency)
-        apart = distance(ink(right.screenshot()), ink(wrong.screenshot()))
+        apart = distance(ink(shot(right)), ink(shot(wrong)))
         assert apart > DISTINCT, (deficiency, "right/wrong", apart)
-        apart = distance(ink(mine.locator("h3").screenshot()), ink(theirs.locator("h3").screenshot()))
+        apart = distance(ink(shot(mine.locator("h3"))), ink(shot(theirs.locator("h3"))))
         assert apart > DISTINCT / 2, (deficiency, "mine/theirs", apart)
     page.context.close()
 

@@ -10,6 +10,7 @@ import socket
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.bests import refresh_best
 from games.models import Puzzle, SoloRun
@@ -58,8 +59,14 @@ def enter(page, index):
     """Select a cell on the real board (its click, dispatched on the cell: on main the race
     board is squeezed to a few pixels beside the floated share box at every width, so a
     click by position hits another cell) and type its digit."""
-    page.locator(f'[data-cell="{index}"]').dispatch_event("click")
-    page.locator(f'[data-cell="{index}"][aria-selected="true"]').wait_for()
+    for attempt in range(3):  # the socket's first full state may redraw the board over a click
+        page.locator(f'[data-cell="{index}"]').dispatch_event("click")
+        try:
+            page.locator(f'[data-cell="{index}"][aria-selected="true"]').wait_for(timeout=4_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
     page.keyboard.press(SOLUTION[index])
     page.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
 
