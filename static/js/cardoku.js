@@ -114,16 +114,28 @@
     if (!form || !sq) return;
     // Queued before the legal-square check: the squares marked are the current card's, and
     // a fast second tap is meant for the next card (a square only that card fits was dropped).
-    if (busy && performance.now() - busySince < LOST_MS) { queued = { row: sq.dataset.row, col: sq.dataset.col }; return; }
+    // It is meant for the board after the move on its way: it carries that board's version,
+    // so a push that is not this move's answer (it releases the tap early) cannot make it stale.
+    if (busy && performance.now() - busySince < LOST_MS) {
+      queued = { row: sq.dataset.row, col: sq.dataset.col, step: shownStep() + 1 };
+      return;
+    }
     if (!again && !sq.hasAttribute("data-drop")) return;
     form.querySelector("[data-place-row]").value = sq.dataset.row;
     form.querySelector("[data-place-col]").value = sq.dataset.col;
+    const stepField = document.getElementById("ck-place-step");
+    if (again && again.step !== undefined && stepField && Number(stepField.value) < again.step) stepField.value = again.step;
     restore = { row: sq.dataset.row, col: sq.dataset.col };
     // Busy from here, not from board:sending: a second tap in between (a loaded page) rewrote
     // this form's square before the first had left, and one of the two was lost.
     busy = true;
     busySince = performance.now();
     form.requestSubmit();
+  }
+
+  function shownStep() {
+    const field = document.getElementById("ck-place-step");
+    return field ? Number(field.value) || 0 : 0;
   }
 
   function press(selector) {
@@ -161,7 +173,7 @@
     const next = queued;
     queued = null;
     // After this input task: the answer's swap settles first, then the tap goes out.
-    setTimeout(function () { place(square(next.row, next.col), true); }, 0);
+    setTimeout(function () { place(square(next.row, next.col), next); }, 0);
   });
   document.addEventListener("board:swapped", function (event) {
     if (!event.target || event.target.id !== "ck-game") return;

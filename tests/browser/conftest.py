@@ -162,6 +162,19 @@ def browser(chromium, request):
         context.close()
 
 
+# Count the room socket's pushes, so a test can wait for its first (full-state) push, which
+# redraws the room: an element read or clicked before it may be detached under the test.
+WATCH_SOCKET = """
+window.__pushes = 0;
+document.addEventListener('htmx:wsAfterMessage', () => { window.__pushes += 1; });
+"""
+
+
+def wait_for_first_push(page) -> None:
+    """Wait until the room socket delivered its first push (the full state that redraws)."""
+    page.wait_for_function("window.__pushes > 0")
+
+
 def new_page(browser, base_url: str, profile=None, width=1100, height=900, csp=False, touch=False):
     from django.conf import settings
 
@@ -182,6 +195,7 @@ def new_page(browser, base_url: str, profile=None, width=1100, height=900, csp=F
         context.add_cookies(
             [{"name": settings.PLAYER_COOKIE_NAME, "value": cookie_for(profile), "domain": host, "path": "/"}]
         )
+    context.add_init_script(WATCH_SOCKET)
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page

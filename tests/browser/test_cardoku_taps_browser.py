@@ -75,11 +75,50 @@ def test_fast_second_tap_is_never_dropped(browser, daphne_server):
         while time.monotonic() < deadline and len(durable_state(ada).cards_on_board()) < placed_before + 2:
             time.sleep(0.05)
         after = durable_state(ada)
-        assert len(after.cards_on_board()) == placed_before + 2, f"round {rounds + 1}: a tap was dropped"
+        shown = page.evaluate(
+            "() => [document.getElementById('ck-game').dataset.step,"
+            " document.getElementById('room-message').textContent]"
+        )
+        assert len(after.cards_on_board()) == placed_before + 2, (
+            f"round {rounds + 1}: a tap was dropped (durable step {durable_data(ada)['step']}, page shows {shown})"
+        )
         assert set(pair) <= set(after.cards_on_board())
         rounds += 1
         # The page shows both answers (cardoku.js sets data-step, the board's version, after
         # each): the next round's first tap leaves with nothing of this round on its way.
         expect(page.locator("#ck-game")).to_have_attribute("data-step", str(durable_data(ada)["step"]))
     assert rounds >= 3
+    page.context.close()
+
+
+def test_a_queued_tap_released_by_another_push_still_lands(browser, daphne_server):
+    """A push that is not the answer to the move on its way (say, a rival's news with more
+    than the standings) releases a queued tap early: it must go out for the board after that
+    move, not as a stale move for the board the page still shows."""
+    for _ in range(20):
+        room, (ada, _grace) = running_room("cardoku")
+        if rounds_available(durable_state(ada), 1):
+            break
+    page = new_page(browser, daphne_server, ada, width=1280, height=900)
+    page.add_init_script(MARK_PUSHES)
+    page.goto(f"/r/{room.code}/")
+    page.wait_for_selector("#room-body[data-state=playing] #ck-board")
+    expect(page.locator("html")).to_have_attribute("data-pushed", "1")
+    state = durable_state(ada)
+    (r1, c1), (r2, c2) = two_legal_squares(state)
+    placed_before = len(state.cards_on_board())
+    # Both taps and the early release in one task: the first move's answer cannot come between.
+    page.evaluate(
+        """([r1, c1, r2, c2]) => {
+            const sq = (r, c) => document.querySelector(`#ck-board [data-row="${r}"][data-col="${c}"]`);
+            sq(r1, c1).click();
+            sq(r2, c2).click();
+            document.body.dispatchEvent(new CustomEvent("board:answered", {bubbles: true, detail: {socket: true}}));
+        }""",
+        [r1, c1, r2, c2],
+    )
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and len(durable_state(ada).cards_on_board()) < placed_before + 2:
+        time.sleep(0.05)
+    assert {(r1, c1), (r2, c2)} <= set(durable_state(ada).cards_on_board())
     page.context.close()

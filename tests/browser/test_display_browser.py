@@ -18,7 +18,7 @@ from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
-from tests.browser.conftest import new_page, perform
+from tests.browser.conftest import new_page, perform, wait_for_first_push
 from tests.browser.race_setup import running_room
 from tests.browser.test_solo_browser import start_easy
 from tests.conftest import EMPTY, SOLUTION
@@ -167,6 +167,7 @@ def test_finished_out_and_each_players_colour_stay_apart_in_the_standings(browse
     page = new_page(browser, daphne_server, ada, width=1280, height=900)
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=playing] .standing")
+    wait_for_first_push(page)  # the socket's full state redraws the standings: screenshots after it
     expect(page.locator(".standing")).to_have_count(3)
     finished = page.locator(".standing.status-finished .state")
     out = page.locator(".standing.status-eliminated .state")
@@ -174,7 +175,7 @@ def test_finished_out_and_each_players_colour_stay_apart_in_the_standings(browse
     rows = [page.locator(".standing", has_text=name) for name in ("Ada", "Grace", "Linus")]
     for deficiency in DEFICIENCIES:
         emulate(page, deficiency)
-        apart = distance(ink(finished.screenshot()), ink(out.screenshot()))
+        apart = distance(ink(shot(finished)), ink(shot(out)))
         assert apart > DISTINCT, (deficiency, "finished/out", apart)
         colours = [fill(stripe(page, row)) for row in rows]
         for i in range(3):
