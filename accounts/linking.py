@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 
-from games.bests import refresh_best
+from games.sudoku.bests import refresh_best
 from players.middleware import LINKED_PROFILE, cache_call, linked_key, profile_group
 from players.models import Profile, new_token
 

@@ -18,10 +18,10 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext
 
-from games.bests import detach
 from games.cardoku.models import CardokuGame
 from games.domino.models import DominoGame
 from games.models import SoloRun
+from games.sudoku.bests import detach
 from players.middleware import cache_call, linked_key
 from players.models import Profile, new_token
 from rooms.models import RoomResult

@@ -18,9 +18,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import limits
-from games.limits import client_ip, count, over
-from games.responses import refusal
+from games.common import limits
+from games.common.limits import client_ip, count, over
+from games.common.responses import refusal
 from players.identity import record_profiles
 from players.middleware import known_player
 from players.models import Profile

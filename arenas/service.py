@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.zones import time_zones
+from games.common.zones import time_zones
 from rooms import actions as A
 from rooms import api
 from rooms.models import Room, RoomResult

@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.limits import creation_limit
+from games.common.limits import creation_limit
+from games.common.responses import refusal
 from games.models import Level
-from games.responses import refusal
 
 from . import service
 from .models import Arena, Entry

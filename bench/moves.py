@@ -11,7 +11,7 @@ because the settings read DATABASE_URL when they load.
 
 Every move is timed one of three ways, in turn: the answer that carries only what changed
 (what the game pages use), the same answer with the move written through the locked write
-path a move used before games/rowwriter.py kept games (LOCKED: the old design beside the new one,
+path a move used before games/common/rowwriter.py kept games (LOCKED: the old design beside the new one,
 move by move), and the whole-board answer (the same move asking for the whole game: Solo Run
 with a version the run does not have, Cardoku and Domino with `full=1`). With
 `--previous REV` the same moves are also played on that older commit (checked out in a
@@ -22,7 +22,7 @@ a game answer with the finish screen and are left out.
 
 Three rows at the end show the floor of this stack on this machine: the same POST to a
 view that does nothing, to one that makes a locked read and one write in a transaction (a
-move before games/rowwriter.py kept games), and to one that sends one UPDATE (a move now).
+move before games/common/rowwriter.py kept games), and to one that sends one UPDATE (a move now).
 
 A player signed in to an account (issue 22: a linked profile, the session a sign-in leaves) plays
 whole games in turn with the anonymous one; its `fragments` moves are the `fragments, signed in`
@@ -101,16 +101,19 @@ LOCKED_WRITE = [False]
 
 
 def install_locked_write() -> None:
-    """The same moves through the write path before games/rowwriter.py kept games (BEGIN, a locked
+    """The same moves through the write path before games/common/rowwriter.py kept games (BEGIN, a locked
     SELECT, the UPDATE, COMMIT), for the moves timed as LOCKED: the old design beside the new
     one, move by move, in one process. It keeps the copy it wrote as the new path would, so
     the next move of the other kind finds it."""
     from django.db import transaction
 
     try:
-        from games import rowwriter as rows
-    except ImportError:  # a tree from before games/rows.py was named rowwriter.py
-        from games import rows  # type: ignore[no-redef,attr-defined]
+        from games.common import rowwriter as rows
+    except ImportError:  # a tree from before games/common/ (issue 42), or before rows.py was rowwriter.py
+        try:
+            from games import rowwriter as rows  # type: ignore[no-redef,attr-defined]
+        except ImportError:
+            from games import rows  # type: ignore[no-redef,attr-defined]
 
     if not hasattr(rows, "write"):  # an older tree: its only write path is the locked one
         return
@@ -138,7 +141,7 @@ def play_solo(timer: Timer, player, rng: random.Random) -> None:
     from django.urls import reverse
 
     from games.models import Puzzle, SoloRun
-    from games.solo import start_run
+    from games.sudoku.solo import start_run
 
     Puzzle.objects.create(
         level="easy", givens=PUZZLE, solution=SOLUTION, clues=81 - PUZZLE.count("0"), techniques=[], seed=0
@@ -301,7 +304,7 @@ def time_floor(timer: Timer, player, n: int = 200) -> None:
             row.save(update_fields=["display_name"])
         return HttpResponse("")
 
-    def one_update(request):  # what a move of a kept game sends (games/rowwriter.py)
+    def one_update(request):  # what a move of a kept game sends (games/common/rowwriter.py)
         Profile.objects.filter(pk=player.pk).update(display_name="Bench")
         return HttpResponse("")
 

@@ -17,7 +17,7 @@ backend in a process of its own, as the settings read DATABASE_URL when they loa
    the most ratings above it), timing `--requests` requests after a warm-up and counting
    their queries. Target: <= 30 ms server time, <= 4 queries. One Solo Run board across
    accounts (/rankings/solo/easy/classic/) is timed the same way with a finished run per
-   account (their bests filled by games.bests.rebuild, the migration's bulk path), the
+   account (their bests filled by games.sudoku.bests.rebuild, the migration's bulk path), the
    viewer's run the slowest (the most accounts ahead); the same target.
 
 Times are wall clock in this process (database included); the process's CPU time is
@@ -116,8 +116,8 @@ def seed_rankings(players: int, rng: random.Random):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from games import bests
     from games.models import Puzzle, SoloRun
+    from games.sudoku import bests
     from players.models import Profile
     from stats import ratings
     from stats.models import Rating

@@ -14,7 +14,7 @@ A. The replay page of a finished 5-player Showdown room (80 moves each: 51 right
    each track's compressed events. A room's log keeps no pencil marks, so the page is timed
    as recorded and again with the marks put back in its tracks (400 events in all).
    Targets (issue 39): <= 50 ms, <= 60 KB, a track <= 5 KB compressed.
-B. A ghost race against a plain Solo Run: the CPU of games.solo.act per move on runs with and
+B. A ghost race against a plain Solo Run: the CPU of games.sudoku.solo.act per move on runs with and
    without a ghost (the same moves), and the Solo page with and without one. The claim: per
    move identical (the browser plays the ghost, static/js/ghost.js), one page load a bit larger.
 C. The design not taken, prototyped: the server plays the ghost and pushes its standings row at
@@ -142,19 +142,19 @@ def timed_gets(pages: dict, n: int) -> dict:
 def player_moves(rng: random.Random, finish_at: float) -> list[tuple[float, object]]:
     """One racer's 80 moves: every empty cell right (51), 14 wrong entries and 15 pencil marks
     before some of them, spread over `finish_at` seconds, the last right entry at the end."""
-    from rooms import actions as A
+    from games.sudoku.play import Enter, Note
     from tests.conftest import EMPTY, SOLUTION
 
     cells = rng.sample(EMPTY, len(EMPTY))
     wrong, noted = set(rng.sample(cells[:-1], 14)), set(rng.sample(cells[:-1], 15))
-    moves: list[A.Enter | A.Note] = []
+    moves: list[Enter | Note] = []
     for cell in cells:
         right = int(SOLUTION[cell])
         if cell in noted:
-            moves.append(A.Note(cell, rng.choice([d for d in range(1, 10) if d != right])))
+            moves.append(Note(cell, rng.choice([d for d in range(1, 10) if d != right])))
         if cell in wrong:
-            moves.append(A.Enter(cell, right % 9 + 1))
-        moves.append(A.Enter(cell, right))
+            moves.append(Enter(cell, right % 9 + 1))
+        moves.append(Enter(cell, right))
     times = sorted(rng.uniform(1, finish_at - 1) for _ in moves[:-1]) + [finish_at]
     return list(zip(times, moves, strict=True))
 
@@ -163,17 +163,17 @@ def finished_room(rng: random.Random, puzzle):
     """A Standard Showdown of 5 raced to the end through rooms.api, at explicit server times."""
     from players.models import Profile
     from rooms import actions as A
-    from rooms.api import create_room, perform
+    from rooms.api import act, create_room
     from rooms.models import Room
 
     players = [Profile.objects.create(display_name=name) for name in NAMES]
     start = dt.datetime.now(dt.UTC)
     room = create_room(players[0], level="easy", preset="standard", now=start)
     for p in players[1:]:
-        perform(room.code, p, A.Join(), now=start)
+        act(room.code, p, A.Join(), now=start)
     for p in players:
-        perform(room.code, p, A.SetReady(True), now=start)
-    perform(room.code, players[0], A.Start(), now=start)
+        act(room.code, p, A.SetReady(True), now=start)
+    act(room.code, players[0], A.Start(), now=start)
     room.refresh_from_db()
     assert room.puzzle_id == puzzle.pk, "the room took another puzzle from the bank"
     # finishes 2:30 to 3:58 apart by 22 s; every player's moves in one time order, as played
@@ -182,7 +182,7 @@ def finished_room(rng: random.Random, puzzle):
         plan += [(t, n, player, move) for t, move in player_moves(rng, 150 + 22 * n)]
     for t, _n, player, move in sorted(plan, key=lambda m: (m[0], m[1])):
         assert room.starts_at is not None
-        perform(room.code, player, move, now=room.starts_at + dt.timedelta(seconds=t))
+        act(room.code, player, A.GameMove(move), now=room.starts_at + dt.timedelta(seconds=t))
     room.refresh_from_db()
     assert room.state == Room.State.FINISHED, room.state
     return room, plan
@@ -258,7 +258,7 @@ def new_profile(name: str):
 def solo_moves(rng: random.Random) -> list:
     """A whole Solo Run: 51 right entries, 5 wrong ones (more would make it Assisted) and 11
     pencil marks, 67 moves."""
-    from games.solo import SoloAction
+    from games.sudoku.solo import SoloAction
     from tests.conftest import EMPTY, SOLUTION
 
     cells = rng.sample(EMPTY, len(EMPTY))
@@ -275,8 +275,8 @@ def solo_moves(rng: random.Random) -> list:
 
 
 def play_run(player, puzzle, moves, ghost=None):
-    """A Solo Run with these moves through games.solo.act, 2 s apart (untimed)."""
-    from games import solo
+    """A Solo Run with these moves through games.sudoku.solo.act, 2 s apart (untimed)."""
+    from games.sudoku import solo
 
     run = solo.new_run(player, puzzle, ghost=ghost)
     for n, action in enumerate(moves):
@@ -287,7 +287,7 @@ def play_run(player, puzzle, moves, ghost=None):
 def part_b(args, rng, puzzle, ghost) -> dict:
     from django.urls import reverse
 
-    from games import solo
+    from games.sudoku import solo
     from tests.conftest import client_for
 
     player = new_profile("Solo")
@@ -295,7 +295,7 @@ def part_b(args, rng, puzzle, ghost) -> dict:
     cpu: dict[str, list[float]] = {"plain": [], "ghost": []}
     for _ in range(args.runs):
         # A run of each design with the same moves, played move by move in turns (each row stays
-        # kept by games/rowwriter.py), so a load that changes weighs on both alike.
+        # kept by games/common/rowwriter.py), so a load that changes weighs on both alike.
         runs = {"plain": solo.new_run(player, puzzle), "ghost": solo.new_run(player, puzzle, ghost=ghost)}
         for n, action in enumerate(solo_moves(rng)):
             for design in ("plain", "ghost") if n % 2 == 0 else ("ghost", "plain"):
@@ -456,7 +456,7 @@ def main() -> None:
     ghost = min(a["tracks"], key=lambda t: t.finish_ms or 10**9)  # the winner's run: the ghost people race
     b = part_b(args, rng, puzzle, ghost)
     print(
-        f"B. Ghost race vs plain Solo Run: games.solo.act, {len(b['cpu']['plain'])} moves each "
+        f"B. Ghost race vs plain Solo Run: games.sudoku.solo.act, {len(b['cpu']['plain'])} moves each "
         f"({args.runs} whole runs each, taking turns move by move)"
     )
     for design in ("plain", "ghost"):

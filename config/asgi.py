@@ -9,7 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before importing consumers (they import models).
 django_asgi_app = get_asgi_application()
 
-from games import uptime  # noqa: E402
+from games.common import uptime  # noqa: E402
 
 uptime.start()  # the process's start and the site's last heartbeat before it (Solo Run clocks)
 

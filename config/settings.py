@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "friends",  # handles, follows, blocks, notifications, who is online (docs/rules.md 11)
     "leagues",  # weekly leagues of up to 30 (docs/rules.md 11)
     "notify",  # scheduled showdowns' reminders: Web Push (VAPID), email, the Reminder rows
+    "pages",  # the home page and How to Play, above every game
 ]
 
 MIDDLEWARE = [
@@ -301,7 +302,7 @@ RANKING_MIN_RIVALS = env_int("RANKING_MIN_RIVALS", 8)
 RATING_EARLY_FORFEIT_SECONDS = env_float("RATING_EARLY_FORFEIT_SECONDS", 30.0)
 RANKING_ACTIVE_DAYS = env_int("RANKING_ACTIVE_DAYS", 30)
 
-# --- Limits per client (games/limits.py, rooms/limits.py) ---
+# --- Limits per client (games/common/limits.py, rooms/limits.py) ---
 # Proxies whose X-Forwarded-For is believed (IPs or CIDRs, e.g. "127.0.0.1,10.0.0.0/8"). Empty:
 # REMOTE_ADDR is the client (direct, or daphne --proxy-headers already put the client there).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
@@ -362,7 +363,7 @@ AXES_FAILURE_LIMIT = env_int("SIGN_IN_LIMIT", 5)
 AXES_COOLOFF_TIME = datetime.timedelta(seconds=env_int("SIGN_IN_WINDOW", 900))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # either one locks
 AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"  # counters in the cache (Redis), no rows
-AXES_CLIENT_IP_CALLABLE = "rooms.limits.client_ip"  # the address the other limits use
+AXES_CLIENT_IP_CALLABLE = "games.common.limits.client_ip"  # the address the other limits use
 AXES_COOLOFF_MESSAGE = gettext_lazy("Too many failed sign-in attempts. Wait a few minutes and try again.")
 if not REDIS_URL:  # one process, its in-memory cache: axes warns that processes cannot share it
     SILENCED_SYSTEM_CHECKS = ["axes.W001"]
@@ -392,7 +393,7 @@ ACCOUNT_EMAIL_VERIFICATION_BY_CODE_TIMEOUT = 600  # a sign-up code lasts as long
 ACCOUNT_LOGIN_BY_CODE_SUPPORTS_RESEND = True
 ACCOUNT_EMAIL_VERIFICATION_SUPPORTS_RESEND = True
 # allauth's own limits stay on (its defaults, in the cache); ours per client IP are in
-# accounts/limits.py: code requests per IP per window.
+# accounts/views.py (on games/common/limits.py's counter): code requests per IP per window.
 ACCOUNT_CODE_REQUESTS_PER_IP = env_int("ACCOUNT_CODE_REQUESTS_PER_IP", 20)
 ACCOUNT_CODE_REQUEST_WINDOW = env_int("ACCOUNT_CODE_REQUEST_WINDOW", 3600)
 MFA_SUPPORTED_TYPES = ["webauthn"]

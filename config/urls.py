@@ -13,7 +13,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the footer's switch
-    path("", include("games.urls")),
+    path("", include("pages.urls")),  # the home page and How to Play
+    path("solo/", include("games.sudoku.urls")),
     path("cardoku/", include("games.cardoku.urls")),
     path("domino/", include("games.domino.urls")),
     path("daily/", include("games.daily.urls")),

@@ -17,7 +17,7 @@ from django.utils import translation
 from arenas.models import Arena
 from arenas.table import group as arena_group
 from arenas.table import table
-from games.i18n import socket_language
+from games.common.i18n import socket_language
 
 from . import presence
 from .graph import people

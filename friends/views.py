@@ -12,8 +12,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.limits import creation_limit
-from games.responses import refusal
+from games.common.limits import creation_limit
+from games.common.responses import refusal
 from players.models import Profile
 
 from . import graph, presence, streaks

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from .bests import detach, refresh_accounts
 from .models import Puzzle, SoloRun
+from .sudoku.bests import detach, refresh_accounts
 
 
 @admin.register(Puzzle)
@@ -25,7 +25,7 @@ class SoloRunAdmin(admin.ModelAdmin):
     readonly_fields = ["board"]
 
     # A run edited, moved to another profile or deleted here changes its accounts' bests on
-    # the boards across accounts (games/bests.py): the accounts before and after are refreshed,
+    # the boards across accounts (games/sudoku/bests.py): the accounts before and after are refreshed,
     # the one it left first (its row may hold the run, which is another account's now). A
     # deleted run's row is taken off first (detach), its band recounted.
     def save_model(self, request, obj, form, change):

@@ -42,7 +42,7 @@ class Puzzle(models.Model):
 
 
 class Revised(models.Model):
-    """A game row its write path may keep in memory between moves (games/rowwriter.py). Every write
+    """A game row its write path may keep in memory between moves (games/common/rowwriter.py). Every write
     moves `revision` on, so a kept copy is written back only over the row it was read as."""
 
     revision = models.PositiveIntegerField(default=0, editable=False)
@@ -50,7 +50,7 @@ class Revised(models.Model):
     class Meta:
         abstract = True
 
-    def save(self, *args, update_fields=None, **kwargs):  # the admin, a sweep: writes outside games/rowwriter.py
+    def save(self, *args, update_fields=None, **kwargs):  # the admin, a sweep: writes outside games/common/rowwriter.py
         self.revision += 1
         if update_fields is not None:
             update_fields = {*update_fields, "revision"}
@@ -71,7 +71,7 @@ class SoloRun(Revised):
     state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING, db_index=True)
     board = models.JSONField()
     # Assisted from the first hint on, for good (docs/rules.md section 2), and from a long pause
-    # or too many mistakes (games/solo.py, How to Play).
+    # or too many mistakes (games/sudoku/solo.py, How to Play).
     assisted = models.BooleanField(default=False)
 
     class AssistedBy(models.TextChoices):
@@ -147,7 +147,7 @@ class SoloRun(Revised):
     def get_board(self) -> Board:
         return Board.from_dict(self.board)
 
-    PAUSE_GRACE = 10.0  # seconds of a pause that count (games/solo.py)
+    PAUSE_GRACE = 10.0  # seconds of a pause that count (games/sudoku/solo.py)
 
     def play_seconds(self, now=None) -> float:
         if self.elapsed is not None:
@@ -164,13 +164,13 @@ class SoloBest(models.Model):
     """An account's best Solo Run on one all-time board across accounts (a level, Classic or
     Assisted; docs/rules.md section 8): the run and the fields the board orders by, copied, so
     the board is an indexed slice of this table and a place one indexed count of the rows
-    ahead (stats/rankings.py). Kept by games.bests.refresh_best wherever a run joins or
-    leaves an account's boards; games.bests.rebuild makes it from scratch."""
+    ahead (stats/rankings.py). Kept by games.sudoku.bests.refresh_best wherever a run joins or
+    leaves an account's boards; games.sudoku.bests.rebuild makes it from scratch."""
 
     account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     level = models.CharField(max_length=8, choices=Level.choices)
     assisted = models.BooleanField()
-    # The run's, copied: the boards' orders (games.bests.ORDER), then the earliest finish.
+    # The run's, copied: the boards' orders (games.sudoku.bests.ORDER), then the earliest finish.
     elapsed = models.FloatField()
     mistakes = models.PositiveIntegerField()
     hints = models.PositiveIntegerField()
@@ -181,7 +181,7 @@ class SoloBest(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["account", "level", "assisted"], name="one_best_per_board")]
         # Each board's order, whole: the top is read along it and the rows ahead of one
-        # are counted from it alone (games.bests.ORDER; the Classic one serves Classic
+        # are counted from it alone (games.sudoku.bests.ORDER; the Classic one serves Classic
         # boards, the other Assisted ones).
         indexes = [
             models.Index(
@@ -203,7 +203,7 @@ class SoloBand(models.Model):
     fields before the time (none for Classic; hints, then mistakes, for Assisted) and the time
     in whole seconds. A place off the top list is then a sum over the bands ahead (hundreds of
     rows) plus a count within the viewer's own band, not a count of every row ahead (100,000
-    index entries took 35 ms on PostgreSQL; issue 24). games.bests counts a band afresh, its
+    index entries took 35 ms on PostgreSQL; issue 24). games.sudoku.bests counts a band afresh, its
     row locked, wherever a best enters or leaves it; rebuild_solo_bests makes them all again.
     A band that empties keeps its row (at 0): a row deleted under a waiting lock would be lost
     to the one waiting."""

@@ -355,7 +355,7 @@ def setup_rooms(count, players_per_room, preset="friendly"):
     from games.models import Puzzle
     from players.models import Profile
     from rooms import actions as A
-    from rooms.api import create_room, perform
+    from rooms.api import act, create_room
     from tests.conftest import cookie_for
 
     Puzzle.objects.bulk_create(
@@ -367,11 +367,11 @@ def setup_rooms(count, players_per_room, preset="friendly"):
         profiles = [Profile.objects.create(display_name=f"b{r}-{p}") for p in range(players_per_room)]
         room = create_room(profiles[0], level="easy", preset=preset)
         for p in profiles[1:]:
-            perform(room.code, p, A.Join())
+            act(room.code, p, A.Join())
         for p in profiles:
-            perform(room.code, p, A.SetReady(True))
-        perform(room.code, profiles[0], A.Start(), now=past)
-        perform(room.code, profiles[0], A.Sync())
+            act(room.code, p, A.SetReady(True))
+        act(room.code, profiles[0], A.Start(), now=past)
+        act(room.code, profiles[0], A.Sync())
         rooms.append((room.code, [cookie_for(p) for p in profiles]))
     return rooms
 

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from games.bests import detach, refresh_accounts
 from games.models import SoloRun
+from games.sudoku.bests import detach, refresh_accounts
 
 from .models import Profile
 
@@ -14,7 +14,7 @@ class ProfileAdmin(admin.ModelAdmin):
     readonly_fields = ["token", "created_at", "last_seen", "account"]
 
     # A profile deleted here takes its runs along: its account's bests on the boards across
-    # accounts (games/bests.py) are recomputed from the runs of its other profiles.
+    # accounts (games/sudoku/bests.py) are recomputed from the runs of its other profiles.
     def delete_model(self, request, obj):
         account_id = obj.account_id
         detach(SoloRun.objects.filter(player=obj))  # their rows leave their bands before the cascade

@@ -188,7 +188,7 @@ def player_token(request) -> str | None:
     """The token the request's (signed, unexpired) player cookie names, without a query: a
     move's write path finds the player's own game by it in the one read it makes anyway. A
     signed-in request's carries its account from the session, "<token>~<user id>": the game of
-    a linked profile is found only with its account's session (games/rowwriter.py), so a copy
+    a linked profile is found only with its account's session (games/common/rowwriter.py), so a copy
     of the cookie kept past a sign-out moves nothing."""
     binding = getattr(request, "_player_binding", None)
     if binding is None or not binding.token:

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from config.methods import page
-from games.limits import creation_limit
+from games.common.limits import creation_limit
 from games.models import Level
 from players.middleware import known_player
 from players.views import name_gate, remember_name_choice

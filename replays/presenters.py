@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from games.presenters import format_seconds
+from games.common.times import format_seconds
 
 from . import tracks
 from .models import Track

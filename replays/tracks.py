@@ -62,7 +62,7 @@ def _move(kind: str, cell, detail) -> play.Move | play.DelayedMove | None:
 def record(givens: str, solution: str, rules: race.Rules, moves: Iterable[tuple[int, str, object, object]]) -> Recorded:
     """`moves` are (ms since the start, kind, cell, digit or marks), in order. A Solo Run's
     pause ("p") and resume ("r") move the clock as the run's did: time away beyond the
-    grace is not play time (only once an entry is on the board, as games/solo.py has it)."""
+    grace is not play time (only once an entry is on the board, as games/sudoku/solo.py has it)."""
     board = race.Board.new(tuple(int(ch) for ch in givens))
     answer = tuple(int(ch) for ch in solution)
     out = Recorded()

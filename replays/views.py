@@ -5,10 +5,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.methods import page
-from games import solo
-from games.limits import creation_limit
+from games.common.limits import creation_limit
+from games.common.times import format_seconds
 from games.models import SoloRun
-from games.presenters import format_seconds
+from games.sudoku import solo
 from rooms.api import normalize_code
 from rooms.models import Room
 

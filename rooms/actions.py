@@ -6,14 +6,12 @@ import zoneinfo
 from dataclasses import dataclass
 from typing import Protocol
 
+from games.common.numbers import number_field
+from games.common.zones import time_zones
 from games.engines import race
 from games.engines.errors import Malformed
 from games.engines.sudoku import Level
 from games.engines.text import _
-from games.numbers import number_field
-from games.sudoku import play
-from games.sudoku.play import Enter, Hint, Note, SetNotes  # noqa: F401 - the Showdown board moves
-from games.zones import time_zones
 from players.forms import DisplayNameForm
 
 
@@ -125,9 +123,25 @@ LANGUAGE_CODES = ("en", "nl")  # settings.LANGUAGES (no Django here)
 
 @dataclass(frozen=True)
 class GameMove:
-    """A board move of another game type (Domino, Cardoku), already parsed by that type."""
+    """A board move, already parsed by the room's game type (GameType.parse: Showdown's
+    entries, notes, hints, erases and submissions are games/sudoku/play.py's moves; the
+    duels' are their own): the rooms know only that it is the game's."""
 
     move: object
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A socket message, parsed once at the boundary (lila's Protocol.In): the typed action,
+    its message id (a repeat is harmless) and the view hints its answer needs, the pad's
+    mode and the cell the page had selected (the game type's reading, GameType.view_hints).
+    The consumer builds it; the hub, a forward to another process (rooms/wire.py Act) and
+    every answer or refusal read it, never the client's raw message again."""
+
+    action: object
+    message_id: str = ""
+    mode: str = "enter"
+    cell: int | None = None
 
 
 LEVELS = tuple(level.value for level in Level)
@@ -270,6 +284,13 @@ def parse_message(data, game) -> tuple[object, str]:
     return game.parse(data), message_id
 
 
+def parse_incoming(data, game) -> Incoming:
+    """A socket message (dict from JSON) -> the one typed message the room's path carries
+    (or MalformedMessage)."""
+    action, message_id = parse_message(data, game)
+    return Incoming(action, message_id, *game.view_hints(data))
+
+
 def _guest_name(data: dict) -> str:
     """The name sent with "I'm coming" by a guest still called "Player 1234", checked as the
     profile page checks it; a bad one refuses the whole message (nothing changes)."""
@@ -279,11 +300,3 @@ def _guest_name(data: dict) -> str:
     if not form.is_valid():
         raise MalformedMessage(form.errors["display_name"][0])
     return form.cleaned_data["display_name"]
-
-
-def parse_board_message(data: dict):
-    """Showdown board moves: a digit (entry or note) or a hint, read as Solo Run's are."""
-    try:
-        return play.parse_move(data)
-    except race.MalformedMove as error:
-        raise MalformedMessage(str(error)) from None

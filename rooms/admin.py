@@ -5,7 +5,7 @@ from django.utils.html import format_html, format_html_join
 from games.engines.text import _
 
 from . import actions as A
-from .api import perform
+from . import api
 from .models import Room, RoomEvent, Seat
 
 
@@ -108,5 +108,5 @@ class RoomAdmin(admin.ModelAdmin):
     def expire_rooms(self, request, queryset):
         # Through the one write path, so connected players see the room close.
         for room in queryset:
-            perform(room.code, None, A.Expire(_("Closed by the site staff.")))
+            api.act(room.code, None, A.Expire(_("Closed by the site staff.")))
         self.message_user(request, f"Expired {queryset.count()} room(s).", messages.SUCCESS)

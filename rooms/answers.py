@@ -1,7 +1,7 @@
 """Every rendering of a socket's answer and of a room's push, in the viewer's language:
-the consumer, the hub (rooms/hub.py) and the owner's forwarded answers all render here.
-Also the one reading of the pad's mode and selected cell (`parse_mode`, `parse_cell`,
-shared with Solo Run's form posts)."""
+the consumer, the hub (rooms/hub.py) and the owner's forwarded answers all render here,
+each from the parsed message's view hints (rooms/actions.py Incoming: the pad's mode and
+the selected cell), never from the client's raw message."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from django.utils import translation
 
 from games.engines.errors import Refusal
 from games.engines.text import _
-from games.sudoku.play import parse_cell, parse_mode
 
 from .fragments import message as message_line
 from .lifecycle import RUNNING
@@ -27,8 +26,6 @@ __all__ = [
     "forwarded_answer",
     "locked_answer",
     "logged_answer",
-    "parse_cell",
-    "parse_mode",
     "render_message",
     "render_view",
     "render_views",
@@ -117,22 +114,23 @@ async def answer_html(owner, player, result, mode, cell, language) -> str:
     return ""
 
 
-def refusal_view(code, player, error: Refusal, data, language) -> str:
-    """A refused message's answer: the mover's game as it stands and the reason."""
+def refusal_view(code, player, error: Refusal, mode: str, cell: int | None, language) -> str:
+    """A refused message's answer: the mover's game as it stands (with the message's pad
+    mode and selected cell) and the reason."""
     return render_view(
         code,
         player,
         False,
         None,
-        {"error": str(error), "mode": parse_mode(data), "selected": parse_cell(data)},
+        {"error": str(error), "mode": mode, "selected": cell},
         None,
         None,
         language,
     )
 
 
-def locked_answer(perform, code, player, language, action, message_id, mode, cell) -> tuple[str, bool]:
-    """Apply through `perform` (the socket's: api.act; the hub's fallback: the locked path
+def locked_answer(act, code, player, language, action, message_id, mode, cell) -> tuple[str, bool]:
+    """Apply through `act` (the socket's: api.act; the hub's fallback: the locked path
     itself) and render the socket's answer in one trip to the sync thread; also says
     whether the room is running now."""
 
@@ -141,7 +139,7 @@ def locked_answer(perform, code, player, language, action, message_id, mode, cel
 
     with translation.override(language):
         try:
-            result = perform(code, player, action, message_id=message_id)
+            result = act(code, player, action, message_id=message_id)
         except Refusal as error:
             return view(False, None, {"error": str(error), "mode": mode, "selected": cell}), False
         running = result.room is not None and result.room.state in RUNNING

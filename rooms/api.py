@@ -1,10 +1,12 @@
-"""The way in for views, Celery tasks, the admin and the socket: `act` applies an action
-to a room through its one writer, the live owner in this process, the owner in another
-(a typed message over the channel layer, rooms/wire.py), or the locked write path for a
-room nobody owns (rooms/store.py). Also what those callers need beside it."""
+"""The way in for views, Celery tasks, the admin and the socket: `act`, the one name for
+applying an action to a room from outside the live path, through its one writer: the live
+owner in this process, the owner in another (a typed message over the channel layer,
+rooms/wire.py), or the locked write path for a room nobody owns (rooms/store.py). Also
+what those callers need beside it."""
 
 from . import hub, store
-from .rules import NotAllowed, Result, RoomError, RoomNotFound, as_seated, normalize_code
+from .result import NotAllowed, Result, RoomError, RoomNotFound
+from .rules import as_seated, normalize_code
 from .store import create_public_room, create_room, running_view
 
 __all__ = [
@@ -16,7 +18,6 @@ __all__ = [
     "create_public_room",
     "create_room",
     "normalize_code",
-    "perform",
     "running_view",
 ]
 
@@ -29,6 +30,3 @@ def act(code: str, player, action, now=None, message_id: str = "") -> Result:
     if owned is not None:
         return owned
     return store.locked(code, player, action, now, message_id)
-
-
-perform = act  # the name its callers and tests knew it by

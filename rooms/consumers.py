@@ -1,5 +1,6 @@
 """The room socket: identifies the player by the profile cookie, resyncs on every
-(re)connect, parses each message into a typed action and hands it to the room's live
+(re)connect, parses each message once into one typed message (rooms/actions.py Incoming:
+the action, its id, the view hints its answer needs) and hands it to the room's live
 owner (rooms/hub.py) or, for a room not running, to the locked write path. Its answers
 are rendered in rooms/answers.py; nothing imports this module but the routing."""
 
@@ -17,24 +18,15 @@ from django.db import IntegrityError
 from redis.exceptions import RedisError
 
 from config.database import TRY_AGAIN
+from games.common.i18n import socket_language
+from games.common.limits import TokenBucket
 from games.engines.errors import Malformed, Refusal
 from games.engines.text import _
-from games.i18n import socket_language
 from players.middleware import claim, profile_group
 
 from . import actions as A
 from . import api, hub, limits, reactions, wire
-from .answers import (
-    answer_html,
-    db,
-    locked_answer,
-    parse_cell,
-    parse_mode,
-    refusal_view,
-    render_message,
-    render_view,
-    slow_down,
-)
+from .answers import answer_html, db, locked_answer, refusal_view, render_message, render_view, slow_down
 from .gametypes import GAME_TYPES
 from .models import Room, Seat
 from .push import group_name
@@ -124,7 +116,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self._channel_receive = patiently
 
     async def _pump(self, receive, send, inbox) -> None:
-        own, strikes = limits.TokenBucket(settings.ROOM_SOCKET_RATE, settings.ROOM_SOCKET_BURST), 0
+        own, strikes = TokenBucket(settings.ROOM_SOCKET_RATE, settings.ROOM_SOCKET_BURST), 0
         while True:
             message = await receive()
             if message["type"] == "websocket.receive":
@@ -244,19 +236,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(_("That message is too large or not text."))
             return
         try:
-            data = json.loads(text_data, parse_constant=not_json)
-            action, message_id = A.parse_message(data, self.game)
+            incoming = A.parse_incoming(json.loads(text_data, parse_constant=not_json), self.game)
         except ValueError as error:  # Malformed is a ValueError too
             message = str(error) if isinstance(error, Malformed) else _("Messages must be JSON.")
             await self.send_error(message)
             return
         if not self.signed_out_heard:
             self.signed_out_heard = await self._profile_group("add")
-        if isinstance(action, A.Sync) and not await limits.aconnect_allowed(self.ip, self.budget_key):
+        if isinstance(incoming.action, A.Sync) and not await limits.aconnect_allowed(self.ip, self.budget_key):
             await self.send(text_data=slow_down(self.language))  # a resync renders it all: budgeted
             return
         try:
-            await self._receive(action, message_id, data)
+            await self._receive(incoming)
         except CONNECTION_LOST:
             await self.send_error(TRY_AGAIN)  # only the message in flight: the socket stays open
         except IntegrityError:
@@ -264,21 +255,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # not see (Redis away): nothing was applied.
             await self.send_error("Another move came first: please try again.")
 
-    async def _receive(self, action, message_id, data):
+    async def _receive(self, incoming: A.Incoming):
+        action, mode, cell = incoming.action, incoming.mode, incoming.cell
         if isinstance(action, A.React):
             await self._react(action)
             return
-        mode, cell = parse_mode(data), parse_cell(data)
         try:
-            result = await hub.current().act(self, action, message_id, data)
+            result = await hub.current().act(self, incoming)
         except Refusal as error:
-            html = await db(refusal_view)(self.code, self.player, error, data, self.language)
+            html = await db(refusal_view)(self.code, self.player, error, mode, cell, self.language)
         else:
             if isinstance(result, hub.Forwarded):
                 return  # the owner's answer comes to this socket's channel (live_answer)
             if result is None:  # no live owner: the locked path
                 html, running = await db(locked_answer)(
-                    api.act, self.code, self.player, self.language, action, message_id, mode, cell
+                    api.act, self.code, self.player, self.language, action, incoming.message_id, mode, cell
                 )
                 if running:  # a countdown just began (or a process restarted): own it from now on
                     await hub.current().owner(self.code, load=True)

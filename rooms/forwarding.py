@@ -30,18 +30,10 @@ from games.engines.text import _
 
 from . import actions as A
 from . import lease, store, wire
-from .answers import (
-    answer_html,
-    forwarded_answer,
-    locked_answer,
-    logged_answer,
-    parse_cell,
-    parse_mode,
-    refusal_view,
-)
+from .answers import answer_html, forwarded_answer, locked_answer, logged_answer, refusal_view
 from .channel import ProcessChannel
 from .models import Room
-from .rules import Result, RoomError, RoomNotFound
+from .result import Result, RoomError, RoomNotFound
 from .store import run_db
 
 logger = logging.getLogger(__name__)
@@ -58,13 +50,11 @@ class Forwarder:
         leases,
         sockets: dict[str, set],
         owner: Callable[..., Awaitable[Any]],
-        call: Callable[..., Awaitable[Any]],
     ):
         # The hub's own: its channel, leases and sockets by room; `owner(code, load=True)`
-        # this process's owner of a room (loaded if nobody holds it), `call` an action
-        # applied by it.
+        # this process's owner of a room (loaded if nobody holds it).
         self.transport, self.leases, self.sockets = transport, leases, sockets
-        self._owner, self._call = owner, call
+        self._owner = owner
         self.answers: dict[str, Any] = {}  # a forwarded message's token -> its RoomConsumer
         self._acting: dict[str, asyncio.Task] = {}  # the last forwarded message applied here per room
         self._asking: dict[str, asyncio.Future] = {}  # a room's lease read on its way (holder)
@@ -99,10 +89,12 @@ class Forwarder:
     def forget(self, code: str) -> None:
         self._holders.pop(code, None)
 
-    async def forward(self, consumer, action, message_id: str, data: dict, holder: str) -> None:
-        """Send a socket's message to the room's owner elsewhere and see it answered. An
-        owner that died answers nothing: once its lease runs out this process becomes the
+    async def forward(self, consumer, incoming: A.Incoming, holder: str) -> None:
+        """Send a socket's parsed message to the room's owner elsewhere and see it answered.
+        An owner that died answers nothing: once its lease runs out this process becomes the
         owner and applies the message itself (its id makes a second application harmless)."""
+        action, message_id, mode = incoming.action, incoming.message_id, incoming.mode
+        sent = wire.action_to(action)  # every action a socket's message parses to has its plain form
         token = uuid.uuid4().hex
         answered = consumer.awaiting[token] = asyncio.Event()
         self.answers[token] = consumer
@@ -110,11 +102,13 @@ class Forwarder:
             consumer.code,
             consumer.player.pk,
             token,
-            data,
+            sent,
             message_id,
             consumer.channel_name,
             consumer.language,
             self.transport.name,
+            mode,
+            incoming.cell,
         )
         try:
             self.transport.post(holder, message)
@@ -139,8 +133,8 @@ class Forwarder:
                         consumer.player,
                         result,
                         message_id,
-                        parse_mode(data),
-                        parse_cell(data),
+                        mode,
+                        incoming.cell,
                         language=consumer.language,
                     )
                     if html:
@@ -154,7 +148,6 @@ class Forwarder:
                 # locked path itself (the lease was just asked: no owner to route to). A
                 # duplicate there was applied by the owner, whose answer was lost with the
                 # layer: the mover still waits, so it gets its game as logged.
-                mode = parse_mode(data)
                 html, _running = await database_sync_to_async(locked_answer)(
                     store.locked, consumer.code, consumer.player, consumer.language, action, message_id, mode, None
                 )
@@ -206,14 +199,15 @@ class Forwarder:
         if room is None or player is None:
             # Not the owner (any more): no answer, so the sender's watchdog re-routes it.
             return
-        data, language = message.data, message.language
+        incoming, language = message.incoming(room.game), message.language  # as the sender parsed it
         try:
-            action, message_id = A.parse_message(data, room.game)
-            result = await room.act(player, action, message_id)
+            result = await room.act(player, incoming.action, incoming.message_id)
         except Refusal as error:
-            html = await database_sync_to_async(refusal_view)(message.code, player, error, data, language)
+            html = await database_sync_to_async(refusal_view)(
+                message.code, player, error, incoming.mode, incoming.cell, language
+            )
         else:
-            html = await answer_html(result.live, player, result, parse_mode(data), parse_cell(data), language)
+            html = await answer_html(result.live, player, result, incoming.mode, incoming.cell, language)
         if message.via:  # to the sender's process: in order with the room's pushes, batched with them
             self.transport.post(message.via, wire.Answer(html, message.token))
         else:
@@ -224,13 +218,14 @@ class Forwarder:
         player = None
         if message.player is not None:
             player = await run_db(store.profile, message.player)
+        room = await self._owner(message.code, load=True)
+        if room is None:
+            await self.transport.send(message.reply, wire.refused("", wire.NOT_OWNER))
+            return
         try:
-            result = await self._call(message.code, player, wire.action_from(message.action), message.mid)
+            result = await room.act(player, wire.action_from(message.action, room.game), message.mid)
         except Refusal as error:
             await self.transport.send(message.reply, wire.refused(str(error), type(error).__name__))
-            return
-        if result is None:
-            await self.transport.send(message.reply, wire.refused("", wire.NOT_OWNER))
             return
         await self.transport.send(message.reply, wire.replied(result.changed, result.duplicate))
 

@@ -10,7 +10,7 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
-from games.presenters import format_seconds
+from games.common.times import format_seconds
 from games.sudoku import fragments as sudoku
 
 GRID = "M1 0V9M2 0V9M4 0V9M5 0V9M7 0V9M8 0V9M0 1H9M0 2H9M0 4H9M0 5H9M0 7H9M0 8H9"

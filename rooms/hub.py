@@ -33,15 +33,18 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from games.common.limits import TokenBucket
+
+from . import actions as A
 from . import lease, movelog, store, wire
 from .channel import ProcessChannel
 from .forwarding import FORWARD_TIMEOUT, Forwarder, call_elsewhere
 from .lifecycle import RUNNING
-from .limits import TokenBucket
 from .owner import LiveRoom, Moved
 from .push import room_event
 from .refresh import Refresher
-from .rules import Result, normalize_code
+from .result import Result
+from .rules import normalize_code
 from .store import run_db
 from .timers import Timers
 
@@ -75,7 +78,7 @@ class Hub:
         # Its parts share these two dicts, the leases and the ways to load, drop and call an
         # owner and to run a task; each imports nothing of the hub.
         self.transport = ProcessChannel(self.spawn, self._handle, lambda: list(self.sockets), self._layer_back)
-        self.forwarder = Forwarder(self.transport, self.leases, self.sockets, self.owner, self.call)
+        self.forwarder = Forwarder(self.transport, self.leases, self.sockets, self.owner)
         self.refresher = Refresher(self.sockets)
         self.timers = Timers(self.rooms, self.sockets, self.leases, self.drop, self.spawn)
         self._loading: dict[str, asyncio.Future] = {}
@@ -238,21 +241,22 @@ class Hub:
                 self.transport.post(channel, wire.Push(room.code, {"type": "room.refresh"}))
 
     # acting ----------------------------------------------------------------------------
-    async def act(self, consumer, action, message_id: str, data: dict):
-        """Apply a socket's action through the room's owner. Returns the Result (owned
-        here), a Forwarded marker (the owner is elsewhere: its answer comes to the
-        socket's channel), or None (no live owner: the caller takes the locked path, and
-        loads an owner if that left the room running)."""
+    async def act(self, consumer, incoming: A.Incoming):
+        """Apply a socket's parsed message through the room's owner (outsiders use api.act).
+        Returns the Result (owned here), a Forwarded marker (the owner is elsewhere: its
+        answer comes to the socket's channel), or None (no live owner: the caller takes the
+        locked path, and loads an owner if that left the room running)."""
         room = self.rooms.get(consumer.code)
         if room is not None:
-            return await room.act(consumer.player, action, message_id)
+            return await room.act(consumer.player, incoming.action, incoming.message_id)
         holder = await self.forwarder.holder(consumer.code)
         if holder and holder != self.channel:
-            self.spawn(self.forwarder.forward(consumer, action, message_id, data, holder))
+            self.spawn(self.forwarder.forward(consumer, incoming, holder))
             return Forwarded()
         return None
 
     async def call(self, code, player, action, message_id=""):
+        """`route`'s: this process's owner of `code` applies `action` (outsiders use api.act)."""
         room = await self.owner(code, load=True)
         if room is None:
             return None
@@ -378,8 +382,8 @@ def _local_owner(code: str) -> Hub | None:
 
 
 def route(code: str, player, action, now, message_id: str):
-    """For `api.act`: a running room held by a live owner is acted on by that
-    owner (this process or another); returns its Result, or None to take the locked path."""
+    """For `api.act` (outsiders use it): a running room held by a live owner is acted on by
+    that owner (this process or another); returns its Result, or None to take the locked path."""
     code = normalize_code(code)
     if player is not None:
         player.pk  # noqa: B018 - evaluate a lazy request.player here, not on the event loop

@@ -2,8 +2,10 @@
 unknown or malformed code, a room page that is not found, a socket refused for an unknown
 room). Past ROOM_MISS_LIMIT misses in ROOM_MISS_WINDOW seconds, lookups by that IP are
 refused (429 / socket close 4429), except for rooms the player already sits in, so hits
-and misses look the same to a guesser. The client's IP, the counters and the creation
-limits are games/limits.py's (shared with the solo games), re-exported here.
+and misses look the same to a guesser. The room sockets' connect budget (GCRA) and its
+refusals. The rooms' admission policy only: every formula (the fixed window, the GCRA, the
+token bucket) and the client's IP are games/common/limits.py's; the IP and the creation
+limits are re-exported here for the rooms' views.
 
 Socket handshake (for rooms/consumers.py connect):
     ip = client_ip(scope)
@@ -12,24 +14,19 @@ Socket handshake (for rooms/consumers.py connect):
 """
 
 import asyncio
-import logging
-import time
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from games import limits as base
+from games.common import limits as base
+from games.common.limits import client_ip, creation_limit, creation_limited
 from games.engines.text import _
-from games.limits import client_ip, creation_limit, creation_limited
 from players.identity import record_filter
 from players.middleware import cookie_token
 
 from .models import Seat
-
-logger = logging.getLogger(__name__)
 
 __all__ = ["client_ip", "creation_limit", "creation_limited"]
 
@@ -62,32 +59,6 @@ def lookup_allowed(ip: str, player, code: str) -> bool:
     return Seat.objects.filter(record_filter(player), room__code=code).exists()  # the account's seat counts
 
 
-# --- messages over a socket: a token bucket ---
-
-
-class TokenBucket:
-    """`rate` messages a second, up to `burst` at once: a socket's own allowance
-    (rooms/consumers.py) and a player's over all their sockets in a process (rooms/hub.py)."""
-
-    def __init__(self, rate: float, burst: float):
-        self.rate, self.burst, self.tokens, self.last = rate, burst, float(burst), time.monotonic()
-
-    def has(self, now: float) -> bool:
-        """Is there a message's token at `now` (refilled for the time since the last look)?"""
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        return self.tokens >= 1
-
-    def spend(self) -> None:
-        self.tokens -= 1
-
-    def take(self, now: float) -> bool:
-        if not self.has(now):
-            return False
-        self.spend()
-        return True
-
-
 # --- socket connects and resyncs: each renders the full state; one budget per IP and per
 # profile (a connect and a `sync` message each spend one) ---
 
@@ -100,25 +71,15 @@ def connect_allowed(ip: str, key) -> bool:
     minute taken at once held the sockets' shared thread for seconds (issue 28, item 2).
     Charged before anything is rendered, refused ones included (up to one window ahead), so
     a cut-off client that knocks again at once only stays out longer."""
-    window, now = settings.ROOM_CONNECT_WINDOW, time.time()
     budgets = (
         (f"{base.prefix}:connect:ip:{ip}", settings.ROOM_CONNECTS_PER_IP),
         (f"{base.prefix}:connect:p:{key}", settings.ROOM_CONNECTS_PER_PROFILE),
     )
-    try:
-        arrivals = cache.get_many([name for name, _limit in budgets])
-        allowed, due = True, {}
-        for name, limit in budgets:
-            interval = window / limit
-            burst = min(limit, max(10, limit // 10))
-            theoretical = max(arrivals.get(name, now), now)
-            allowed = allowed and theoretical - now <= (burst - 1) * interval
-            due[name] = min(theoretical + interval, now + window)
-        cache.set_many(due, timeout=window + 1)
-    except Exception:  # the cache (Redis) is down: let the client in rather than fail
-        logger.warning("connect budget unavailable", exc_info=True)
-        return True
-    return allowed
+    return base.gcra(
+        [(name, limit, min(limit, max(10, limit // 10))) for name, limit in budgets],
+        settings.ROOM_CONNECT_WINDOW,
+        unavailable="connect budget unavailable",
+    )
 
 
 # Off the sockets' shared thread (thread_sensitive=False): a refusal neither waits behind

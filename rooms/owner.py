@@ -25,7 +25,8 @@ from . import lifecycle, movelog, store
 from .gametypes import game_for
 from .lifecycle import RUNNING
 from .models import Room, Seat
-from .rules import ROOM_FIELDS, Audience, Result, RoomError, apply, seat_of, seat_summary
+from .result import Result, RoomError
+from .rules import ROOM_FIELDS, Audience, apply, seat_of, seat_summary
 from .store import CONNECTION_LOST
 
 logger = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ class LiveRoom:
         return seat_of(self.seats, player)
 
     async def act(self, player, action, message_id: str = "", now=None) -> Result:
+        """The owner applies `action`, in order with the room's others (outsiders use api.act)."""
         async with self.lock:
             if self.closed:
                 raise Moved("The room moved on: try again.")

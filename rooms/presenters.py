@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
+from games.common.zones import time_zones
 from games.models import Level
-from games.zones import time_zones
 from players.forms import DEFAULT_NAME
 from players.identity import record_filter
 from players.models import NAME_MAX_LENGTH

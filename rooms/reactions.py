@@ -1,7 +1,7 @@
 """Quick reactions (issue 27): a few fixed words ("GG", "Close one!", "Rematch?") a seated
 player sends during and after a race, shown to everyone in the room as a toast. No free
 text, so nothing to moderate; a few per player per window (the cache's shared counters,
-games/limits.py), so a room is never flooded.
+games/common/limits.py), so a room is never flooded.
 
 A reaction changes nothing in the room: it is not a move, so it is neither the owner's nor
 logged (a reload shows none). The consumer checks it here and sends it to the room's process
@@ -12,15 +12,15 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext
 
-from games import limits as base
+from games.common import limits as base
+from games.common.i18n import say
 from games.engines.text import _
-from games.i18n import say
 
 from . import actions as A
 from .fragments import colours
 from .lifecycle import RUNNING
 from .models import Room, Seat
-from .rules import RoomError
+from .result import RoomError
 
 PER_WINDOW = 3  # reactions per player and room in each window
 WINDOW_SECONDS = 10

@@ -23,9 +23,11 @@ from stats import ratings
 
 from . import push
 from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for
+from .handlers import check_schedule
 from .lifecycle import RUNNING
 from .models import Guest, Room, RoomEvent, RoomResult, Seat
-from .rules import Audience, Result, RoomError, RoomNotFound, apply, check_schedule, normalize_code, restore
+from .result import Result, RoomError, RoomNotFound
+from .rules import Audience, apply, normalize_code, restore
 from .signals import room_finished
 
 logger = logging.getLogger(__name__)
@@ -299,8 +301,8 @@ def create_public_room(
 
 
 def locked(code: str, player, action, now=None, message_id: str = "") -> Result:
-    """The locked write path: lobby actions, and running rooms that no live owner holds
-    (rooms/api.py `act` routes the others to their owner first). Locks the room row,
+    """The locked write path (outsiders use api.act, which routes a room held by a live
+    owner to it first): lobby actions, and running rooms that no live owner holds. Locks the room row,
     applies what time has made due and the action, saves; pushes go out after commit."""
     now = now or timezone.now()
     with transaction.atomic():

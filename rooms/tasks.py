@@ -1,5 +1,5 @@
 """Room lifecycle jobs. Each one finds candidates with a cheap query and hands every room
-to the one write path (`perform(..., Sync())`), which locks the row and re-checks the
+to the one write path (`api.act(..., Sync())`), which locks the row and re-checks the
 room's state: running a job twice, even at once, changes each room once."""
 
 from celery import shared_task
@@ -7,7 +7,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import actions as A
-from .api import RoomError, perform
+from . import api
+from .api import RoomError
 from .gametypes import GAME_TYPES
 from .lifecycle import RULES
 from .models import Room
@@ -41,7 +42,7 @@ def sweep_rooms() -> int:
     changed = 0
     for code in list(due_rooms(now)):
         try:
-            changed += perform(code, None, A.Sync(), now=now).changed
+            changed += api.act(code, None, A.Sync(), now=now).changed
         except RoomError:
             continue
     return changed

@@ -23,7 +23,7 @@ from django.utils import timezone
 from . import actions as A
 from . import lease, store
 from .owner import LiveRoom
-from .rules import RoomError
+from .result import RoomError
 from .store import run_db
 
 logger = logging.getLogger(__name__)

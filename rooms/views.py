@@ -16,19 +16,19 @@ from icalendar import Alarm, Calendar, Event
 
 from config.methods import page
 from games.cardoku.models import CardokuGame
+from games.common.i18n import say
+from games.common.zones import time_zones  # noqa: F401 - the zones the schedule forms accept
 from games.domino.models import DominoGame
 from games.engines import race
-from games.i18n import say
-from games.views import _home_context
-from games.zones import time_zones  # noqa: F401 - the zones the schedule forms accept
+from pages.views import home_context
 from players.identity import record_filter
 from players.middleware import issue_token, known_player
 from players.models import Profile
 from players.views import name_gate, remember_name_choice
 
 from . import actions as A
-from . import limits
-from .api import RoomError, RoomNotFound, as_seated, create_room, normalize_code, perform
+from . import api, limits
+from .api import RoomError, RoomNotFound, as_seated, create_room, normalize_code
 from .gametypes import DEFAULT_GAME, GAME_TYPES
 from .gametypes.showdown import host_rates
 from .models import CODE_LENGTH, Room, RoomResult, Seat
@@ -136,7 +136,7 @@ def _room_form_again(request, message: str) -> HttpResponse:
     """A schedule the rules refused (a time in the past, too far ahead): the home page again
     with the room form as it was sent, open, and the reason beside it."""
     fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
-    context = _home_context(request.player, room_error=message, room_form=fields)
+    context = home_context(request.player, room_error=message, room_form=fields)
     return render(request, "home.html", context, status=400)
 
 
@@ -214,7 +214,7 @@ def room_join(request, code: str | None = None):
             return _not_found(request)
         return name_gate(request, _("Pick your name, then join the room"), {"code": code})
     try:
-        perform(code, as_seated(code, request.player), A.Join())
+        api.act(code, as_seated(code, request.player), A.Join())
     except RoomNotFound:
         return _not_found(request)
     except RoomError as error:
@@ -236,7 +236,7 @@ def room_leave(request, code: str):
     if refused := _seat_refused(request, code, _("Cannot leave"), watching, 409):
         return refused
     try:
-        perform(code, as_seated(code, request.player), A.Leave())
+        api.act(code, as_seated(code, request.player), A.Leave())
     except RoomNotFound:
         return _not_found(request)
     except RoomError as error:
@@ -329,7 +329,7 @@ def room_rematch(request, code: str):
                 )
             game = GAME_TYPES[room.game]
             new = create_room(request.player, room.game, room.level)
-            perform(
+            api.act(
                 new.code,
                 request.player,
                 A.SetRules(room.level, game.rules(room), host_rates(room)),
@@ -338,7 +338,7 @@ def room_rematch(request, code: str):
             cache.set(rematch_key(room.code), rematch, 24 * 3600)  # as long as the results stay readable
     if not created:
         try:
-            perform(rematch, as_seated(rematch, request.player), A.Join())
+            api.act(rematch, as_seated(rematch, request.player), A.Join())
         except RoomError as error:
             return _message(request, _("Cannot join the rematch"), str(error), 409)
     else:

@@ -7,7 +7,8 @@ On the wire each is the plain dict channels carries (its fields plus "type").
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+import datetime as dt
+from dataclasses import asdict, dataclass, fields, is_dataclass
 from typing import ClassVar
 
 from . import actions as A
@@ -15,20 +16,28 @@ from . import actions as A
 
 @dataclass(frozen=True)
 class Act:
-    """A socket's message for a room owned elsewhere; the owner answers with an Answer
-    carrying `token`: to `via` (the sender's process channel, in order with the room's
-    pushes and batched with them) or, from a sender without one, to `reply` (the socket's
-    own channel)."""
+    """A socket's message for a room owned elsewhere, as the consumer parsed it (an
+    A.Incoming: `action` as `action_to` writes it, `mid` and the view hints `mode` and
+    `cell`; the owner rebuilds it with `incoming`, never from the client's raw message).
+    The owner answers with an Answer carrying `token`: to `via` (the sender's process
+    channel, in order with the room's pushes and batched with them) or, from a sender
+    without one, to `reply` (the socket's own channel)."""
 
     code: str
     player: int
     token: str
-    data: dict
+    action: dict
     mid: str
     reply: str
     language: str | None = None
     via: str = ""
+    mode: str = "enter"
+    cell: int | None = None
     type: ClassVar[str] = "live.act"
+
+    def incoming(self, game) -> A.Incoming:
+        """The typed message the sender's consumer parsed, for a room of `game`."""
+        return A.Incoming(action_from(self.action, game), self.mid, self.mode, self.cell)
 
 
 @dataclass(frozen=True)
@@ -131,8 +140,11 @@ def refused(error: str, kind: str) -> dict:
 NOT_OWNER = "NotOwner"
 
 
-# Actions the locked path of another process (a view, a task) hands to a room's owner:
-# those made of plain values. The duels' board moves arrive over the sockets only.
+# Every action that reaches a room's owner from another process, by class name: a socket's
+# message forwarded to it (Act) and a locked path's call (Call: a view, a task) carry it as
+# plain values (what channels-redis carries): its class name and its fields apart (Coming has
+# a `name`). A board move is A.GameMove of one of the game type's own moves (GameType.moves);
+# host settings are their `to_dict`.
 _ACTIONS = {
     cls.__name__: cls
     for cls in (
@@ -140,24 +152,46 @@ _ACTIONS = {
         A.Leave,
         A.Forfeit,
         A.SetReady,
+        A.SetRules,
         A.Kick,
         A.Start,
         A.Sync,
         A.Expire,
-        A.Enter,
-        A.Note,
-        A.SetNotes,
-        A.Hint,
+        A.Coming,
+        A.Remind,
+        A.Reschedule,
+        A.Cancel,
+        A.GameMove,
     )
 }
 
 
 def action_to(action) -> dict:
-    if type(action).__name__ not in _ACTIONS:
-        raise TypeError(f"{type(action).__name__} cannot be sent to a live owner")
-    return {"name": type(action).__name__, **asdict(action)}
+    """A typed action as plain values (TypeError for one no owner elsewhere can be sent)."""
+    name = type(action).__name__
+    if _ACTIONS.get(name) is not type(action):
+        raise TypeError(f"{name} cannot be sent to a live owner")
+    if isinstance(action, A.GameMove):
+        if not is_dataclass(action.move) or isinstance(action.move, type):
+            raise TypeError(f"{type(action.move).__name__} is not a game type's typed move")
+        return {"name": name, "move": type(action.move).__name__, "fields": asdict(action.move)}
+    values = asdict(action)
+    if isinstance(action, A.SetRules):
+        values["rules"] = action.rules.to_dict()
+    if isinstance(action, A.Reschedule):
+        values["scheduled_for"] = action.scheduled_for.isoformat()
+    return {"name": name, "fields": values}
 
 
-def action_from(data: dict):
-    values = dict(data)
-    return _ACTIONS[values.pop("name")](**values)
+def action_from(data: dict, game):
+    """`action_to`'s dict -> the typed action again, for a room of `game` (its moves and
+    settings): a name it does not know is a KeyError."""
+    kind, values = _ACTIONS[data["name"]], dict(data["fields"])
+    if kind is A.GameMove:
+        moves = {cls.__name__: cls for cls in game.moves}
+        return A.GameMove(moves[data["move"]](**values))
+    if kind is A.SetRules:
+        values["rules"] = game.settings_from(values["rules"])
+    if kind is A.Reschedule:
+        values["scheduled_for"] = dt.datetime.fromisoformat(values["scheduled_for"])
+    return kind(**values)

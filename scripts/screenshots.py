@@ -305,7 +305,7 @@ def countdown(shots: Shooter) -> None:
 
     from players.models import Profile
     from rooms import actions as A
-    from rooms.api import create_room, perform
+    from rooms.api import act, create_room
 
     grace, linus = Profile.objects.get(display_name="Grace"), Profile.objects.get(display_name="Linus")
 
@@ -319,10 +319,10 @@ def countdown(shots: Shooter) -> None:
 
     def start_counting() -> str:
         code = create_room(grace, "showdown", "easy", "standard").code
-        perform(code, linus, A.Join())
-        perform(code, linus, A.SetReady(True))
+        act(code, linus, A.Join())
+        act(code, linus, A.SetReady(True))
         ahead = 3.6 - settings.COUNTDOWN_SECONDS  # the page loads and settles in about a second
-        perform(code, grace, A.Start(), now=timezone.now() + dt.timedelta(seconds=ahead))
+        act(code, grace, A.Start(), now=timezone.now() + dt.timedelta(seconds=ahead))
         return f"/r/{code}/"
 
     shots.shoot("countdown", "Linus", counting, "#room-body[data-state=countdown] .big-count", settle=200)

@@ -1,5 +1,5 @@
 """The registry of what the home page and the leaderboards show of each game: one Panel
-per game (games/panels.py), in the leaderboards' tab order. The views load everything
+per game (games/common/panels.py), in the leaderboards' tab order. The views load everything
 through here, so templates and tags only present (issue 10); overdue games are settled
 (each panel's `settle`, the games' write path) in the view's request, never during a render."""
 
@@ -7,10 +7,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.cardoku.panels import CardokuPanel
+from games.common.i18n import place_of, points
+from games.common.panels import Panel
+from games.common.times import format_seconds
 from games.domino.panels import DominoPanel
-from games.i18n import place_of, points
-from games.panels import Panel
-from games.presenters import format_seconds
 from games.sudoku.panels import SoloRunPanel
 from players.identity import record_filter
 from rooms.gametypes import GAME_TYPES

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.db.models import Case, F, Func, IntegerField, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce, Floor
 
-from games.bests import FIELDS, PREFIX, order
 from games.engines.ranking import places
 from games.models import SoloBand, SoloBest
+from games.sudoku.bests import FIELDS, PREFIX, order
 
 from . import ratings
 from .models import Rating
@@ -143,7 +143,7 @@ def provisional_board(now, limit: int = PROVISIONAL_SHOWN) -> list:
 
 # --- all-time Solo Run boards across accounts -----------------------------------------------
 
-# Each account's best run per board is a SoloBest row (games/bests.py keeps them), so a board
+# Each account's best run per board is a SoloBest row (games/sudoku/bests.py keeps them), so a board
 # is its rows in board order, along the board's index.
 SOLO_ROW = ("account_id", "name", "elapsed", "mistakes", "hints", "score", "finished_at")
 

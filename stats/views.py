@@ -6,8 +6,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from config.methods import page
+from games.common.panels import pick, tab_url
 from games.models import Level
-from games.panels import pick, tab_url
 
 from . import rankings as rankings_data
 from .panels import PANELS, latest_game, settle

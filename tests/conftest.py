@@ -53,7 +53,7 @@ def _fresh_rate_limits(request):
     import sys
     import uuid
 
-    limits = sys.modules.get("games.limits")  # never import Django here: engine tests run without it
+    limits = sys.modules.get("games.common.limits")  # never import Django here: engine tests run without it
     if limits is not None:
         limits.prefix = f"limit-{uuid.uuid4().hex}"
     yield
@@ -75,6 +75,29 @@ def _english_after_each_test():
 @pytest.fixture
 def htmx_headers():
     return {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def empty_cache():
+    """The test starts with an empty cache: no rate counter, pool turn or cached page of another
+    test's (a module takes it with pytestmark = pytest.mark.usefixtures("empty_cache"))."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def no_restart(monkeypatch):
+    """The server has been up since long before the run (tests move it when they need to)."""
+    import datetime as dt
+
+    from django.core.cache import cache
+
+    from games.common import uptime
+
+    monkeypatch.setattr(uptime, "STARTED", dt.datetime(2000, 1, 1, tzinfo=dt.UTC))
+    monkeypatch.setattr(uptime, "LAST_ALIVE", None)
+    cache.delete(uptime.HEARTBEAT_KEY)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -100,7 +123,7 @@ def bank_puzzle(db):
 
 @pytest.fixture
 def run(player, bank_puzzle):
-    from games.solo import start_run
+    from games.sudoku.solo import start_run
 
     return start_run(player, "easy")
 

@@ -16,8 +16,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.i18n import say
-from games.responses import oob as add_oob
+from games.common.i18n import say
+from games.common.responses import oob as add_oob
 
 
 def _e(value) -> str:

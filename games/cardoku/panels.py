@@ -1,11 +1,11 @@
-"""Cardoku on the home page and the leaderboards (games/panels.py)."""
+"""Cardoku on the home page and the leaderboards (games/common/panels.py)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext
 
-from games.i18n import points
-from games.panels import Panel
+from games.common.i18n import points
+from games.common.panels import Panel
 from players.identity import record_filter
 
 from . import records, solo

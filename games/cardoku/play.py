@@ -28,10 +28,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.common.numbers import whole_number
 from games.engines import cardoku as ck
 from games.engines.cardoku import BadMove, GameOver, IllegalMove, InvalidInput, LayoutError
 from games.engines.text import Sentences, Text, _
-from games.numbers import whole_number
 
 LAYOUT_CHOICES = (
     ("default", "Default staircase"),

@@ -12,8 +12,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.common.i18n import say
 from games.engines import cardoku as ck
-from games.i18n import say
 
 from . import fragments
 from .play import unit_title

@@ -1,6 +1,6 @@
 """Solo Cardoku: the one write path. Views call ``start_game``, ``act`` and
 ``set_option``; each applies the action to the stored state with the pure layer
-(play.py) and writes the row through games/rowwriter.py (one compare-and-set UPDATE of the
+(play.py) and writes the row through games/common/rowwriter.py (one compare-and-set UPDATE of the
 copy this process kept; under a lock only when the row changed meanwhile). The result is
 recorded when the deck runs out (a finished game is final)."""
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from games import rowwriter
+from games.common import rowwriter
 from games.engines import cardoku as ck
 from games.engines.text import _
 
@@ -62,7 +62,7 @@ class Played:
 
 def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
     """Apply one move (place, discard, undo) to the player's game (`player`: a Profile or a
-    player token) through games.rowwriter.write: one write, of the game this process kept from its
+    player token) through games.common.rowwriter.write: one write, of the game this process kept from its
     last move or read by one SELECT. Raises ``NotYourGame`` or the pure layer's errors (the
     error carries the game as ``error.game`` then); then nothing is saved."""
     now = now or timezone.now()

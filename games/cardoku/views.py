@@ -11,10 +11,10 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from config.methods import page
+from games.common.i18n import say
+from games.common.limits import creation_limit
+from games.common.responses import answer, flash
 from games.engines import cardoku as ck
-from games.i18n import say
-from games.limits import creation_limit
-from games.responses import answer, flash
 from players.middleware import player_token
 
 from . import fragments, play, records, solo
@@ -130,7 +130,7 @@ def setup(request):
 
 
 @require_POST
-@creation_limit("game")  # games/limits.py: per profile and per IP
+@creation_limit("game")  # games/common/limits.py: per profile and per IP
 def new_game(request):
     """ "Shuffle & Deal": start a game from the setup form."""
     try:

@@ -13,8 +13,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from PIL import Image, ImageDraw, ImageFont
 
+from games.common.times import format_seconds
 from games.models import SoloRun
-from games.presenters import format_seconds
 
 SIZE = (1200, 630)  # the og:image size link previews show whole
 # DejaVu Sans (Debian's fonts-dejavu-core, on the site's image); Pillow's own scalable font where

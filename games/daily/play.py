@@ -2,7 +2,7 @@
 continuing the one ranked run per player (or account) per daily, practice runs of past
 dailies, each daily's state for the player, the streak and the share line.
 
-A daily run is a Solo Run (games/solo.py plays it: the same page and write path) with a
+A daily run is a Solo Run (games/sudoku/solo.py plays it: the same page and write path) with a
 `daily` link; a ranked one also has `closes_at` (moves after it are refused: a DNF) and a
 move log with server times (fair play, review.py).
 """
@@ -17,10 +17,10 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
-from games import solo
+from games.common.times import format_seconds
 from games.engines.errors import Illegal, Malformed
 from games.models import Level, SoloRun
-from games.presenters import format_seconds
+from games.sudoku import solo
 from players.identity import record_filter
 
 from . import days

@@ -105,7 +105,7 @@ def judge(run: SoloRun) -> str:
 
 def reason_text(code: str) -> str:
     """The held run's reason, for its player and the admin."""
-    from games.presenters import format_seconds
+    from games.common.times import format_seconds
 
     kind, _, figures = (code or "").partition(":")
     parts = figures.split(":")

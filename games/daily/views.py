@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from config.methods import page
 from friends.graph import circle
-from games.limits import creation_limit
+from games.common.limits import creation_limit
 from games.models import Level
 
 from . import days, play, stats
@@ -77,7 +77,7 @@ def _refused(request, message: str, status: int):
 
 
 @require_POST
-@creation_limit("daily")  # games/limits.py: per profile and per IP (a start shows the puzzle)
+@creation_limit("daily")  # games/common/limits.py: per profile and per IP (a start shows the puzzle)
 def daily_start(request):
     try:
         tz = play.parse_zone(request.POST.get("zone"))

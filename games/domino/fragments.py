@@ -14,9 +14,9 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from games.i18n import say
-from games.presenters import format_seconds
-from games.responses import oob as add_oob
+from games.common.i18n import say
+from games.common.responses import oob as add_oob
+from games.common.times import format_seconds
 
 
 def _e(value) -> str:

@@ -1,13 +1,13 @@
-"""Sudoku Domino on the home page and the leaderboards (games/panels.py)."""
+"""Sudoku Domino on the home page and the leaderboards (games/common/panels.py)."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.i18n import points
+from games.common.i18n import points
+from games.common.panels import Panel
 from games.models import Level
-from games.panels import Panel
 from players.identity import record_filter
 
 from . import solo

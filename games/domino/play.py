@@ -21,11 +21,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.common.numbers import whole_number
 from games.engines import domino as engine
 from games.engines.domino import BadMove, IllegalMove
 from games.engines.domino.game import END_MESSAGES
 from games.engines.text import Sentences, Text, _
-from games.numbers import whole_number
 
 
 def push_name(edge: str, line: int) -> str:

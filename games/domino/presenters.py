@@ -8,11 +8,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.common.i18n import say
 from games.engines import domino as engine
 from games.engines.domino.game import END_MESSAGES, skipped_message
 from games.engines.domino.grid import UNIT_CELLS
 from games.engines.text import Sentences
-from games.i18n import say
 
 from . import fragments
 from .play import Action, Push, push_name

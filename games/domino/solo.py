@@ -1,7 +1,7 @@
 """Solo Sudoku Domino: the one write path. Views, the home and leaderboards panels
 (games/domino/panels.py) and the periodic sweep all change a game through `act` or `settle`,
 which apply the pure functions of games/domino/play.py to the stored state and save the result: a
-move through games/rowwriter.py (one compare-and-set UPDATE, locked only when the row changed
+move through games/common/rowwriter.py (one compare-and-set UPDATE, locked only when the row changed
 meanwhile), the clock's `settle` under the row's lock."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import rowwriter
 from games.bank import take_puzzle
+from games.common import rowwriter
 from games.engines.domino import BadMove, DominoError, IllegalMove, Outcome, State
 from games.engines.text import _
 from games.models import Level
@@ -82,7 +82,7 @@ class Played:
 
 def play_move(game_id: int, player, action: play.Action, now=None) -> Played:
     """Apply one action for ``player`` (a Profile or a player token) through
-    games.rowwriter.write: one write, of the game this process kept from its last move or read by
+    games.common.rowwriter.write: one write, of the game this process kept from its last move or read by
     one SELECT. An outcome of kind "time_up" means the clock had run out: the game was ended
     and saved, and the move was not played. Raises NotYourGame, BadMove or an IllegalMove
     (carrying the game as ``error.game`` once it was read); then nothing is saved."""

@@ -12,10 +12,10 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from config.methods import page
 from games.bank import BankEmpty
+from games.common.limits import creation_limit
+from games.common.responses import answer, busy, flash
 from games.engines import domino as engine
-from games.limits import creation_limit
 from games.models import Level
-from games.responses import answer, busy, flash
 from players.middleware import player_token
 
 from . import fragments, play, solo
@@ -42,7 +42,7 @@ def domino_home(request):
 
 
 @require_POST
-@creation_limit("game")  # games/limits.py: per profile and per IP
+@creation_limit("game")  # games/common/limits.py: per profile and per IP
 def domino_new(request):
     try:
         game = solo.start_game(request.player, request.POST.get("level", ""))

@@ -2,7 +2,7 @@
 
 An engine says `_("%(digit)s is correct.", digit=4)`: the result reads and compares as the
 English text ("4 is correct."), and keeps its template and parameters so the presentation
-layer (games.i18n.say) translates the template first and fills it in after. makemessages
+layer (games.common.i18n.say) translates the template first and fills it in after. makemessages
 finds these strings because the marker is called `_`.
 """
 

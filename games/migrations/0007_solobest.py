@@ -6,8 +6,8 @@ from django.db import migrations, models
 
 
 def fill(apps, schema_editor):
-    """Every account's bests from its runs (games.bests.rebuild, with this migration's models)."""
-    from games.bests import rebuild
+    """Every account's bests from its runs (games.sudoku.bests.rebuild, with this migration's models)."""
+    from games.sudoku.bests import rebuild
 
     rebuild(apps.get_model("games", "SoloRun"), apps.get_model("games", "SoloBest"))
 

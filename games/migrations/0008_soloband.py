@@ -4,8 +4,8 @@ from django.db import migrations, models
 
 
 def fill(apps, schema_editor):
-    """Every band's count from the bests (games.bests.rebuild_bands, with this migration's models)."""
-    from games.bests import rebuild_bands
+    """Every band's count from the bests (games.sudoku.bests.rebuild_bands, with this migration's models)."""
+    from games.sudoku.bests import rebuild_bands
 
     rebuild_bands(apps.get_model("games", "SoloBest"), apps.get_model("games", "SoloBand"))
 

@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 def backfill(apps, schema_editor):
     """Runs already Assisted get their cause from what they kept: a hint, more than 5
-    mistakes (games/solo.py CLASSIC_MISTAKES), or else the long pause (the only other one)."""
+    mistakes (games/sudoku/solo.py CLASSIC_MISTAKES), or else the long pause (the only other one)."""
     SoloRun = apps.get_model("games", "SoloRun")
     assisted = SoloRun.objects.filter(assisted=True, assisted_by="")
     assisted.filter(hints__gt=0).update(assisted_by="hint")

@@ -1,5 +1,6 @@
 """Sudoku board fragments (the htmx answer helpers `oob` and `answer` they use are in
-games/responses.py, shared by every game): one cell, the counters, the digit pad, the message line.
+games/common/responses.py, shared by every game): one cell, the counters, the digit pad,
+the message line.
 
 The same functions build the page (templates/games/board.html renders the cells and pad
 buttons these return) and a move's answer (only the fragments that changed, swapped by id
@@ -23,9 +24,9 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from games.common.i18n import say
+from games.common.responses import oob
 from games.engines.race import Board, Outcome
-from games.i18n import say
-from games.responses import oob
 
 
 def _e(value) -> str:

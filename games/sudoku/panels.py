@@ -1,15 +1,16 @@
-"""Solo Run on the home page and the leaderboards (games/panels.py)."""
+"""Solo Run on the home page and the leaderboards (games/common/panels.py)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_lazy
 
-from games import solo
-from games.i18n import points
+from games.common.i18n import points
+from games.common.panels import Panel, pick, tab_url
+from games.common.times import format_seconds
 from games.models import Level, SoloRun
-from games.panels import Panel, pick, tab_url
-from games.presenters import format_seconds
 from players.identity import record_filter
+
+from . import solo
 
 BOARDS = (("classic", gettext_lazy("Classic")), ("assisted", gettext_lazy("Assisted")))
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from games.common.numbers import ascii_int, number_field
 from games.engines import race
 from games.engines.text import _
-from games.numbers import ascii_int, number_field
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext
 
-from games import i18n
-from games.i18n import label
-from games.presenters import format_seconds
+from games.common import i18n
+from games.common.i18n import label
+from games.common.times import format_seconds
 from games.sudoku import fragments
 
 register = template.Library()
@@ -57,7 +57,7 @@ register.simple_tag(fragments.run_badge, name="run_badge")
 register.simple_tag(fragments.fill_notes_button, name="fill_notes_button")
 
 
-# Labels of engine keys in the player's language (games/i18n.py).
+# Labels of engine keys in the player's language (games/common/i18n.py).
 @register.filter
 def level_label(value):
     return i18n.level_label(value)

@@ -15,8 +15,9 @@ from datetime import timedelta
 
 from django.utils.translation import gettext_noop
 
-from games.i18n import level_label
+from games.common.i18n import level_label
 from games.sudoku import fragments as sudoku
+from games.sudoku.play import parse_cell, parse_mode
 
 
 class GameType(ABC):
@@ -35,6 +36,9 @@ class GameType(ABC):
     styles: tuple[str, ...] = ()  # static css files the room page links
     scripts: tuple[str, ...] = ()  # static scripts the room page loads before room.js
     progress_unit = gettext_noop("cells filled")
+    # The typed moves `parse` wraps in A.GameMove, by class: the ones a message forwarded to
+    # the room's owner in another process is rebuilt as (rooms/wire.py action_from).
+    moves: tuple[type, ...] = ()
 
     @property
     def settings_template(self) -> str:
@@ -84,6 +88,11 @@ class GameType(ABC):
     def parse_settings(self, data):
         """The lobby's host settings form -> SetRules (or MalformedMessage)."""
 
+    @abstractmethod
+    def settings_from(self, data: dict):
+        """Host settings as their `to_dict` wrote them -> the typed settings again (a SetRules
+        forwarded to the room's owner in another process, rooms/wire.py)."""
+
     # --- play -----------------------------------------------------------------------
     @abstractmethod
     def start(self, room, seats) -> None:
@@ -91,7 +100,18 @@ class GameType(ABC):
 
     @abstractmethod
     def parse(self, data):
-        """A socket message -> a typed board action (or MalformedMessage)."""
+        """A socket message -> A.GameMove of a typed board move (or MalformedMessage)."""
+
+    def view_hints(self, data) -> tuple[str, int | None]:
+        """The pad's mode and the selected cell a socket message was sent with, for drawing
+        the mover's board in its answer as the page had it (the default: Sudoku's reading,
+        games/sudoku/play.py, the one every room board's pad and selection share)."""
+        return parse_mode(data), parse_cell(data)
+
+    def logged(self, move) -> tuple[str, dict]:
+        """A board move as its move-log entry records it: (kind, fields). The default: every
+        move is a "gamemove" without fields (its outcome says what it did)."""
+        return "gamemove", {}
 
     @abstractmethod
     def apply(self, room, seat, action, now):

@@ -53,6 +53,7 @@ class CardokuDuel(DuelGame):
     styles = ("css/cardoku.css", "css/duels.css")
     scripts = ("js/board-events.js", "js/board.js", "js/cardoku.js")  # board.js: the room clock ticks
     progress_unit = gettext_noop("cards played")
+    moves = (ck_play.Action, Helper)
 
     def rules(self, room) -> DuelSettings:
         return DuelSettings(layout=self.layout(room))

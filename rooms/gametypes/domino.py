@@ -47,6 +47,7 @@ class DominoDuel(DuelGame):
     has_level = True
     time_limit = timedelta(seconds=dm.TIME_LIMIT)
     progress_unit = gettext_noop("stones placed")
+    moves = (dm_play.Push, dm_play.Joker, JokerMode)
 
     def rules(self, room) -> DuelSettings:
         return DuelSettings()

@@ -88,6 +88,9 @@ class DuelGame(GameType):
     start_label = gettext_noop("Start duel")
     has_level = False
 
+    def settings_from(self, data: dict) -> DuelSettings:
+        return DuelSettings(layout=data.get("layout"))
+
     def rank(self, room, seats):
         return rank_by_score(seats)
 

@@ -6,11 +6,11 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games import i18n
 from games.bank import take_puzzle
+from games.common import i18n
 from games.engines import race
-from games.presenters import board_rows, digit_pad
 from games.sudoku import fragments, play
+from games.sudoku.presenters import board_rows, digit_pad
 
 from .. import actions as A
 from ..models import Seat
@@ -64,15 +64,29 @@ class ShowdownGame(GameType):
     start_label = gettext_noop("Start showdown")
     has_level = True
 
+    moves = (play.Enter, play.Note, play.SetNotes, play.Hint, play.Erase, play.Submit)
+
     def parse_settings(self, data):
         return A.parse_rules(data)
 
+    def settings_from(self, data: dict) -> race.Rules:
+        return race.Rules.from_dict(data)
+
     def parse(self, data):
+        """A digit (entry or note), a cell's notes or a hint, read as Solo Run's are; the
+        delayed mode's own erase and submit."""
         try:
-            delayed = play.parse_delayed_move(data)  # erase, submit: the delayed mode's own moves
+            delayed = play.parse_delayed_move(data)
+            return A.GameMove(delayed if delayed is not None else play.parse_move(data))
         except race.MalformedMove as error:
             raise A.MalformedMessage(str(error)) from None
-        return A.GameMove(delayed) if delayed is not None else A.parse_board_message(data)
+
+    def logged(self, move) -> tuple[str, dict]:
+        """Entries, notes and hints by their own names and fields (replays/record.py reads
+        them back, loadtest/checks.py counts them); erase and submit as the duels' moves."""
+        if isinstance(move, (play.Erase, play.Submit)):
+            return super().logged(move)
+        return type(move).__name__.lower(), dataclasses.asdict(move)
 
     def rank(self, room, seats):
         rules = self.rules(room)
@@ -238,14 +252,15 @@ class ShowdownGame(GameType):
         if seat.player_id in room.berserk:  # an arena's berserk: no notes for this player (docs/rules.md 12)
             rules = dataclasses.replace(rules, notes=False)
         outcome: race.Outcome | race.Submission
-        if isinstance(action, A.GameMove) and isinstance(action.move, (play.Erase, play.Submit)):
-            board, outcome = play.apply_delayed(board, rules, solution, action.move)  # delayed feedback
+        move = action.move
+        if isinstance(move, (play.Erase, play.Submit)):
+            board, outcome = play.apply_delayed(board, rules, solution, move)  # delayed feedback
             if outcome.finished and room.starts_at is not None:
                 # docs/rules.md: each wrong submission adds 60 s to the player's time; the time
                 # every page, the ranking and the result show has them in it.
                 seat.finish_seconds = (now - room.starts_at).total_seconds() + race.penalty_seconds(board)
         else:
-            board, outcome = play.apply(board, rules, solution, action)
+            board, outcome = play.apply(board, rules, solution, move)
         self.store(seat, board)
         if outcome.finished and room.ends_at is not None:  # an arena's room ends 60 s after its first finish
             room.ends_at = min(room.ends_at, now + timedelta(seconds=settings.ARENA_FINISH_GRACE_SECONDS))

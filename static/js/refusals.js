@@ -43,7 +43,7 @@
       const found = doc.querySelector("main [role=alert], main .message, main h1 + p");
       say(from, (found && found.textContent.trim()) || texts.failed);
     } else if (detail.target && detail.target.id === "flash" && line(from)) {
-      // A refusal sent to the site's flash line (games/responses.flash) from inside a game:
+      // A refusal sent to the site's flash line (games/common/responses.flash) from inside a game:
       // the game's own line, where the player is looking.
       detail.shouldSwap = false;
       const doc = new DOMParser().parseFromString(detail.xhr.responseText, "text/html");

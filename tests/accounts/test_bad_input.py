@@ -140,14 +140,14 @@ def test_the_answer_takes_as_long_for_an_unknown_address_as_for_a_known_one(smtp
 def test_a_stale_cookie_after_sign_out_cannot_move_in_the_accounts_games(smtp, bank_puzzle, game):
     """A copy of a linked browser's player cookie, kept past its sign-out (or its session's end),
     makes no move in the account's game in progress, also when this process kept the game's row
-    after the account's last move (games/rowwriter.py)."""
+    after the account's last move (games/common/rowwriter.py)."""
     from django.conf import settings
     from django.urls import reverse
 
     from games.cardoku import solo as cardoku
     from games.domino import solo as domino
     from games.models import SoloRun
-    from games.solo import start_run
+    from games.sudoku.solo import start_run
     from players.models import Profile
     from tests.accounts.test_sign_in import player_token
     from tests.conftest import EMPTY, SOLUTION, client_for

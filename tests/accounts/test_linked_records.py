@@ -131,7 +131,7 @@ def test_the_leaderboards_page_of_one_browser_shows_the_other_browsers_run(recor
 
 
 def test_the_finish_screen_compares_with_the_accounts_best(records, phone, bank_puzzle):
-    from games.solo import finish_summary, start_run
+    from games.sudoku.solo import finish_summary, start_run
 
     run = start_run(phone, "easy")
     SoloRun.objects.filter(pk=run.pk).update(state=SoloRun.State.FINISHED, elapsed=260.0, finished_at=timezone.now())

@@ -6,9 +6,9 @@ import pytest
 
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import RoomEvent, Seat
-from rooms.rules import RoomError
+from rooms.result import RoomError
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def seated(room):
 
 def test_the_phone_of_a_seated_account_opens_the_room_as_that_seat_and_joining_adds_none(laptop, phone, stranger):
     room = create_room(stranger, level="easy")
-    perform(room.code, laptop, A.Join())
+    act(room.code, laptop, A.Join())
     phone_browser = signed_in(phone)
     page = phone_browser.get(f"/r/{room.code}/").content.decode()
     assert "Leave room" in page and "Join as" not in page  # seated, from the phone
@@ -43,29 +43,29 @@ def test_two_joins_at_once_from_two_browsers_of_one_account_seat_it_once(laptop,
     # Both browsers saw the room without a seat (as_seated found none), then both join: the
     # second join, under the room's lock, finds the account's seat.
     room = create_room(stranger, level="easy")
-    perform(room.code, laptop, A.Join())
-    result = perform(room.code, phone, A.Join())
+    act(room.code, laptop, A.Join())
+    result = act(room.code, phone, A.Join())
     assert not result.changed and result.seat.player_id == laptop.pk
     assert seated(room) == sorted([stranger.pk, laptop.pk])
-    perform(room.code, phone, A.SetReady(True))  # a lobby action from the other browser: the one seat
+    act(room.code, phone, A.SetReady(True))  # a lobby action from the other browser: the one seat
     assert Seat.objects.get(room=room, player=laptop).ready
 
 
 def test_a_player_removed_by_the_host_cannot_rejoin_from_their_other_device(laptop, phone, stranger):
     room = create_room(stranger, level="easy")
-    perform(room.code, laptop, A.Join())
-    perform(room.code, stranger, A.Kick(laptop.pk))
+    act(room.code, laptop, A.Join())
+    act(room.code, stranger, A.Kick(laptop.pk))
     assert RoomEvent.objects.filter(room=room, kind="kick").exists()
     with pytest.raises(RoomError, match="removed you"):
-        perform(room.code, phone, A.Join())
+        act(room.code, phone, A.Join())
     assert seated(room) == [stranger.pk]
 
 
 def test_an_anonymous_browser_is_still_its_own_player(laptop, stranger):
     room = create_room(stranger, level="easy")
-    perform(room.code, laptop, A.Join())
+    act(room.code, laptop, A.Join())
     eve = Profile.objects.create(display_name="Eve")  # no account: nothing of Ada's
-    perform(room.code, eve, A.Join())
+    act(room.code, eve, A.Join())
     assert seated(room) == sorted([stranger.pk, laptop.pk, eve.pk])
 
 
@@ -77,9 +77,9 @@ def test_the_guest_list_answer_of_one_device_is_the_accounts_on_the_other(laptop
     from rooms.rules import as_seated
 
     room = create_room(stranger, level="easy", scheduled_for=timezone.now() + dt.timedelta(days=1), host_timezone="UTC")
-    perform(room.code, laptop, A.Coming(True, "Europe/Amsterdam", "nl"))
+    act(room.code, laptop, A.Coming(True, "Europe/Amsterdam", "nl"))
     assert as_seated(room.code, phone) == laptop  # not seated: the guest list's profile
-    perform(room.code, as_seated(room.code, phone), A.Coming(False, "", ""))
+    act(room.code, as_seated(room.code, phone), A.Coming(False, "", ""))
     assert list(room.guests.values_list("player_id", "coming")) in (
         [(stranger.pk, True), (laptop.pk, False)],
         [(laptop.pk, False), (stranger.pk, True)],

@@ -30,7 +30,7 @@ def reauthenticate(client, smtp):
 
 
 @pytest.fixture
-def ada(smtp):
+def ada_reauthenticated(smtp):
     """A browser signed up by code, with a fresh code entered for managing passkeys, and its user."""
     from players.models import Profile
 
@@ -61,8 +61,8 @@ def name_of(key) -> str:
     return key.data["name"]
 
 
-def test_the_account_page_lists_the_passkeys_with_rename_and_remove(ada):
-    client, user = ada
+def test_the_account_page_lists_the_passkeys_with_rename_and_remove(ada_reauthenticated):
+    client, user = ada_reauthenticated
     key = passkey(user)
     page = client.get("/account/").content.decode()
     assert "Laptop" in page and "never used" in page
@@ -73,8 +73,8 @@ def test_the_account_page_lists_the_passkeys_with_rename_and_remove(ada):
     assert "Laptop" in page and "Rename" in page and 'class="site-footer"' in page
 
 
-def test_the_passkey_pages_speak_dutch(ada):
-    client, user = ada
+def test_the_passkey_pages_speak_dutch(ada_reauthenticated):
+    client, user = ada_reauthenticated
     client.cookies["django_language"] = "nl"
     # (the add page lists the account's real credentials for the browser: before the made-up one)
     page = client.get("/accounts/2fa/webauthn/add/").content.decode()
@@ -87,8 +87,8 @@ def test_the_passkey_pages_speak_dutch(ada):
     assert "Passkey verwijderen" in page and "„Laptop”" in page
 
 
-def test_rename_a_passkey(ada):
-    client, user = ada
+def test_rename_a_passkey(ada_reauthenticated):
+    client, user = ada_reauthenticated
     key = passkey(user)
     page = client.get(f"/accounts/2fa/webauthn/keys/{key.pk}/edit/").content.decode()
     assert "Rename passkey" in page and 'value="Laptop"' in page and 'class="site-footer"' in page
@@ -102,16 +102,16 @@ def test_rename_a_passkey(ada):
     "name, message",
     [("", "This field is required."), ("   ", "This field is required."), ("x" * 41, "at most 40 characters")],
 )
-def test_a_bad_name_is_refused_and_changes_nothing(ada, name, message):
-    client, user = ada
+def test_a_bad_name_is_refused_and_changes_nothing(ada_reauthenticated, name, message):
+    client, user = ada_reauthenticated
     key = passkey(user)
     response = client.post(f"/accounts/2fa/webauthn/keys/{key.pk}/edit/", {"name": name})
     assert response.status_code == 200 and message in response.content.decode()
     assert name_of(key) == "Laptop"
 
 
-def test_remove_a_passkey_after_asking_once_more(ada):
-    client, user = ada
+def test_remove_a_passkey_after_asking_once_more(ada_reauthenticated):
+    client, user = ada_reauthenticated
     key, other = passkey(user), passkey(user, "Phone")
     page = client.get(f"/accounts/2fa/webauthn/keys/{key.pk}/remove/").content.decode()
     assert "Remove passkey" in page and "“Laptop”" in page and 'class="button danger"' in page
@@ -122,8 +122,8 @@ def test_remove_a_passkey_after_asking_once_more(ada):
     assert "Laptop" not in page and "Phone" in page
 
 
-def test_another_accounts_passkey_can_be_neither_renamed_nor_removed(ada, smtp):
-    client, _user = ada
+def test_another_accounts_passkey_can_be_neither_renamed_nor_removed(ada_reauthenticated, smtp):
+    client, _user = ada_reauthenticated
     grace = get_user_model().objects.create_user("grace", email="grace@example.com")
     theirs = passkey(grace, "Grace's key")
     assert client.post(f"/accounts/2fa/webauthn/keys/{theirs.pk}/edit/", {"name": "Mine"}).status_code == 404
@@ -131,8 +131,8 @@ def test_another_accounts_passkey_can_be_neither_renamed_nor_removed(ada, smtp):
     assert name_of(theirs) == "Grace's key"
 
 
-def test_renaming_and_removing_need_a_fresh_code_and_the_csrf_token(ada, settings):
-    client, user = ada
+def test_renaming_and_removing_need_a_fresh_code_and_the_csrf_token(ada_reauthenticated, settings):
+    client, user = ada_reauthenticated
     key = passkey(user)
     settings.ACCOUNT_REAUTHENTICATION_TIMEOUT = 0  # the sign-up's code is no longer fresh
     for action, data in (("edit", {"name": "Stolen"}), ("remove", {})):
@@ -145,8 +145,8 @@ def test_renaming_and_removing_need_a_fresh_code_and_the_csrf_token(ada, setting
     assert name_of(key) == "Laptop"
 
 
-def test_a_code_still_signs_in_alone_once_the_account_has_a_passkey(ada, smtp):
-    _client, user = ada
+def test_a_code_still_signs_in_alone_once_the_account_has_a_passkey(ada_reauthenticated, smtp):
+    _client, user = ada_reauthenticated
     passkey(user)
     phone = Client()  # a device without the passkey
     response = sign_in(phone, smtp, ADA)

@@ -70,7 +70,7 @@ def race_of_one_account_on_two_browsers():
 
     from games.models import Puzzle
     from rooms import actions as A
-    from rooms.api import perform
+    from rooms.api import act
     from tests.conftest import PUZZLE, SOLUTION
 
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
@@ -79,10 +79,10 @@ def race_of_one_account_on_two_browsers():
     phone = Profile.objects.create(display_name="Ada", account=user)
     grace = Profile.objects.create(display_name="Grace")
     room = create_room(laptop, level="easy", preset="standard")
-    perform(room.code, grace, A.Join())
+    act(room.code, grace, A.Join())
     for player in (laptop, grace):
-        perform(room.code, player, A.SetReady(True))
-    perform(room.code, laptop, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
+        act(room.code, player, A.SetReady(True))
+    act(room.code, laptop, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
     return room, user, laptop, phone
 
 

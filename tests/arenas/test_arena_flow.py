@@ -10,29 +10,24 @@ from django.utils import timezone
 from arenas import service
 from arenas.models import Arena, ArenaRoom, Entry
 from arenas.table import table
-from games.models import Puzzle
+from games.sudoku.play import Enter, Note
 from rooms import actions as A
-from rooms.api import perform
+from rooms.api import act
 from rooms.models import Room
-from tests.conftest import EMPTY, PUZZLE, SOLUTION
+from tests.conftest import EMPTY, SOLUTION
 from tests.friends.people import browser_of, member
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def arena():
-    now = timezone.now()
-    for _ in range(6):
-        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
-    return Arena.objects.create(
-        level="easy", starts_at=now - dt.timedelta(minutes=1), minutes=30, ends_at=now + dt.timedelta(minutes=29)
-    )
+def arena(make_arena):
+    return make_arena(puzzles=6)
 
 
 def solve(room, player, at):
     for cell in EMPTY:
-        perform(room.code, player, A.Enter(cell, int(SOLUTION[cell])), now=at)
+        act(room.code, player, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at)
 
 
 def test_join_refusals(arena, client):
@@ -72,7 +67,7 @@ def test_five_players_race_a_room_that_ends_a_minute_after_its_first_finish(aren
     room.refresh_from_db()
     at = room.starts_at + dt.timedelta(seconds=5)
     with pytest.raises(Exception, match="otes"):
-        perform(code, players[0], A.Note(EMPTY[0], 1), now=at)
+        act(code, players[0], A.GameMove(Note(EMPTY[0], 1)), now=at)
     solve(room, players[0], at + dt.timedelta(seconds=100))
     room.refresh_from_db()
     assert room.state == "playing" and room.ends_at == at + dt.timedelta(
@@ -80,8 +75,8 @@ def test_five_players_race_a_room_that_ends_a_minute_after_its_first_finish(aren
     )
     solve(room, players[1], at + dt.timedelta(seconds=120))
     # Bo's move 61 s after Ana's finish finds the room over: the rest are ranked by the normal ranking
-    perform(code, players[2], A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=at + dt.timedelta(seconds=120))
-    perform(code, players[2], A.Sync(), now=at + dt.timedelta(seconds=161))
+    act(code, players[2], A.GameMove(Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]))), now=at + dt.timedelta(seconds=120))
+    act(code, players[2], A.Sync(), now=at + dt.timedelta(seconds=161))
     room.refresh_from_db()
     assert room.state == "finished"
     assert service.score_room(ArenaRoom.objects.get(room=room).pk) is True

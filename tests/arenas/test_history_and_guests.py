@@ -10,27 +10,22 @@ from django.utils import timezone
 from arenas import reminders, service
 from arenas.models import Arena, Entry
 from arenas.table import table
-from games.models import Puzzle
+from games.sudoku.play import Enter
 from notify import webpush
 from notify.models import PushSubscription
 from rooms import actions as A
-from rooms.api import perform
+from rooms.api import act
 from rooms.models import Room
-from tests.conftest import EMPTY, PUZZLE, SOLUTION
+from tests.conftest import EMPTY, SOLUTION
 from tests.friends.people import browser_of, member
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def arena(settings):
+def rematch_arena(settings, make_arena):
     settings.ARENA_REMATCH_SECONDS = 0  # the same two race again at once: nobody else waits
-    now = timezone.now()
-    for _ in range(4):
-        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
-    return Arena.objects.create(
-        level="easy", starts_at=now - dt.timedelta(minutes=1), minutes=30, ends_at=now + dt.timedelta(minutes=29)
-    )
+    return make_arena(puzzles=4)
 
 
 def race_room(arena, winner, loser):
@@ -39,20 +34,20 @@ def race_room(arena, winner, loser):
     room = Room.objects.get(code=code)
     at = room.starts_at + dt.timedelta(seconds=5)
     for cell in EMPTY:
-        perform(code, winner, A.Enter(cell, int(SOLUTION[cell])), now=at)
-    perform(code, loser, A.Sync(), now=at + dt.timedelta(seconds=61))
+        act(code, winner, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at)
+    act(code, loser, A.Sync(), now=at + dt.timedelta(seconds=61))
     assert Room.objects.get(code=code).state == "finished"
     service.score_finished(arena, timezone.now())
     return code
 
 
-def test_the_finished_page_shows_each_players_rooms_in_order_and_the_podium(arena):
+def test_the_finished_page_shows_each_players_rooms_in_order_and_the_podium(rematch_arena):
     ana, bo = member("Ana"), member("Bo")
     for p in (ana, bo):
-        service.join(arena, p)
-    service.set_berserk(arena, ana, True)
-    codes = [race_room(arena, ana, bo) for _ in range(3)]
-    Arena.objects.filter(pk=arena.pk).update(ends_at=timezone.now() - dt.timedelta(seconds=1))
+        service.join(rematch_arena, p)
+    service.set_berserk(rematch_arena, ana, True)
+    codes = [race_room(rematch_arena, ana, bo) for _ in range(3)]
+    Arena.objects.filter(pk=rematch_arena.pk).update(ends_at=timezone.now() - dt.timedelta(seconds=1))
     mine = Entry.objects.get(account=ana.account)
     # 1 + berserk 1, then 1 (two firsts in a row: on fire), then 1 x 2
     assert [r["points"] for r in mine.history] == [2, 1, 2] and mine.points == 5
@@ -61,31 +56,31 @@ def test_the_finished_page_shows_each_players_rooms_in_order_and_the_podium(aren
         (codes[1], 1, 2, False, False),
         (codes[2], 1, 2, True, False),
     ]
-    page = browser_of(ana).get(f"/arena/{arena.code}/").content.decode()
+    page = browser_of(ana).get(f"/arena/{rematch_arena.code}/").content.decode()
     history = page[page.index("data-arena-history") : page.index('id="arena-table"')]
     assert "Your rooms" in history and history.count("data-history-room") == 3
     assert [history.index(f"/r/{code}/") for code in codes] == sorted(history.index(f"/r/{c}/") for c in codes)
     assert history.count("×2") == 1 and history.count(">B</abbr>") == 1 and "2 pts" in history and "1 of 2" in history
     assert "podium-steps" in page and f"?player={mine.pk}#history" in page  # names lead to their rooms
     bos = Entry.objects.get(account=bo.account)
-    other = browser_of(ana).get(f"/arena/{arena.code}/?player={bos.pk}").content.decode()
+    other = browser_of(ana).get(f"/arena/{rematch_arena.code}/?player={bos.pk}").content.decode()
     shown = other[other.index("data-arena-history") : other.index('id="arena-table"')]
     assert "Bo's rooms" in shown and shown.count("2 of 2") == 3, shown
     for bad in ("x", "99999", "１"):  # not an entry of this arena: the viewer's own
-        assert "Your rooms" in browser_of(ana).get(f"/arena/{arena.code}/?player={bad}").content.decode()
+        assert "Your rooms" in browser_of(ana).get(f"/arena/{rematch_arena.code}/?player={bad}").content.decode()
 
 
-def test_the_table_is_ranked_once_per_change(arena, django_assert_num_queries):
+def test_the_table_is_ranked_once_per_change(rematch_arena, django_assert_num_queries):
     ana, bo = member("Ana"), member("Bo")
-    service.join(arena, ana)
-    arena.refresh_from_db()
-    table(arena, ana.account_id)
+    service.join(rematch_arena, ana)
+    rematch_arena.refresh_from_db()
+    table(rematch_arena, ana.account_id)
     with django_assert_num_queries(0):  # another page's render of the same table
-        top, _ = table(arena, bo.account_id)
+        top, _ = table(rematch_arena, bo.account_id)
     assert [r.name for r in top] == ["Ana"] and not top[0].mine
-    service.join(arena, bo)  # a change: ranked again
-    arena.refresh_from_db()
-    top, _ = table(arena, bo.account_id)
+    service.join(rematch_arena, bo)  # a change: ranked again
+    rematch_arena.refresh_from_db()
+    top, _ = table(rematch_arena, bo.account_id)
     assert [r.name for r in top] == ["Ana", "Bo"] and top[1].mine
 
 

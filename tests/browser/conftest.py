@@ -208,7 +208,7 @@ def page(browser, live_server, player):
 
 def forget_daphnes_limits() -> None:
     """A daphne process counts each client's connects, creations and misses in the cache
-    under games.limits' prefix, "limit", the same in every test's daphne: with Redis they would
+    under games.common.limits' prefix, "limit", the same in every test's daphne: with Redis they would
     add up from test to test (all of them from 127.0.0.1), and a test late in the run found
     its sockets refused "try later". Each daphne starts with none, as each test does
     (tests/conftest.py gives the test process a fresh prefix)."""
@@ -217,7 +217,7 @@ def forget_daphnes_limits() -> None:
 
     if settings.REDIS_URL:
         client = redis.Redis.from_url(settings.REDIS_URL)
-        for key in client.scan_iter(match="*:limit:*"):  # games.limits.prefix as daphne has it
+        for key in client.scan_iter(match="*:limit:*"):  # games.common.limits.prefix as daphne has it
             client.delete(key)
 
 
@@ -306,8 +306,8 @@ def off_thread(fn, *args, **kwargs):
         return pool.submit(call).result()
 
 
-def perform(*args, **kwargs):
-    """rooms.api.perform for a browser test: the write path, with its pushes (off_thread).
+def act(*args, **kwargs):
+    """rooms.api.act for a browser test: the write path, with its pushes (off_thread).
     "The room moved on: try again" is tried again, as a page does: under load the test
     process's lease on a room can lapse while daphne's owner takes it over (rooms/owner.py
     Moved), and the move was then applied by nobody."""
@@ -315,7 +315,7 @@ def perform(*args, **kwargs):
 
     for attempt in range(3):
         try:
-            return off_thread(api.perform, *args, **kwargs)
+            return off_thread(api.act, *args, **kwargs)
         except api.RoomError as error:
             if "moved on" not in str(error) or attempt == 2:
                 raise

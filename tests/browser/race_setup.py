@@ -10,7 +10,7 @@ from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room
-from tests.browser.conftest import perform
+from tests.browser.conftest import act
 from tests.conftest import PUZZLE, SOLUTION
 
 
@@ -22,10 +22,10 @@ def running_room(game="showdown", names=("Ada", "Grace"), preset="standard", fin
     players = [Profile.objects.create(display_name=name) for name in names]
     room = create_room(players[0], game, "easy", preset)
     for p in players[1:]:
-        perform(room.code, p, A.Join())
+        act(room.code, p, A.Join())
     for p in players:
-        perform(room.code, p, A.SetReady(True))
+        act(room.code, p, A.SetReady(True))
     past = timezone.now() - dt.timedelta(seconds=30)
-    perform(room.code, players[0], A.Start(), now=past)
-    perform(room.code, players[0], A.Sync())
+    act(room.code, players[0], A.Start(), now=past)
+    act(room.code, players[0], A.Sync())
     return Room.objects.get(pk=room.pk), players

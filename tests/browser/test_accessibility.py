@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from games.sudoku.play import Enter
 from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -168,7 +169,7 @@ def bank(count, level="easy"):
 def solo_runs(player):
     """A finished run (one mistake on the way), a paused one, and one in play with entries
     and notes; the one in play is the newest, so the home page offers to continue it."""
-    from games import solo
+    from games.sudoku import solo
 
     def enter(run, cell, digit):
         solo.act(run.pk, player, solo.SoloAction("enter", cell=cell, digit=digit))
@@ -244,7 +245,7 @@ def test_pages_have_no_axe_violations(browser, live_server, player, width, langu
     audit.check(page, "Solo Run: digit first, a digit picked")
     audit.check(page, "Solo Run: paused", f"/solo/{paused.pk}/")
     audit.check(page, "Solo Run: finished", f"/solo/{finished.pk}/")
-    from games import solo
+    from games.sudoku import solo
     from replays.models import Track
 
     track = Track.objects.get(run=finished)  # recorded at its finish (issue 39)
@@ -289,42 +290,42 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, width, langua
     from players.models import Profile
     from rooms import actions as A
     from rooms import api
-    from tests.browser.conftest import perform  # tries a moved room again
+    from tests.browser.conftest import act  # tries a moved room again
 
     bank(2)  # the race's puzzle and the countdown room's
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
     linus = Profile.objects.create(display_name="Linus")
     room = api.create_room(ada, level="easy", preset="hardcore")
-    perform(room.code, grace, A.Join())
+    act(room.code, grace, A.Join())
     audit = Audit(width, language)
     host = open_page(browser, daphne_server, ada, SCHEMES[0], width, language)
     guest = open_page(browser, daphne_server, grace, SCHEMES[0], width, language)
     watcher = open_page(browser, daphne_server, linus, SCHEMES[0], width, language)
     url = f"/r/{room.code}/"
 
-    perform(room.code, grace, A.SetReady(True))
+    act(room.code, grace, A.SetReady(True))
     audit.check(host, "showdown lobby (host)", url, socket=True)
     host.locator(".share-qr summary").click()
     audit.check(host, "showdown lobby (host), the QR code open", socket=True)
     audit.check(guest, "showdown lobby (guest, ready)", url, socket=True)
     audit.check(watcher, "showdown lobby (spectator)", url, socket=True)
-    perform(room.code, ada, A.SetRules("easy", race.PRESETS["hardcore"]))  # Grace is told why to ready again
+    act(room.code, ada, A.SetRules("easy", race.PRESETS["hardcore"]))  # Grace is told why to ready again
     audit.check(guest, "showdown lobby (guest, the host changed the rules)", url, socket=True)
-    perform(room.code, grace, A.SetReady(True))
+    act(room.code, grace, A.SetReady(True))
 
     # The 3-2-1 countdown, in a room of its own that nobody plays on (it counts for a minute).
     counting = api.create_room(ada, level="easy", preset="standard")
-    perform(counting.code, grace, A.Join())
-    perform(counting.code, grace, A.SetReady(True))
-    perform(counting.code, ada, A.Start(), now=timezone.now() + timezone.timedelta(seconds=60))
+    act(counting.code, grace, A.Join())
+    act(counting.code, grace, A.SetReady(True))
+    act(counting.code, ada, A.Start(), now=timezone.now() + timezone.timedelta(seconds=60))
     audit.check(guest, "showdown countdown (3, 2, 1)", f"/r/{counting.code}/", socket=True)
 
-    started = perform(room.code, ada, A.Start()).room
-    perform(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
+    started = act(room.code, ada, A.Start()).room
+    act(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
     for cell in EMPTY[:12]:
-        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])))
-    perform(room.code, grace, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1))
+        act(room.code, ada, A.GameMove(Enter(cell, int(SOLUTION[cell]))))
+    act(room.code, grace, A.GameMove(Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1)))
     audit.check(host, "showdown race (board + standings)", url, socket=True)
     audit.check(guest, "showdown race (after a mistake)", url, socket=True)
     audit.check(watcher, "spectator view", url, socket=True)
@@ -333,10 +334,10 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, width, langua
     audit.check(host, "showdown race (a reaction's toast)")
 
     for _ in range(2):  # Hardcore: the third mistake locks Grace's board
-        perform(room.code, grace, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1))
+        act(room.code, grace, A.GameMove(Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]) % 9 + 1)))
     audit.check(guest, "showdown race (eliminated)", url, socket=True)
     for cell in EMPTY[12:]:
-        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])))
+        act(room.code, ada, A.GameMove(Enter(cell, int(SOLUTION[cell]))))
     audit.check(host, "showdown finished", url, socket=True)
     audit.check(watcher, "spectator view (finished)", url, socket=True)
     audit.check(host, "leaderboards (showdown history)", "/leaderboards/")
@@ -345,7 +346,7 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, width, langua
         ada, level="hard", scheduled_for=timezone.now() + timezone.timedelta(hours=2), host_timezone="Europe/Paris"
     )
     audit.check(host, "showdown lobby (scheduled)", f"/r/{later.code}/", socket=True)
-    perform(later.code, ada, A.Expire("The host closed the room."))
+    act(later.code, ada, A.Expire("The host closed the room."))
     audit.check(host, "expired room", f"/r/{later.code}/")
     for page in (host, guest, watcher):
         page.context.close()

@@ -129,8 +129,8 @@ def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_serve
     from rooms import actions as A
     from rooms import api
 
-    def perform(*args, **kwargs):
-        return off_thread(api.perform, *args, **kwargs)
+    def act(*args, **kwargs):
+        return off_thread(api.act, *args, **kwargs)
 
     bank(3)
     ada = Profile.objects.create(display_name="Ada")
@@ -139,15 +139,15 @@ def test_room_pages_and_live_pushes_raise_no_csp_violation(browser, daphne_serve
     watches = [Watch(host), Watch(guest)]
     for game in ("showdown", "domino", "cardoku"):
         room = api.create_room(ada, game=game, level="easy")
-        perform(room.code, grace, A.Join())
+        act(room.code, grace, A.Join())
         url = f"/r/{room.code}/"
         watches[0].visit(f"{game} lobby (host)", url, ready="#room-body[data-state=lobby]")
         watches[1].visit(f"{game} lobby (guest)", url, ready="#room-body[data-state=lobby]")
         guest.get_by_role("button", name="I'm ready").click()  # an htmx post, pushed to both
         host.locator(".player.is-ready", has_text="Grace").wait_for()
-        perform(room.code, ada, A.SetReady(True))
-        started = perform(room.code, ada, A.Start()).room
-        perform(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
+        act(room.code, ada, A.SetReady(True))
+        started = act(room.code, ada, A.Start()).room
+        act(room.code, ada, A.Sync(), now=started.starts_at + timezone.timedelta(seconds=1))
         for label, watch in (("host", watches[0]), ("guest", watches[1])):
             watch.visit(f"{game} playing ({label})", url, ready="#room-body[data-state=playing]")
         if game != "cardoku":  # a move over the host's socket; Grace gets the standings push

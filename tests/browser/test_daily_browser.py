@@ -204,8 +204,8 @@ def test_daily_pages_have_no_axe_violations(browser, live_server, player, width,
     """tests/browser/test_accessibility.py's gate (axe-core, reflow) on the daily pages."""
     import datetime as dt
 
-    from games import solo
     from games.daily import play
+    from games.sudoku import solo
     from tests.browser.test_accessibility import Audit, open_page
 
     today = timezone.now().date()

@@ -14,11 +14,12 @@ from playwright.sync_api import expect
 
 from games.engines import race
 from games.sudoku import play
+from games.sudoku.play import Enter
 from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
-from tests.browser.conftest import new_page, perform, wait_for_first_push
+from tests.browser.conftest import act, new_page, wait_for_first_push
 from tests.browser.race_setup import running_room
 from tests.browser.test_solo_browser import start_easy
 from tests.conftest import EMPTY, SOLUTION
@@ -200,25 +201,25 @@ def finished_tournament():
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada, linus = (Profile.objects.create(display_name=n) for n in ("Ada", "Linus"))
     room = create_room(ada, "showdown", "easy")
-    perform(room.code, linus, A.Join())
-    perform(room.code, ada, A.SetRules("easy", race.TOURNAMENT))
+    act(room.code, linus, A.Join())
+    act(room.code, ada, A.SetRules("easy", race.TOURNAMENT))
     for p in (ada, linus):
-        perform(room.code, p, A.SetReady(True))
+        act(room.code, p, A.SetReady(True))
     start = timezone.now() - dt.timedelta(seconds=60)
-    perform(room.code, ada, A.Start(), now=start)
+    act(room.code, ada, A.Start(), now=start)
 
     def at(seconds):
         return start + dt.timedelta(seconds=5 + seconds)
 
     for cell in EMPTY[1:]:
-        perform(room.code, linus, A.Enter(cell, int(SOLUTION[cell])), now=at(1))
+        act(room.code, linus, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at(1))
     wrongs = [d for d in range(1, 10) if d != int(SOLUTION[EMPTY[0]])][:3]
     for n, digit in enumerate(wrongs):  # a changed, still wrong, grid each time: out after three
-        perform(room.code, linus, A.Enter(EMPTY[0], digit), now=at(2 + n))
-        perform(room.code, linus, A.GameMove(play.Submit()), now=at(2 + n))
+        act(room.code, linus, A.GameMove(Enter(EMPTY[0], digit)), now=at(2 + n))
+        act(room.code, linus, A.GameMove(play.Submit()), now=at(2 + n))
     for cell in EMPTY:
-        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), now=at(10))
-    perform(room.code, ada, A.GameMove(play.Submit()), now=at(11))
+        act(room.code, ada, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at(10))
+    act(room.code, ada, A.GameMove(play.Submit()), now=at(11))
     room = Room.objects.get(pk=room.pk)
     assert room.state == "finished", room.state
     return room, ada

@@ -5,9 +5,10 @@ and the phone's and the desktop's sizes (20)."""
 import pytest
 from playwright.sync_api import expect
 
+from games.sudoku.play import Enter
 from rooms import actions as A
 from rooms.models import Seat
-from tests.browser.conftest import new_page, perform
+from tests.browser.conftest import act, new_page
 from tests.browser.race_setup import running_room
 from tests.browser.test_solo_browser import start_easy
 from tests.conftest import EMPTY, SOLUTION
@@ -94,7 +95,7 @@ TOASTS_OVER = """async () => {
 def test_race_toasts_cover_neither_the_code_the_clock_nor_the_board(browser, daphne_server):
     room, (ada, grace) = running_room("showdown")
     for index in EMPTY[:-1]:  # Grace is one cell from the finish
-        perform(room.code, grace, A.Enter(index, int(SOLUTION[index])))
+        act(room.code, grace, A.GameMove(Enter(index, int(SOLUTION[index]))))
     sizes = [(375, 812), (375, 667), (1280, 800), (1920, 1080)]
     pages = [new_page(browser, daphne_server, ada, width=w, height=h) for w, h in sizes]
     grace_page = new_page(browser, daphne_server, grace)

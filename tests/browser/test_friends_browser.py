@@ -22,7 +22,7 @@ from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
-from tests.browser.conftest import new_page, perform
+from tests.browser.conftest import act, new_page
 from tests.browser.test_ratings_browser import solve
 from tests.conftest import PUZZLE, SOLUTION
 
@@ -48,11 +48,11 @@ def raced(players) -> Room:
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     room = create_room(players[0], "showdown", "easy", "standard")
     for p in players[1:]:
-        perform(room.code, p, A.Join())
+        act(room.code, p, A.Join())
     for p in players:
-        perform(room.code, p, A.SetReady(True))
-    perform(room.code, players[0], A.Start(), now=timezone.now() - dt.timedelta(seconds=30))
-    perform(room.code, players[0], A.Sync())
+        act(room.code, p, A.SetReady(True))
+    act(room.code, players[0], A.Start(), now=timezone.now() - dt.timedelta(seconds=30))
+    act(room.code, players[0], A.Sync())
     return room
 
 

@@ -9,7 +9,7 @@ from games.models import Puzzle
 from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room
-from tests.browser.conftest import new_page, perform
+from tests.browser.conftest import act, new_page
 from tests.conftest import PUZZLE, SOLUTION
 
 pytestmark = pytest.mark.browser
@@ -36,8 +36,8 @@ def test_a_new_players_duel_lobby_walkthrough_gives_way_to_one_clock(browser, da
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada, grace = Profile.objects.create(display_name="Ada"), Profile.objects.create(display_name="Grace")
     room = create_room(ada, "domino", "easy")
-    perform(room.code, grace, A.Join())
-    perform(room.code, grace, A.SetReady(True))
+    act(room.code, grace, A.Join())
+    act(room.code, grace, A.SetReady(True))
     page = new_page(browser, daphne_server, ada, width=375, height=812)
     page.goto(f"/r/{room.code}/")
     tour = page.get_by_role("dialog")

@@ -7,11 +7,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from games.sudoku.play import Enter
 from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
-from tests.browser.conftest import new_page, perform
+from tests.browser.conftest import act, new_page
 from tests.browser.race_setup import running_room
 from tests.conftest import EMPTY, SOLUTION
 
@@ -27,7 +28,7 @@ def lobby(names=("Ada", "Grace"), level="easy"):
     players = [Profile.objects.create(display_name=name) for name in names]
     room = create_room(players[0], "showdown", level, "standard")
     for p in players[1:]:
-        perform(room.code, p, A.Join())
+        act(room.code, p, A.Join())
     return room, players
 
 
@@ -36,7 +37,7 @@ def lobby(names=("Ada", "Grace"), level="easy"):
 
 def test_the_host_starts_without_readying_and_everyone_counts_3_2_1_go(browser, daphne_server, bank_puzzle):
     room, (ada, grace) = lobby()
-    perform(room.code, grace, A.SetReady(True))
+    act(room.code, grace, A.SetReady(True))
     host = new_page(browser, daphne_server, ada)
     guest = new_page(browser, daphne_server, grace, width=375, height=812)
     host.goto(f"/r/{room.code}/")
@@ -69,7 +70,7 @@ def test_the_host_starts_without_readying_and_everyone_counts_3_2_1_go(browser, 
 
 def test_a_rules_change_tells_the_ready_players_why_to_ready_again(browser, daphne_server, bank_puzzle):
     room, (ada, grace, linus) = lobby(("Ada", "Grace", "Linus"))
-    perform(room.code, grace, A.SetReady(True))  # Linus never readied
+    act(room.code, grace, A.SetReady(True))  # Linus never readied
     host = new_page(browser, daphne_server, ada)
     pages = {name: new_page(browser, daphne_server, who) for name, who in (("grace", grace), ("linus", linus))}
     host.goto(f"/r/{room.code}/")
@@ -101,7 +102,7 @@ def test_everyone_hears_who_finished_is_out_or_left_and_the_last_one_is_told(bro
     room, players = running_room("showdown", names=("Ann", "Ben", "Cleo", "Dan"), preset="hardcore")
     ann, ben, cleo, dan = players
     for index in EMPTY[:-1]:  # Dan is one cell from the finish
-        perform(room.code, dan, A.Enter(index, int(SOLUTION[index])))
+        act(room.code, dan, A.GameMove(Enter(index, int(SOLUTION[index]))))
     phone = new_page(browser, daphne_server, ann, width=375, height=812)
     pages = {p.display_name: new_page(browser, daphne_server, p) for p in (ben, cleo, dan)}
     watcher = new_page(browser, daphne_server, Profile.objects.create(display_name="Watcher"))
@@ -323,7 +324,7 @@ def test_a_cardoku_duels_deal_code_is_8_characters_and_replays_in_solo(browser, 
 
     room, (ada, grace) = running_room("cardoku")
     for who in (ada, grace):
-        perform(room.code, who, A.Forfeit())
+        act(room.code, who, A.Forfeit())
     page = new_page(browser, daphne_server, ada)
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=finished]")

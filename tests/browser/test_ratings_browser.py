@@ -12,8 +12,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from games.bests import refresh_best
 from games.models import Puzzle, SoloRun
+from games.sudoku.bests import refresh_best
 from players.models import Profile
 from rooms.models import Room
 from stats.models import Rating, RatingChange

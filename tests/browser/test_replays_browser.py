@@ -12,12 +12,13 @@ from playwright.sync_api import expect
 
 from games.daily.models import Daily
 from games.models import Puzzle, SoloRun
+from games.sudoku.play import Enter
 from players.models import Profile
 from replays import record
 from replays.models import Track
 from rooms import actions as A
 from rooms.api import create_room
-from tests.browser.conftest import new_page, perform  # perform: off Playwright's loop thread, pushes included
+from tests.browser.conftest import act, new_page  # act: off Playwright's loop thread, pushes included
 from tests.browser.test_solo_browser import start_easy
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 from tests.replays.test_replays import solved_run
@@ -103,15 +104,15 @@ def past_race(names, seconds_per_cell):
     room = create_room(players[0], level="easy")
     now = timezone.now() - dt.timedelta(hours=1)
     for p in players[1:]:
-        perform(room.code, p, A.Join(), now=now)
+        act(room.code, p, A.Join(), now=now)
     for p in players:
-        perform(room.code, p, A.SetReady(True), now=now)
-    perform(room.code, players[0], A.Start(), now=now)
+        act(room.code, p, A.SetReady(True), now=now)
+    act(room.code, players[0], A.Start(), now=now)
     room.refresh_from_db()
     for p, pace in zip(players, seconds_per_cell, strict=True):
         for n, cell in enumerate(EMPTY):
             at = room.starts_at + dt.timedelta(seconds=pace * (n + 1))
-            perform(room.code, p, A.Enter(cell, int(SOLUTION[cell])), now=at)
+            act(room.code, p, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at)
     room.refresh_from_db()
     assert room.state == "finished"
     return record.record_room(room)

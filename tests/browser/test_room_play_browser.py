@@ -10,6 +10,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import SoloRun
+from games.sudoku.play import Enter
 from players.models import Profile
 from rooms.api import create_room
 from rooms.models import Room
@@ -98,14 +99,14 @@ SPILLS = """() => Array.from(document.querySelectorAll(".podium .step > *")).fil
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_phone_shows_the_podium_and_play_again_when_the_room_finishes(browser, daphne_server, language):
     from rooms import actions as A
-    from tests.browser.conftest import perform
+    from tests.browser.conftest import act
     from tests.conftest import EMPTY, SOLUTION
 
     room, (ada, grace, linus) = running_room("showdown", names=("Ada", "Grace", "Linus"))
-    perform(room.code, ada, A.Forfeit())
-    perform(room.code, linus, A.Forfeit())
+    act(room.code, ada, A.Forfeit())
+    act(room.code, linus, A.Forfeit())
     for index in EMPTY:
-        perform(room.code, grace, A.Enter(index, int(SOLUTION[index])))
+        act(room.code, grace, A.GameMove(Enter(index, int(SOLUTION[index]))))
     page = new_page(browser, daphne_server, grace, width=375, height=812)
     page.set_extra_http_headers({"Accept-Language": language})
     page.goto(f"/r/{room.code}/")
@@ -171,11 +172,11 @@ def test_desktop_duel_board_gets_the_room_and_standings_stay_whole(browser, daph
 
 def test_a_finished_cardoku_duels_score_panel_holds_its_deal_code_and_total(browser, daphne_server):
     from rooms import actions as A
-    from tests.browser.conftest import perform
+    from tests.browser.conftest import act
 
     room, players = running_room("cardoku")
     for player in players:
-        perform(room.code, player, A.Forfeit())
+        act(room.code, player, A.Forfeit())
     for width, height in ((1280, 800), (375, 812)):
         page = new_page(browser, daphne_server, players[0], width=width, height=height)
         page.goto(f"/r/{room.code}/")

@@ -73,13 +73,13 @@ def test_ready_clicked_before_the_pages_scripts_run_is_never_a_page_load(browser
 
     from rooms import actions as A
     from rooms.api import create_room
-    from tests.browser.conftest import perform
+    from tests.browser.conftest import act
 
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
     room = create_room(ada, "showdown", "easy", "standard")
-    perform(room.code, grace, A.Join())
+    act(room.code, grace, A.Join())
     guest = new_page(browser, daphne_server, grace)
     guest.route("**/htmx-2.min.js", lambda route: route.abort())
     guest.goto(f"/r/{room.code}/")

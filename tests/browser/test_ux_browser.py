@@ -10,11 +10,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from games.models import SoloRun
+from games.sudoku.play import Enter
 from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
-from tests.browser.conftest import new_page, perform
+from tests.browser.conftest import act, new_page
 from tests.browser.race_setup import running_room
 from tests.browser.test_room_play_browser import next_tick
 from tests.browser.test_solo_browser import start_easy
@@ -197,20 +198,20 @@ def test_an_eliminated_player_is_never_on_the_podium(browser, live_server, bank_
     players = [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus")]
     room = create_room(players[0], level="easy", preset="hardcore")
     for p in players[1:]:
-        perform(room.code, p, A.Join())
+        act(room.code, p, A.Join())
     for p in players:
-        perform(room.code, p, A.SetReady(True))
+        act(room.code, p, A.SetReady(True))
     now = timezone.now() - dt.timedelta(seconds=60)
-    perform(room.code, players[0], A.Start(), now=now)
+    act(room.code, players[0], A.Start(), now=now)
     wrong = next(i for i in EMPTY)
     for _ in range(5):  # Linus makes mistakes until the cap puts him out
         if Seat.objects.get(room=room, player=players[2]).status != "playing":
             break
-        perform(room.code, players[2], A.Enter(wrong, int(SOLUTION[wrong]) % 9 + 1))
+        act(room.code, players[2], A.GameMove(Enter(wrong, int(SOLUTION[wrong]) % 9 + 1)))
     assert Seat.objects.get(room=room, player=players[2]).status == "eliminated"
     for who in players[:2]:
         for index in EMPTY:
-            perform(room.code, who, A.Enter(index, int(SOLUTION[index])))
+            act(room.code, who, A.GameMove(Enter(index, int(SOLUTION[index]))))
     assert Room.objects.get(pk=room.pk).state == "finished"
     page = new_page(browser, live_server.url, players[0])
     page.goto(f"/r/{room.code}/")
@@ -227,7 +228,7 @@ def test_forfeit_asks_first_and_the_phone_strip_shows_a_rivals_finish(browser, d
     room, players = running_room("showdown", names=("Ann", "Ben", "Cleo"))
     ann, ben = players[0], players[1]
     for index in EMPTY:  # Ben has finished
-        perform(room.code, ben, A.Enter(index, int(SOLUTION[index])))
+        act(room.code, ben, A.GameMove(Enter(index, int(SOLUTION[index]))))
     page = new_page(browser, daphne_server, ann, width=375, height=812)
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=playing] #game")
@@ -261,7 +262,7 @@ def test_forfeit_asks_first_and_the_phone_strip_shows_a_rivals_finish(browser, d
 def test_no_forfeit_for_a_player_already_out(browser, daphne_server):
     room, (ann, _ben, _cleo) = running_room("showdown", names=("Ann", "Ben", "Cleo"))
     for index in EMPTY:
-        perform(room.code, ann, A.Enter(index, int(SOLUTION[index])))
+        act(room.code, ann, A.GameMove(Enter(index, int(SOLUTION[index]))))
     page = new_page(browser, daphne_server, ann, width=375, height=812)
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=playing] #game")

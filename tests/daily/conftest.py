@@ -28,7 +28,7 @@ def dailies(db):
 def _fresh_boards():
     from django.core.cache import cache
 
-    from games import rowwriter
+    from games.common import rowwriter
     from games.daily import boards
 
     cache.clear()

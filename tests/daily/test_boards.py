@@ -155,8 +155,8 @@ def test_a_ranked_finish_shows_at_once_on_a_cached_board(easy):
     import datetime as dt
     import zoneinfo
 
-    from games import solo
     from games.daily import play
+    from games.sudoku import solo
     from tests.conftest import EMPTY, SOLUTION
 
     user = get_user_model().objects.create_user(username="ada", email="ada@example.com")

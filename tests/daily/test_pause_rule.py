@@ -10,7 +10,6 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from games import uptime
 from games.models import SoloRun
 from players.models import Profile
 from tests.conftest import EMPTY, SOLUTION, client_for
@@ -19,11 +18,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 RULE = "Closing the page or switching device is not a pause"
 
 
-@pytest.fixture(autouse=True)
-def no_restart(monkeypatch):
-    """The server has been up since long before the run."""
-    monkeypatch.setattr(uptime, "STARTED", dt.datetime(2000, 1, 1, tzinfo=dt.UTC))
-    monkeypatch.setattr(uptime, "LAST_ALIVE", None)
+pytestmark = pytest.mark.usefixtures("no_restart")  # the server has been up since long before the run
 
 
 def act(client, run, **data):

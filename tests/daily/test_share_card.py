@@ -17,16 +17,17 @@ from tests.daily.test_streak_archive import ago, finished
 
 
 @pytest.fixture
-def run(player, dailies):
+def finished_daily(player, dailies):
+    """The player's daily of today, finished (in 12:34, two mistakes) the day after another."""
     finished(player, ago(1), elapsed=200.0)
     return finished(player, ago(0), elapsed=754.0, mistakes=2)
 
 
-def test_the_card_is_a_1200x630_png_and_its_words_hold_no_digit_of_the_grid(run, player_client, monkeypatch):
+def test_the_card_is_a_1200x630_png_and_its_words_hold_no_digit_of_the_grid(finished_daily, player_client, monkeypatch):
     drawn: list = []
     real = card.render
     monkeypatch.setattr(card, "render", lambda texts: drawn.append(texts) or real(texts))
-    answer = player_client.get(reverse("daily_card", args=[run.pk]))
+    answer = player_client.get(reverse("daily_card", args=[finished_daily.pk]))
     assert answer.status_code == 200 and answer["Content-Type"] == "image/png"
     assert answer.content.startswith(b"\x89PNG\r\n\x1a\n")
     image = Image.open(io.BytesIO(answer.content))
@@ -50,17 +51,20 @@ def test_no_card_for_practice_an_unfinished_run_or_a_missing_one(player, player_
         assert player_client.get(reverse("daily_shared", args=[pk])).status_code == 404
 
 
-def test_the_shared_page_has_the_card_as_og_image_and_no_name(run, client):
-    html = client.get(reverse("daily_shared", args=[run.pk])).content.decode()
-    card_url = f"http://testserver/daily/card/{run.pk}.png"
+def test_the_shared_page_has_the_card_as_og_image_and_no_name(finished_daily, client):
+    html = client.get(reverse("daily_shared", args=[finished_daily.pk])).content.decode()
+    card_url = f"http://testserver/daily/card/{finished_daily.pk}.png"
     assert f'<meta property="og:image" content="{card_url}">' in html
     assert 'property="og:description" content="Sudoku Showdown daily' in html and "12:34" in html
     assert "Ada" not in html and "Play today's daily" in html
 
 
-def test_the_finish_shows_share_with_the_card(run, player_client):
+def test_the_finish_shows_share_with_the_card(finished_daily, player_client):
     html = player_client.get(reverse("daily")).content.decode()
-    assert f'data-card-url="/daily/card/{run.pk}.png"' in html and f'href="/daily/shared/{run.pk}/"' in html
+    assert (
+        f'data-card-url="/daily/card/{finished_daily.pk}.png"' in html
+        and f'href="/daily/shared/{finished_daily.pk}/"' in html
+    )
 
 
 def test_stats_per_level_worked_example():

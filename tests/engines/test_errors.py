@@ -63,7 +63,7 @@ def test_refusals_outside_the_engines_are_not_race_errors():
     """Rooms, the puzzle bank and Solo Run refuse things no engine judges: they share the
     root (one `except Refusal` answers the player) but not the race engine's classes."""
     from games.bank import BankEmpty
-    from games.solo import NotYourRun
+    from games.sudoku.solo import NotYourRun
     from rooms.actions import MalformedMessage
     from rooms.api import NotAllowed, RoomError, RoomNotFound
 

@@ -6,7 +6,7 @@ import pytest
 from friends import notices
 from friends.models import Member, Notification, Nudge
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from tests.accounts.conftest import smtp  # noqa: F401  (a real SMTP server)
 from tests.friends.people import befriend, browser_of, member
 from tests.notify.conftest import push_peer  # noqa: F401  (a real Web Push peer)
@@ -50,10 +50,10 @@ def test_invites_are_refused_outside_a_lobby_i_sit_in_or_to_a_non_friend(friends
     mine = create_room(ana, "showdown", "easy", "standard")
     refused = client.post(f"/friends/invite/{cy.account_id}/", {"room": mine.code})
     assert refused.status_code == 403 and "friends only" in refused.content.decode()
-    perform(mine.code, cy, A.Join())
+    act(mine.code, cy, A.Join())
     for p in (ana, cy):
-        perform(mine.code, p, A.SetReady(True))
-    perform(mine.code, ana, A.Start())
+        act(mine.code, p, A.SetReady(True))
+    act(mine.code, ana, A.Start())
     refused = client.post(f"/friends/invite/{bo.account_id}/", {"room": mine.code})
     assert refused.status_code == 400 and "only a lobby" in refused.content.decode()
     assert not Notification.objects.filter(kind="invite").exists()

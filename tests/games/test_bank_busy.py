@@ -15,7 +15,7 @@ from games.models import Puzzle, SoloRun
 from games.tasks import fill_puzzle_bank
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from tests.conftest import PUZZLE, SOLUTION
 
 
@@ -95,12 +95,12 @@ def test_a_room_start_on_an_empty_bank_is_refused_at_once(broker, monkeypatch, d
     no_generator(monkeypatch)
     ada, grace = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace"))
     room = create_room(ada, level="hard")
-    perform(room.code, grace, A.Join())
+    act(room.code, grace, A.Join())
     for p in (ada, grace):
-        perform(room.code, p, A.SetReady(True))
+        act(room.code, p, A.SetReady(True))
     started = time.monotonic()
     with pytest.raises(bank.BankEmpty, match="being prepared"):  # a Refusal: the socket answers it
-        perform(room.code, ada, A.Start())
+        act(room.code, ada, A.Start())
     assert time.monotonic() - started < 0.3  # the sockets' shared sync thread never waits
     room.refresh_from_db()
     assert room.state == "lobby" and room.seats.filter(ready=True).count() == 2
@@ -142,9 +142,9 @@ async def test_a_room_start_over_the_socket_gets_a_refusal(broker, monkeypatch):
     def lobby():
         ada, grace = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace"))
         room = create_room(ada, level="expert")
-        perform(room.code, grace, A.Join())
+        act(room.code, grace, A.Join())
         for p in (ada, grace):
-            perform(room.code, p, A.SetReady(True))
+            act(room.code, p, A.SetReady(True))
         return room, ada
 
     room, ada = await lobby()

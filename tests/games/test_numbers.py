@@ -1,11 +1,11 @@
-"""games/numbers.py: every number a game reads from a form is ASCII digits, or refused."""
+"""games/common/numbers.py: every number a game reads from a form is ASCII digits, or refused."""
 
 import string
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.numbers import ascii_int, ascii_int_in
+from games.common.numbers import ascii_int, ascii_int_in
 
 # Decimal digits of every script, full-width digits, superscripts and other numerals
 # (Unicode categories Nd and No): isdigit() is true for many of them, int() for some.

@@ -1,11 +1,11 @@
-"""games/responses.py: an htmx refusal is the message alone, retargeted to the page's
+"""games/common/responses.py: an htmx refusal is the message alone, retargeted to the page's
 flash line; a plain request gets the message page. Every game's "not yours" uses it."""
 
 import pytest
 from django.test import RequestFactory
 from django.urls import reverse
 
-from games.responses import flash, refusal
+from games.common.responses import flash, refusal
 from tests.conftest import client_for
 from tests.games.test_cardoku_views import deal
 

@@ -1,4 +1,4 @@
-"""games/rowwriter.py: a move is one compare-and-set UPDATE of the copy of its game this process
+"""games/common/rowwriter.py: a move is one compare-and-set UPDATE of the copy of its game this process
 kept from the last move; a copy that is behind the row (another tab or process wrote) is
 never written over it, and a refusal decided on it is asked again of the row."""
 
@@ -8,11 +8,12 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from games import rowwriter, solo
 from games.cardoku import solo as cardoku
 from games.cardoku.models import CardokuGame
+from games.common import rowwriter
 from games.engines import race
 from games.models import SoloRun
+from games.sudoku import solo
 from tests.conftest import EMPTY, SOLUTION
 from tests.games.test_cardoku_views import deal
 from tests.games.test_solo_answers import act

@@ -160,7 +160,7 @@ def test_a_move_is_one_read_and_one_write_and_then_one_write(player_client, run,
     with django_capture_on_commit_callbacks(execute=True):  # committed: this process keeps the run
         first = statements_of(player_client, run, cell=2, digit=4, version=0)
     # the run (with its puzzle, found by the cookie's player token) and its update: no
-    # transaction, no lock (games/rowwriter.py)
+    # transaction, no lock (games/common/rowwriter.py)
     assert [kind for kind, _ in first] == ["SELECT", "UPDATE"], first
     assert "solorun" in first[0][1] and "token" in first[0][1] and "FOR UPDATE" not in first[0][1]
     assert [kind for kind, _ in statements_of(player_client, run, cell=3, digit=6, version=1)] == ["UPDATE"]

@@ -9,11 +9,11 @@ import datetime as dt
 
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.urls import reverse
 
-from games import solo, uptime
+from games.common import uptime
 from games.models import SoloRun
+from games.sudoku import solo
 from tests.conftest import EMPTY, SOLUTION
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -37,12 +37,7 @@ def solve(client, run, cells):
     return response
 
 
-@pytest.fixture(autouse=True)
-def no_restart(monkeypatch):
-    """The server has been up since long before the run (tests move it when they need to)."""
-    monkeypatch.setattr(uptime, "STARTED", dt.datetime(2000, 1, 1, tzinfo=dt.UTC))
-    monkeypatch.setattr(uptime, "LAST_ALIVE", None)
-    cache.delete(uptime.HEARTBEAT_KEY)
+pytestmark = pytest.mark.usefixtures("no_restart")  # the server has been up since long before the run
 
 
 def test_pausing_before_the_first_entry_does_not_stop_the_clock(player_client, run):

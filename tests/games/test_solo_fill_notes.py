@@ -7,10 +7,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import solo
 from games.engines import race
 from games.models import SoloRun
-from games.sudoku import play
+from games.sudoku import play, solo
 from tests.conftest import EMPTY
 
 HX = {"HTTP_HX_REQUEST": "true"}

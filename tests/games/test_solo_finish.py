@@ -10,9 +10,9 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from games import solo
 from games.engines import race
 from games.models import SoloRun
+from games.sudoku import solo
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 
 HX = {"HTTP_HX_REQUEST": "true"}

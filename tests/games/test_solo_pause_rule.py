@@ -7,22 +7,17 @@ import datetime as dt
 
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.urls import reverse
 
-from games import solo, uptime
 from games.models import SoloRun
+from games.sudoku import solo
 from tests.conftest import EMPTY, SOLUTION
 
 HX = {"HTTP_HX_REQUEST": "true"}
 NOW_ASSISTED = "Paused over 10 s: this run is now Assisted."
 
 
-@pytest.fixture(autouse=True)
-def no_restart(monkeypatch):
-    monkeypatch.setattr(uptime, "STARTED", dt.datetime(2000, 1, 1, tzinfo=dt.UTC))
-    monkeypatch.setattr(uptime, "LAST_ALIVE", None)
-    cache.delete(uptime.HEARTBEAT_KEY)
+pytestmark = pytest.mark.usefixtures("no_restart")  # the server has been up since long before the run
 
 
 def act(client, run, **data):

@@ -6,10 +6,10 @@ import sys
 
 import pytest
 
-from games import solo
 from games.engines import race
-from games.sudoku import play
+from games.sudoku import play, solo
 from rooms import actions as A
+from rooms.gametypes import GAME_TYPES
 
 PUZZLE = tuple(map(int, "530070000600195000098000060800060003400803001700020006060000280000419005000080079"))
 SOLUTION = tuple(map(int, "534678912672195348198342567859761423426853791713924856961537284287419635345286179"))
@@ -33,7 +33,7 @@ SOLUTION = tuple(map(int, "53467891267219534819834256785976142342685379171392485
 )
 def test_moves_read_the_same_from_a_form_and_a_socket(data, move):
     assert play.parse_move(data) == move
-    assert A.parse_board_message(data) == move  # the room's Enter, Note and Hint are these
+    assert GAME_TYPES["showdown"].parse(data) == A.GameMove(move)  # the room's moves are these
     action = solo.parse_action(data)
     assert (action.kind, action.move) == (move.kind, move)
 
@@ -67,7 +67,7 @@ def test_malformed_moves_say_what_is_wrong_in_both_games(data, message):
             parse(data)
         assert str(error.value) == message
     with pytest.raises(A.MalformedMessage) as error:
-        A.parse_board_message(data)
+        GAME_TYPES["showdown"].parse(data)
     assert str(error.value) == message
 
 

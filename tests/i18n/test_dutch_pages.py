@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games.sudoku.play import Enter
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from tests.conftest import EMPTY, SOLUTION, client_for
 
 # Names of games, keys and the few words that are the same in Dutch (a Dutch Sudoku player
@@ -115,11 +116,11 @@ def pages(player, player_client, bank_puzzle):
     from players.models import Profile
 
     guest = Profile.objects.create(display_name="Grace")
-    perform(running.code, guest, A.Join())
+    act(running.code, guest, A.Join())
     for who in (player, guest):
-        perform(running.code, who, A.SetReady(True))
-    perform(running.code, player, A.Start(), now=timezone.now() - timezone.timedelta(seconds=5))
-    perform(running.code, player, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])))
+        act(running.code, who, A.SetReady(True))
+    act(running.code, player, A.Start(), now=timezone.now() - timezone.timedelta(seconds=5))
+    act(running.code, player, A.GameMove(Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]))))
     return {
         "home": reverse("home"),
         "how to play": reverse("how_to_play"),

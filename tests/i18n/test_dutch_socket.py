@@ -4,7 +4,7 @@ standings and a refresh), while an English player in the same room hears English
 import pytest
 from django.conf import settings
 
-from games.i18n import socket_language
+from games.common.i18n import socket_language
 from tests.conftest import EMPTY, SOLUTION
 from tests.rooms.test_consumer import ORIGIN, headers_for, receive_until, setup_room
 

@@ -19,7 +19,7 @@ from notify import reminders
 from notify.models import PushSubscription, Reminder
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Guest
 from tests.conftest import client_for
 from tests.notify.conftest import Browser
@@ -123,7 +123,7 @@ def guest_grace(db):
     ada, grace = Profile.objects.create(display_name="Ada"), Profile.objects.create(display_name="Grace")
     with time_machine.travel(T0, tick=False):
         room = create_room(ada, level="easy", scheduled_for=START, host_timezone="Europe/Amsterdam")
-        perform(room.code, grace, A.Coming(True, "Europe/London", "en"))
+        act(room.code, grace, A.Coming(True, "Europe/London", "en"))
     Guest.objects.filter(player=grace).update(by_push=True)
     return grace
 

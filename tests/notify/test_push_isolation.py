@@ -22,7 +22,7 @@ from notify import reminders, webpush
 from notify.models import PushSubscription, Reminder
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Guest
 from tests.conftest import client_for
 from tests.notify.conftest import b64
@@ -46,7 +46,7 @@ def guests(db):
     with time_machine.travel(T0, tick=False):
         room = create_room(ada, level="easy", scheduled_for=START, host_timezone="Europe/Amsterdam")
         for player in (grace, linus):
-            perform(room.code, player, A.Coming(True, "Europe/London", "en"))
+            act(room.code, player, A.Coming(True, "Europe/London", "en"))
     Guest.objects.filter(room=room).update(by_push=True)
     return ada, grace, linus
 

@@ -14,7 +14,7 @@ from notify import reminders
 from notify.models import Reminder
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Guest
 from tests.conftest import require_service
 
@@ -26,7 +26,7 @@ def scheduled(start=START, zone="Europe/Amsterdam", at=T0):
     ada, grace = Profile.objects.create(display_name="Ada"), Profile.objects.create(display_name="Grace")
     with time_machine.travel(at, tick=False):
         room = create_room(ada, level="easy", scheduled_for=start, host_timezone=zone)
-        perform(room.code, grace, A.Coming(True, "Europe/London", "en"))
+        act(room.code, grace, A.Coming(True, "Europe/London", "en"))
     return room, ada, grace
 
 
@@ -63,10 +63,10 @@ def test_the_start_reminder_goes_once_when_the_host_starts(db, push_peer, bank_p
     _host, guest = pushed(push_peer, ada, grace)
     with time_machine.travel(START - dt.timedelta(minutes=10), tick=False):
         reminders.send_all()
-        perform(room.code, grace, A.Join())
+        act(room.code, grace, A.Join())
         for p in (ada, grace):
-            perform(room.code, p, A.SetReady(True))
-        perform(room.code, ada, A.Start())
+            act(room.code, p, A.SetReady(True))
+        act(room.code, ada, A.Start())
         assert reminders.send_all() == 2
         assert reminders.send_all() == 0
         # A task redelivered with the same work sends nothing either.
@@ -83,10 +83,10 @@ def test_a_move_between_queueing_and_sending_sends_nothing_for_the_old_time(db, 
     (guest,) = pushed(push_peer, grace)
     later = START + dt.timedelta(hours=3)
     with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
-        perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=1), "Europe/Amsterdam"))
+        act(room.code, ada, A.Reschedule(START + dt.timedelta(hours=1), "Europe/Amsterdam"))
         queued = reminders.due(reminders.timezone.now())  # the beat found the first move's notice...
         assert queued == [reminders.Due(room.pk, "moved", 1)]
-        perform(room.code, ada, A.Reschedule(later, "Europe/Amsterdam"))  # ...and the host moved again
+        act(room.code, ada, A.Reschedule(later, "Europe/Amsterdam"))  # ...and the host moved again
         assert sum(reminders.send_due(item) for item in queued) == 0
         assert reminders.send_all() == 1  # the latest move only
     # The old time's ready room: a reminder queued for it is refused, and none goes out then.
@@ -130,10 +130,10 @@ def test_email_reminders_go_through_smtp_and_cancelling_tells_the_guests(db, smt
     grace.account = get_user_model().objects.create(username="grace", email="grace@example.org")
     grace.save()
     with time_machine.travel(T0 + dt.timedelta(minutes=1), tick=False):
-        perform(room.code, grace, A.Coming(True, "Europe/Amsterdam", "nl"))
-        perform(room.code, grace, A.Remind("email", True))
+        act(room.code, grace, A.Coming(True, "Europe/Amsterdam", "nl"))
+        act(room.code, grace, A.Remind("email", True))
     with time_machine.travel(T0 + dt.timedelta(minutes=2), tick=False):
-        perform(room.code, ada, A.Cancel())
+        act(room.code, ada, A.Cancel())
         assert reminders.send_all() == 1
         assert reminders.send_all() == 0
     (mail,) = smtp.to("grace@example.org")
@@ -175,10 +175,10 @@ def test_moves_are_told_at_most_once_per_10_minutes_with_the_latest_time_and_cap
     grace.account = get_user_model().objects.create(username="grace", email="grace@example.org")
     grace.save()
     with time_machine.travel(T0 + dt.timedelta(minutes=1), tick=False):
-        perform(room.code, grace, A.Remind("email", True))
+        act(room.code, grace, A.Remind("email", True))
     for n in range(1, 6):  # moved every 16 s for a minute and more: one mail
         with time_machine.travel(T0 + dt.timedelta(minutes=2, seconds=16 * n), tick=False):
-            perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=n), "Europe/Amsterdam"))
+            act(room.code, ada, A.Reschedule(START + dt.timedelta(hours=n), "Europe/Amsterdam"))
             reminders.send_all()
     assert len(smtp.to("grace@example.org")) == 1
     with time_machine.travel(T0 + dt.timedelta(minutes=13), tick=False):
@@ -188,9 +188,9 @@ def test_moves_are_told_at_most_once_per_10_minutes_with_the_latest_time_and_cap
     assert "moved it to Wed 2 December 2026, 01:00 your time" in latest  # START + 5 h, the last move
     with time_machine.travel(T0 + dt.timedelta(minutes=20), tick=False):
         for n in range(6, 11):
-            perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=n), "Europe/Amsterdam"))
+            act(room.code, ada, A.Reschedule(START + dt.timedelta(hours=n), "Europe/Amsterdam"))
         with pytest.raises(RoomError, match="moved 10 times"):
-            perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=11), "Europe/Amsterdam"))
+            act(room.code, ada, A.Reschedule(START + dt.timedelta(hours=11), "Europe/Amsterdam"))
 
 
 def test_a_move_reaches_every_guest_once_by_each_of_their_channels(db, smtp, push_peer):
@@ -204,11 +204,11 @@ def test_a_move_reaches_every_guest_once_by_each_of_their_channels(db, smtp, pus
         profile.save()
     (grace_browser,) = pushed(push_peer, grace)
     with time_machine.travel(T0 + dt.timedelta(minutes=1), tick=False):
-        perform(room.code, linus, A.Coming(True, "Europe/Berlin", "en"))
+        act(room.code, linus, A.Coming(True, "Europe/Berlin", "en"))
         for guest in (grace, linus):
-            perform(room.code, guest, A.Remind("email", True))
+            act(room.code, guest, A.Remind("email", True))
     with time_machine.travel(T0 + dt.timedelta(minutes=2), tick=False):
-        perform(room.code, ada, A.Reschedule(START + dt.timedelta(hours=1), "Europe/Amsterdam"))
+        act(room.code, ada, A.Reschedule(START + dt.timedelta(hours=1), "Europe/Amsterdam"))
         assert reminders.send_all() == 3  # Grace by email and push, Linus by email
         assert reminders.send_all() == 0
     for address in ("grace@example.org", "linus@example.org"):

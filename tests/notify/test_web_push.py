@@ -13,7 +13,7 @@ from notify import keys, reminders, webpush
 from notify.models import PushSubscription, Reminder, VapidKey
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Guest
 from tests.conftest import client_for
 
@@ -22,11 +22,12 @@ START = T0 + dt.timedelta(hours=2)
 
 
 @pytest.fixture
-def room(db):
+def grace_coming(db):
+    """(room, ada, grace): Ada's showdown two hours ahead, Grace on its guest list from Tokyo."""
     ada, grace = Profile.objects.create(display_name="Ada"), Profile.objects.create(display_name="Grace")
     with time_machine.travel(T0, tick=False):
         room = create_room(ada, level="easy", scheduled_for=START, host_timezone="Europe/Amsterdam")
-        perform(room.code, grace, A.Coming(True, "Asia/Tokyo", "en"))
+        act(room.code, grace, A.Coming(True, "Asia/Tokyo", "en"))
     return room, ada, grace
 
 
@@ -48,10 +49,10 @@ def test_keys_from_the_environment_win_and_a_wrong_public_key_is_refused(db, set
         keys.identity()
 
 
-def test_the_ready_room_push_is_signed_encrypted_and_the_rooms(room, push_peer, settings):
+def test_the_ready_room_push_is_signed_encrypted_and_the_rooms(grace_coming, push_peer, settings):
     settings.VAPID_CONTACT = "mailto:ops@example.org"
-    _ada, _host, grace = room
-    code = room[0].code
+    _ada, _host, grace = grace_coming
+    code = grace_coming[0].code
     browser = push_peer.browser()
     browser.subscription(grace)
     Guest.objects.filter(player=grace).update(by_push=True)
@@ -72,8 +73,8 @@ def test_the_ready_room_push_is_signed_encrypted_and_the_rooms(room, push_peer, 
 
 
 @pytest.mark.parametrize("status", [404, 410])
-def test_a_subscription_the_push_service_calls_gone_is_deleted(room, push_peer, status):
-    grace = room[2]
+def test_a_subscription_the_push_service_calls_gone_is_deleted(grace_coming, push_peer, status):
+    grace = grace_coming[2]
     gone, alive = push_peer.browser(status), push_peer.browser()
     gone.subscription(grace)
     alive.subscription(grace)
@@ -85,8 +86,8 @@ def test_a_subscription_the_push_service_calls_gone_is_deleted(room, push_peer, 
     assert Reminder.objects.get().detail in ("gone, sent", "sent, gone")
 
 
-def test_an_unreachable_push_service_fails_the_reminder_and_keeps_the_subscription(room, push_peer):
-    grace = room[2]
+def test_an_unreachable_push_service_fails_the_reminder_and_keeps_the_subscription(grace_coming, push_peer):
+    grace = grace_coming[2]
     PushSubscription.objects.create(
         player=grace,
         endpoint="http://127.0.0.1:9/push/x",
@@ -115,8 +116,8 @@ def test_the_service_worker_is_served_at_the_root_and_the_manifest_is_an_app(cli
     assert b'rel="manifest"' in client.get("/").content
 
 
-def test_subscribing_turns_push_on_for_the_guest_and_bad_input_changes_nothing(room, push_peer):
-    grace, code = room[2], room[0].code
+def test_subscribing_turns_push_on_for_the_guest_and_bad_input_changes_nothing(grace_coming, push_peer):
+    grace, code = grace_coming[2], grace_coming[0].code
     browser = push_peer.browser()
     page = client_for(grace)
     url = reverse("push_subscribe")
@@ -132,7 +133,7 @@ def test_subscribing_turns_push_on_for_the_guest_and_bad_input_changes_nothing(r
     with time_machine.travel(T0, tick=False):
         html = page.get(reverse("room", args=[code])).content.decode()
         assert "Push notifications in this browser: on." in html
-        perform(code, grace, A.Remind("push", False))  # the Turn off button
+        act(code, grace, A.Remind("push", False))  # the Turn off button
     assert not Guest.objects.get(player=grace).by_push and PushSubscription.objects.count() == 1
     response = page.post(
         reverse("push_unsubscribe"), json.dumps({"endpoint": browser.endpoint}), content_type="application/json"

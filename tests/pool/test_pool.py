@@ -12,24 +12,20 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Puzzle
+from games.sudoku.play import Enter
 from players.models import Profile
 from pool import service
 from pool.models import PoolEntry
 from rooms import actions as A
-from rooms.api import NotAllowed, RoomError, perform
+from rooms.api import NotAllowed, RoomError, act
 from rooms.gametypes import game_for
 from rooms.models import Room
 from stats.models import RatingChange, RoomRating
 from tests.conftest import EMPTY, PUZZLE, SOLUTION, client_for, require_service
 from tests.stats.rated_rooms import signed_in
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_turns():
-    cache.clear()  # each test's ticks take their turn at once
-    yield
+# an empty cache: each test's ticks take their turn at once
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
 
 def bank(n=3, level="easy"):
@@ -45,7 +41,7 @@ def people(*names):
 
 def finish(room, player, at):
     for cell in EMPTY:
-        perform(room.code, player, A.Enter(cell, int(SOLUTION[cell])), now=at)
+        act(room.code, player, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at)
 
 
 def test_three_asking_race_at_once_in_a_public_standard_room():
@@ -89,7 +85,7 @@ def test_the_same_two_do_not_race_twice_in_a_row_when_others_wait():
         service.ask(p, "easy", now)
     first = Room.objects.get()
     for p in (a, b, c):
-        perform(first.code, p, A.Forfeit(), now=first.starts_at + dt.timedelta(seconds=1))
+        act(first.code, p, A.Forfeit(), now=first.starts_at + dt.timedelta(seconds=1))
     # A and B wait again with four others, all with the same recent-results key: six make two
     # rooms of three, and without the rule A and B (the first two) would race again.
     later = timezone.now()
@@ -125,7 +121,7 @@ def test_three_public_races_left_in_an_hour_keep_a_player_out_for_five_minutes()
         for p in (ada, *rivals):
             service.ask(p, "easy", now)
         room = Room.objects.get(seats__player=ada, seats__status="playing", state=Room.State.COUNTDOWN)
-        perform(room.code, ada, A.Leave())  # leaving after the countdown started: counts
+        act(room.code, ada, A.Leave())  # leaving after the countdown started: counts
     with pytest.raises(service.PoolRefused, match=r"left three public races.*race again in [45]:\d\d"):
         service.ask(ada, "easy")
     assert service.penalty_until(ada, timezone.now() + dt.timedelta(minutes=6)) is None
@@ -157,11 +153,11 @@ def test_a_public_room_has_no_host_controls_no_joins_and_spectators_cannot_act()
         service.ask(p, "easy")
     room = Room.objects.get()
     with pytest.raises(NotAllowed, match="no host"):
-        perform(room.code, ada, A.Kick(grace.pk))
+        act(room.code, ada, A.Kick(grace.pk))
     with pytest.raises(RoomError):
-        perform(room.code, eve, A.Join())
+        act(room.code, eve, A.Join())
     with pytest.raises(NotAllowed):
-        perform(room.code, eve, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])), now=room.starts_at)
+        act(room.code, eve, A.GameMove(Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]))), now=room.starts_at)
     room.refresh_from_db()
     assert room.seats.count() == 3 and room.version >= 1
 

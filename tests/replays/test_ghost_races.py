@@ -4,25 +4,20 @@ of real past runs of one puzzle; never a daily's, never unrated people counted."
 import datetime as dt
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
 from games.daily.models import Daily
+from games.sudoku.play import Enter
 from pool import service
 from replays import record
 from rooms import actions as A
-from rooms.api import perform
+from rooms.api import act
 from rooms.models import Room, RoomResult
 from stats.models import RatingChange
 from tests.conftest import EMPTY, SOLUTION
 from tests.stats.rated_rooms import race, signed_in
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_turns():
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
 
 def past_race(*names, seconds=(40, 50)):
@@ -45,7 +40,7 @@ def test_alone_for_fifteen_seconds_races_two_ghosts_of_one_puzzle_unrated():
     assert all("line" in g and "events" not in g for g in room.ghosts)  # cells, never digits
     play = room.starts_at + dt.timedelta(seconds=1)
     for cell in EMPTY:
-        perform(code, ada, A.Enter(cell, int(SOLUTION[cell])), now=play)
+        act(code, ada, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=play)
     room.refresh_from_db()
     assert room.state == "finished"
     result = RoomResult.objects.get(player=ada)

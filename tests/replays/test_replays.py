@@ -10,14 +10,14 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import solo
 from games.daily.models import Daily
 from games.models import Puzzle, SoloRun
+from games.sudoku import solo
 from players.models import Profile
 from replays import record
 from replays.models import Track
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from tests.conftest import EMPTY, PUZZLE, SOLUTION, client_for
 from tests.stats.rated_rooms import race, wrong_digit
 
@@ -81,7 +81,7 @@ def test_no_replay_of_a_running_room_nor_an_unknown_code(client):
     ada, grace = people("Ada", "Grace")
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, techniques=[], seed=1)
     room = create_room(ada, level="easy")
-    perform(room.code, grace, A.Join())
+    act(room.code, grace, A.Join())
     response = client.get(reverse("room_replay", args=[room.code]))
     assert response.status_code == 404 and b"once it is over" in response.content
     assert client.get(reverse("room_replay", args=["NOPE99"])).status_code == 404

@@ -30,9 +30,10 @@ from hypothesis import strategies as st
 from games.engines import race as engine
 from games.models import Puzzle
 from games.sudoku import play
+from games.sudoku.play import Enter, Hint
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.consumers import RoomConsumer
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, RoomResult, Seat
@@ -245,15 +246,15 @@ def world(db, settings, monkeypatch, time_machine):
     def room(preset="standard", join=(grace,), ready=False, start=None, game="showdown", rules=None):
         r = create_room(ada, game=game, level="easy", preset=preset)
         for p in join:
-            perform(r.code, p, A.Join())
+            act(r.code, p, A.Join())
         if rules is not None:
-            perform(r.code, ada, A.SetRules("easy", rules))
+            act(r.code, ada, A.SetRules("easy", rules))
         if ready or start:
             for p in (ada, *join):
-                perform(r.code, p, A.SetReady(True))
+                act(r.code, p, A.SetReady(True))
         if start is not None:
-            perform(r.code, ada, A.Start(), now=start)
-            perform(r.code, ada, A.Sync())
+            act(r.code, ada, A.Start(), now=start)
+            act(r.code, ada, A.Sync())
         return r.code
 
     codes = {
@@ -274,20 +275,20 @@ def world(db, settings, monkeypatch, time_machine):
     codes["countdown"] = room(start=timezone.now())
     wrong = int(SOLUTION[2]) % 9 + 1
     for i in range(3):  # Lin is eliminated in the hardcore race
-        perform(codes["hardcore"], lin, A.Enter(2, wrong), message_id=f"w{i}")
+        act(codes["hardcore"], lin, A.GameMove(Enter(2, wrong)), message_id=f"w{i}")
     for p in (ada, grace):
-        perform(codes["finished"], p, A.Forfeit())
+        act(codes["finished"], p, A.Forfeit())
     empty = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
     for p in (grace, lin):
         for cell in empty:
-            perform(codes["tournament"], p, A.Enter(cell, wrong if cell == 2 else int(SOLUTION[cell])))
-    perform(codes["tournament"], grace, A.GameMove(play.Submit()))
+            act(codes["tournament"], p, A.GameMove(Enter(cell, wrong if cell == 2 else int(SOLUTION[cell]))))
+    act(codes["tournament"], grace, A.GameMove(play.Submit()))
     for n in range(3):
         if n:  # a changed grid (cell 3 wrong too) may go in again
-            perform(codes["tournament"], lin, A.Enter(3, int(SOLUTION[3]) % 9 + n))
-        perform(codes["tournament"], lin, A.GameMove(play.Submit()))
-    perform(codes["delayed hints"], ada, A.Hint(2))
-    perform(codes["expired"], None, A.Expire("Fuzzed away."))
+            act(codes["tournament"], lin, A.GameMove(Enter(3, int(SOLUTION[3]) % 9 + n)))
+        act(codes["tournament"], lin, A.GameMove(play.Submit()))
+    act(codes["delayed hints"], ada, A.GameMove(Hint(2)))
+    act(codes["expired"], None, A.Expire("Fuzzed away."))
     players = {"ada": ada, "grace": grace, "lin": lin, "watcher": watcher}
     return {"codes": codes, "players": players}
 
@@ -469,7 +470,9 @@ def test_delayed_feedback_refusals_have_clear_messages(world):
     frames = [submit_frame(mid="s1"), submit_frame(mid="s2")]
     grace_room = Room.objects.get(code=code["tournament"])
     seat = grace_room.seats.get(player=players["grace"])
-    perform(code["tournament"], players["grace"], A.Enter(2, int(SOLUTION[2]) % 9 + 2))  # still wrong, not checked
+    act(
+        code["tournament"], players["grace"], A.GameMove(Enter(2, int(SOLUTION[2]) % 9 + 2))
+    )  # still wrong, not checked
     answers = [" ".join(m["text"] for m in grace.receive(**frame)) for frame in frames]
     assert "1 cell is wrong (1 submission left, +60 s)" in answers[0]
     assert "already checked" in answers[1]

@@ -14,7 +14,7 @@ from django.conf import settings
 from config.asgi import application
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from tests.conftest import cookie_for, require_service
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ async def test_a_lobby_socket_idle_for_seven_seconds_still_gets_the_next_push():
         lambda: [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus")]
     )()
     room = await sync_to_async(create_room)(ada)
-    await sync_to_async(perform)(room.code, grace, A.Join())
+    await sync_to_async(act)(room.code, grace, A.Join())
     headers = [
         (b"origin", b"http://127.0.0.1:8000"),
         (b"host", b"127.0.0.1:8000"),
@@ -36,7 +36,7 @@ async def test_a_lobby_socket_idle_for_seven_seconds_still_gets_the_next_push():
     assert (await socket.connect(timeout=5))[0]
     await socket.receive_from(timeout=5)  # the resync
     await asyncio.sleep(7)  # more than one blocking read of the channel layer
-    await sync_to_async(perform)(room.code, linus, A.Join())
+    await sync_to_async(act)(room.code, linus, A.Join())
     pushed = await socket.receive_from(timeout=10)
     assert "Linus" in pushed
     # Grace, not the host: the host's Start counts as the host's ready (issue 27), so only a

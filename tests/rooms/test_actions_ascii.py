@@ -4,6 +4,7 @@
 import pytest
 
 from games.engines.errors import Malformed
+from games.sudoku.play import Enter
 from rooms import actions as A
 from rooms.gametypes import GAME_TYPES
 
@@ -17,7 +18,7 @@ def test_room_numbers_are_ascii_only():
             A.parse_message({"action": "enter", "cell": text, "digit": "1"}, SHOWDOWN)
         with pytest.raises(A.MalformedMessage, match="must be a number"):
             A.parse_message({"action": "rules", "level": "easy", "preset": "custom", "hint_limit": text}, SHOWDOWN)
-    assert A.parse_message({"action": "enter", "cell": " 4 ", "digit": 7}, SHOWDOWN) == (A.Enter(4, 7), "")
+    assert A.parse_message({"action": "enter", "cell": " 4 ", "digit": 7}, SHOWDOWN) == (A.GameMove(Enter(4, 7)), "")
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from django.conf import settings
 from config.asgi import application
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Seat
 from tests.conftest import EMPTY, SOLUTION, cookie_for, handshake
 
@@ -41,15 +41,15 @@ def setup_room(preset="standard", started=True):
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada, grace, watcher = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Watcher"))
     room = create_room(ada, level="easy", preset=preset)
-    perform(room.code, grace, A.Join())
+    act(room.code, grace, A.Join())
     if started:
         import datetime as dt
 
         from django.utils import timezone
 
         for p in (ada, grace):
-            perform(room.code, p, A.SetReady(True))
-        perform(room.code, ada, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
+            act(room.code, p, A.SetReady(True))
+        act(room.code, ada, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
     return room, ada, grace, watcher
 
 

@@ -40,7 +40,7 @@ async def test_a_move_whose_log_write_lost_the_database_is_answered_try_again(mo
 
 
 def test_a_request_whose_database_connection_dropped_gets_503_try_again(player_client, run, monkeypatch):
-    from games import solo
+    from games.sudoku import solo
 
     def dropped(*args, **kwargs):
         raise OperationalError("terminating connection due to administrator command")

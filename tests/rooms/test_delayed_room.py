@@ -9,28 +9,22 @@ from django.urls import reverse
 
 from games.engines import race
 from games.sudoku import play
-from players.models import Profile
+from games.sudoku.play import Enter
 from rooms import actions as A
-from rooms.api import NotAllowed, RoomError, create_room, perform
+from rooms.api import NotAllowed, RoomError, act, create_room
 from rooms.gametypes import game_for
 from rooms.models import Room, Seat
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 
 
 @pytest.fixture
-def players(db):
-    return [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus", "Ken")]
-
-
-@pytest.fixture
-def room(players, bank_puzzle):
-    room = create_room(players[0], level="easy")
-    for p in players[1:3]:
-        perform(room.code, p, A.Join())
-    perform(room.code, players[0], A.SetRules("easy", race.TOURNAMENT))
+def tournament(players, bank_puzzle, make_room):
+    """Ada's easy tournament (delayed feedback), started with Grace and Linus; the watcher watches."""
+    room = make_room(*players[:3], level="easy")
+    act(room.code, players[0], A.SetRules("easy", race.TOURNAMENT))
     for p in players[:3]:
-        perform(room.code, p, A.SetReady(True))
-    perform(room.code, players[0], A.Start())
+        act(room.code, p, A.SetReady(True))
+    act(room.code, players[0], A.Start())
     return room
 
 
@@ -52,11 +46,16 @@ def wrong(cell):
 
 def fill(room, player, wrong_cells=(), at=10):
     for cell in EMPTY:
-        perform(room.code, player, A.Enter(cell, wrong(cell) if cell in wrong_cells else right(cell)), now=later(at))
+        act(
+            room.code,
+            player,
+            A.GameMove(Enter(cell, wrong(cell) if cell in wrong_cells else right(cell))),
+            now=later(at),
+        )
 
 
 def submit(room, player, at):
-    return perform(room.code, player, A.GameMove(play.Submit()), now=later(at))
+    return act(room.code, player, A.GameMove(play.Submit()), now=later(at))
 
 
 def seat(room, player):
@@ -69,79 +68,82 @@ def test_the_socket_message_reads_erase_and_submit():
     assert game.parse({"action": "erase", "cell": "4"}) == A.GameMove(play.Erase(4))
     with pytest.raises(A.MalformedMessage, match="Pick a cell"):
         game.parse({"action": "erase"})
-    assert game.parse({"cell": "2", "digit": "4"}) == A.Enter(2, 4)
+    assert game.parse({"cell": "2", "digit": "4"}) == A.GameMove(Enter(2, 4))
 
 
-def test_the_room_summary_says_delayed_feedback(room):
-    room.refresh_from_db()
-    assert "Delayed feedback, 3 submissions" in game_for(room).summary(room)
+def test_the_room_summary_says_delayed_feedback(tournament):
+    tournament.refresh_from_db()
+    assert "Delayed feedback, 3 submissions" in game_for(tournament).summary(tournament)
 
 
-def test_entries_are_kept_as_typed_and_score_nothing(room, players):
-    result = perform(room.code, players[0], A.Enter(EMPTY[0], wrong(EMPTY[0])), now=later(1))
+def test_entries_are_kept_as_typed_and_score_nothing(tournament, players):
+    result = act(tournament.code, players[0], A.GameMove(Enter(EMPTY[0], wrong(EMPTY[0]))), now=later(1))
     assert result.outcome.kind == "entry" and result.outcome.message == ""
-    s = seat(room, players[0])
+    s = seat(tournament, players[0])
     assert (s.progress, s.score, s.mistakes, s.state["cells"][EMPTY[0]]) == (1, 0, 0, str(wrong(EMPTY[0])))
-    perform(room.code, players[0], A.GameMove(play.Erase(EMPTY[0])), now=later(2))
-    assert seat(room, players[0]).progress == 0
+    act(tournament.code, players[0], A.GameMove(play.Erase(EMPTY[0])), now=later(2))
+    assert seat(tournament, players[0]).progress == 0
 
 
-def test_three_players_race_a_tournament_room(room, players):
+def test_three_players_race_a_tournament_room(tournament, players):
     ada, grace, linus = players[:3]
     # Ada: two wrong cells, told so, fixes them and finishes with +60 s.
-    fill(room, ada, EMPTY[:2])
-    result = submit(room, ada, 20)
+    fill(tournament, ada, EMPTY[:2])
+    result = submit(tournament, ada, 20)
     assert result.outcome.message == "2 cells are wrong (2 submissions left, +60 s)"
     for cell in EMPTY[:2]:
-        perform(room.code, ada, A.Enter(cell, right(cell)), now=later(21))
-    assert submit(room, ada, 30).outcome.finished
+        act(tournament.code, ada, A.GameMove(Enter(cell, right(cell))), now=later(21))
+    assert submit(tournament, ada, 30).outcome.finished
     # Grace: all right at once, later than Ada's clock but earlier than Ada's 30 + 60 s.
-    fill(room, grace, at=40)
-    assert submit(room, grace, 50).outcome.finished
+    fill(tournament, grace, at=40)
+    assert submit(tournament, grace, 50).outcome.finished
     # Linus: uses all three submissions and is out.
-    fill(room, linus, EMPTY[:1])
+    fill(tournament, linus, EMPTY[:1])
     for n in range(3):
         if n:
-            perform(room.code, linus, A.Enter(EMPTY[n], wrong(EMPTY[n])), now=later(60 + n))
-        result = submit(room, linus, 61 + n)
-    assert result.outcome.kind == "out" and seat(room, linus).status == "eliminated"
-    room.refresh_from_db()
-    assert room.state == "finished"
-    a, g, li = seat(room, ada), seat(room, grace), seat(room, linus)
+            act(tournament.code, linus, A.GameMove(Enter(EMPTY[n], wrong(EMPTY[n]))), now=later(60 + n))
+        result = submit(tournament, linus, 61 + n)
+    assert result.outcome.kind == "out" and seat(tournament, linus).status == "eliminated"
+    tournament.refresh_from_db()
+    assert tournament.state == "finished"
+    a, g, li = seat(tournament, ada), seat(tournament, grace), seat(tournament, linus)
     assert (g.place, a.place, li.place) == (1, 2, 3)  # Ada's ~30 s + 60 s loses to Grace's ~50 s
     assert (a.score, g.score) == (10 * 51 + 100 - 5, 10 * 51 + 100)
     assert (li.progress, li.score) == (48, 480 - 15)  # right cells at the end; -5 per wrong submission
 
 
-def test_bad_submissions_are_refused_and_change_nothing(room, players):
+def test_bad_submissions_are_refused_and_change_nothing(tournament, players):
     ada, grace, _ = players[:3]
-    perform(room.code, ada, A.Enter(EMPTY[0], 1), now=later(1))
+    act(tournament.code, ada, A.GameMove(Enter(EMPTY[0], 1)), now=later(1))
     with pytest.raises(race.IllegalMove, match="Fill every cell"):
-        submit(room, ada, 2)
-    fill(room, grace, EMPTY[:1])
-    submit(room, grace, 20)
-    before = seat(room, grace).state
+        submit(tournament, ada, 2)
+    fill(tournament, grace, EMPTY[:1])
+    submit(tournament, grace, 20)
+    before = seat(tournament, grace).state
     with pytest.raises(race.IllegalMove, match="already checked"):
-        submit(room, grace, 21)
+        submit(tournament, grace, 21)
     with pytest.raises(race.IllegalMove, match="given"):
-        perform(room.code, grace, A.Enter(0, 1), now=later(22))
-    assert seat(room, grace).state == before and seat(room, grace).mistakes == 1
+        act(tournament.code, grace, A.GameMove(Enter(0, 1)), now=later(22))
+    assert seat(tournament, grace).state == before and seat(tournament, grace).mistakes == 1
     with pytest.raises(NotAllowed, match="watching"):
-        submit(room, players[3], 23)
+        submit(tournament, players[3], 23)
     for n in (1, 2):  # Grace's second and third wrong submissions: she is out, Ada plays on
-        perform(room.code, grace, A.Enter(EMPTY[n], wrong(EMPTY[n])), now=later(30 + n))
-        submit(room, grace, 30 + n)
-    assert seat(room, grace).status == "eliminated"
-    for refused in (lambda: submit(room, grace, 40), lambda: perform(room.code, grace, A.Enter(EMPTY[0], 1))):
+        act(tournament.code, grace, A.GameMove(Enter(EMPTY[n], wrong(EMPTY[n]))), now=later(30 + n))
+        submit(tournament, grace, 30 + n)
+    assert seat(tournament, grace).status == "eliminated"
+    for refused in (
+        lambda: submit(tournament, grace, 40),
+        lambda: act(tournament.code, grace, A.GameMove(Enter(EMPTY[0], 1))),
+    ):
         with pytest.raises(race.IllegalMove, match="last submission: you are out"):
             refused()
 
 
-def test_a_submission_after_the_room_finished_is_refused(room, players):
+def test_a_submission_after_the_room_finished_is_refused(tournament, players):
     for p in players[:3]:
-        perform(room.code, p, A.Forfeit(), now=later(1))
+        act(tournament.code, p, A.Forfeit(), now=later(1))
     with pytest.raises(RoomError, match="not running"):
-        submit(room, players[0], 2)
+        submit(tournament, players[0], 2)
 
 
 @pytest.mark.parametrize(
@@ -179,27 +181,27 @@ def test_the_lobby_refuses_other_feedback_options(data, message):
         A.parse_rules({"level": "easy", "preset": "custom", **data})
 
 
-def test_submit_is_enabled_when_the_grid_becomes_full(room, players):
+def test_submit_is_enabled_when_the_grid_becomes_full(tournament, players):
     ada = players[0]
     for cell in EMPTY[:-1]:
-        perform(room.code, ada, A.Enter(cell, right(cell)), now=later(1))
-    room.refresh_from_db()
-    game, s = game_for(room), seat(room, ada)
+        act(tournament.code, ada, A.GameMove(Enter(cell, right(cell))), now=later(1))
+    tournament.refresh_from_db()
+    game, s = game_for(tournament), seat(tournament, ada)
     before = dict(s.state)
-    result = perform(room.code, ada, A.Enter(EMPTY[-1], right(EMPTY[-1])), now=later(2))
-    answer = game.move_answer(room, seat(room, ada), before, result.outcome, EMPTY[-1])
+    result = act(tournament.code, ada, A.GameMove(Enter(EMPTY[-1], right(EMPTY[-1]))), now=later(2))
+    answer = game.move_answer(tournament, seat(tournament, ada), before, result.outcome, EMPTY[-1])
     assert 'id="submit-button"' in answer and "disabled" not in answer.split('id="submit-button"')[1].split(">")[0]
-    full = seat(room, ada).state
-    result = perform(room.code, ada, A.GameMove(play.Erase(EMPTY[-1])), now=later(3))
-    answer = game.move_answer(room, seat(room, ada), full, result.outcome, EMPTY[-1])
+    full = seat(tournament, ada).state
+    result = act(tournament.code, ada, A.GameMove(play.Erase(EMPTY[-1])), now=later(3))
+    answer = game.move_answer(tournament, seat(tournament, ada), full, result.outcome, EMPTY[-1])
     assert 'id="submit-button"' in answer and "disabled" in answer.split('id="submit-button"')[1].split(">")[0]
 
 
-def test_the_race_page_has_erase_and_a_disabled_submit(room, players):
+def test_the_race_page_has_erase_and_a_disabled_submit(tournament, players):
     from tests.conftest import client_for
 
-    perform(room.code, players[0], A.Enter(EMPTY[0], 1), now=later(1))  # past the countdown: playing
-    html = client_for(players[0]).get(reverse("room", args=[room.code])).content.decode()
+    act(tournament.code, players[0], A.GameMove(Enter(EMPTY[0], 1)), now=later(1))  # past the countdown: playing
+    html = client_for(players[0]).get(reverse("room", args=[tournament.code])).content.decode()
     assert 'name="action" value="erase"' in html and re.search(r'id="submit-button"[^>]*disabled', html)
     assert "Delayed feedback, 3 submissions" in html
 
@@ -220,14 +222,14 @@ def race_to_the_end(room, players):
     fill(room, ada, EMPTY[:2])
     submit(room, ada, 20)
     for cell in EMPTY[:2]:
-        perform(room.code, ada, A.Enter(cell, right(cell)), now=later(21))
+        act(room.code, ada, A.GameMove(Enter(cell, right(cell))), now=later(21))
     submit(room, ada, 30)
     fill(room, grace, at=40)
     submit(room, grace, 50)
     fill(room, linus, EMPTY[:1])
     for n in range(3):
         if n:
-            perform(room.code, linus, A.Enter(EMPTY[n], wrong(EMPTY[n])), now=later(60 + n))
+            act(room.code, linus, A.GameMove(Enter(EMPTY[n], wrong(EMPTY[n]))), now=later(60 + n))
         submit(room, linus, 61 + n)
 
 
@@ -249,13 +251,13 @@ def review_boards(html):
     return boards
 
 
-def test_the_finished_room_shows_every_board_with_its_wrong_cells_marked(room, players):
+def test_the_finished_room_shows_every_board_with_its_wrong_cells_marked(tournament, players):
     linus, ken = players[2:]
-    race_to_the_end(room, players)
-    room.refresh_from_db()
-    assert room.state == "finished"
+    race_to_the_end(tournament, players)
+    tournament.refresh_from_db()
+    assert tournament.state == "finished"
     for viewer in (linus, ken):  # a player and a spectator see the same boards
-        boards = review_boards(page(viewer, room))
+        boards = review_boards(page(viewer, tournament))
         assert [name for name, _ in boards] == ["Grace", "Ada", "Linus"]  # in place order
         for name, cells in boards:
             assert len(cells) == 81
@@ -268,30 +270,30 @@ def test_the_finished_room_shows_every_board_with_its_wrong_cells_marked(room, p
                 assert wrong == {}
             rights = [(i, d, small) for i, (kind, d, small) in enumerate(cells) if kind == "right"]
             assert all(int(d) == right(i) and not small for i, d, small in rights)
-    html = page(linus, room)
+    html = page(linus, tournament)
     assert "48 right · 3 wrong · 0 empty" in html and "row 1, column 3: 5, right 4" in html
 
 
-def test_the_review_arrives_with_the_finish_push(room, players):
+def test_the_review_arrives_with_the_finish_push(tournament, players):
     """The room's refresh (the push every socket gets when the room ends) renders the same
     partial as the page."""
     from rooms.answers import render_views
 
     linus, ken = players[2:]
-    race_to_the_end(room, players)
-    views = render_views(room.code, {(ken.pk, "en"): ken, (linus.pk, "nl"): linus})
-    assert review_boards(views[ken.pk, "en"]) == review_boards(page(ken, room))
+    race_to_the_end(tournament, players)
+    views = render_views(tournament.code, {(ken.pk, "en"): ken, (linus.pk, "nl"): linus})
+    assert review_boards(views[ken.pk, "en"]) == review_boards(page(ken, tournament))
     assert "Elk bord aan het eind" in views[linus.pk, "nl"]
 
 
 def test_an_immediate_room_has_no_review(players, bank_puzzle):
     room = create_room(players[0], level="easy")
-    perform(room.code, players[1], A.Join())
+    act(room.code, players[1], A.Join())
     for p in players[:2]:
-        perform(room.code, p, A.SetReady(True))
-    perform(room.code, players[0], A.Start())
+        act(room.code, p, A.SetReady(True))
+    act(room.code, players[0], A.Start())
     for p in players[:2]:
-        perform(room.code, p, A.Forfeit(), now=later(1))
+        act(room.code, p, A.Forfeit(), now=later(1))
     assert 'id="review"' not in page(players[0], room)
 
 
@@ -303,64 +305,64 @@ def standings_html(viewer, room):
     return page(viewer, room).split('id="standings"', 1)[1].split("</section>", 1)[0]
 
 
-def test_standings_show_filling_never_correctness_until_the_end(room, players):
+def test_standings_show_filling_never_correctness_until_the_end(tournament, players):
     ada, grace, linus, ken = players
-    fill(room, ada, EMPTY[:2])  # full, two wrong
-    submit(room, ada, 20)  # a wrong submission
-    fill(room, grace)  # full, all right, not submitted
+    fill(tournament, ada, EMPTY[:2])  # full, two wrong
+    submit(tournament, ada, 20)  # a wrong submission
+    fill(tournament, grace)  # full, all right, not submitted
     for viewer in (ada, grace, linus, ken):
-        html = standings_html(viewer, room)
+        html = standings_html(viewer, tournament)
         lines = re.findall(r'<span class="line">(.*?)</span>', html)
         assert lines == ["51/51 filled", "51/51 filled", "0/51 filled"]
         assert not re.search(r"pts|mistake|wrong|right|punt|fout", html)
         assert re.findall(r'class="place"[^>]*>(\d)', html) == ["1", "1", "3"]  # Ada's wrong submission ranks nothing
     # Once Ada finishes, her line shows the seconds her wrong submission added, still no score.
     for cell in EMPTY[:2]:
-        perform(room.code, ada, A.Enter(cell, right(cell)), now=later(21))
-    submit(room, ada, 30)
-    html = standings_html(ken, room)
+        act(tournament.code, ada, A.GameMove(Enter(cell, right(cell))), now=later(21))
+    submit(tournament, ada, 30)
+    html = standings_html(ken, tournament)
     assert "51/51 filled · +60 s" in html and "pts" not in html
     assert re.search(r"finished 1:3\d", html)  # ~33.5 s on the clock + 60 s
     # The end: scores and wrong submissions, progress is right cells.
-    submit(room, grace, 40)
-    perform(room.code, linus, A.Forfeit(), now=later(41))
-    html = standings_html(ken, room)
+    submit(tournament, grace, 40)
+    act(tournament.code, linus, A.Forfeit(), now=later(41))
+    html = standings_html(ken, tournament)
     assert "610 pts · 0 wrong submissions" in html and "605 pts · 1 wrong submission" in html
     assert "51 of 51 cells right" in html
 
 
-def test_the_standings_in_dutch(room, players):
+def test_the_standings_in_dutch(tournament, players):
     from django.utils import translation
 
     from rooms.gametypes import game_for
 
-    fill(room, players[0])
-    room.refresh_from_db()
+    fill(tournament, players[0])
+    tournament.refresh_from_db()
     with translation.override("nl"):
-        assert game_for(room).shown_line(room, seat(room, players[0])) == "51/51 ingevuld"
+        assert game_for(tournament).shown_line(tournament, seat(tournament, players[0])) == "51/51 ingevuld"
 
 
 def submit_disabled(answer):
     return "disabled" in answer.split('id="submit-button"')[1].split(">")[0]
 
 
-def test_submit_is_off_after_a_wrong_submission_until_a_cell_changes(room, players):
+def test_submit_is_off_after_a_wrong_submission_until_a_cell_changes(tournament, players):
     ada = players[0]
-    fill(room, ada, EMPTY[:1])
-    room.refresh_from_db()
-    game = game_for(room)
-    before = seat(room, ada).state
-    result = submit(room, ada, 20)
-    answer = game.move_answer(room, seat(room, ada), before, result.outcome, None)
+    fill(tournament, ada, EMPTY[:1])
+    tournament.refresh_from_db()
+    game = game_for(tournament)
+    before = seat(tournament, ada).state
+    result = submit(tournament, ada, 20)
+    answer = game.move_answer(tournament, seat(tournament, ada), before, result.outcome, None)
     assert "1 cell is wrong" in answer and submit_disabled(answer)
-    assert re.search(r'id="submit-button"[^>]*disabled', page(ada, room))  # a reload agrees
-    checked = seat(room, ada).state
-    result = perform(room.code, ada, A.Enter(EMPTY[0], right(EMPTY[0])), now=later(21))
-    answer = game.move_answer(room, seat(room, ada), checked, result.outcome, EMPTY[0])
+    assert re.search(r'id="submit-button"[^>]*disabled', page(ada, tournament))  # a reload agrees
+    checked = seat(tournament, ada).state
+    result = act(tournament.code, ada, A.GameMove(Enter(EMPTY[0], right(EMPTY[0]))), now=later(21))
+    answer = game.move_answer(tournament, seat(tournament, ada), checked, result.outcome, EMPTY[0])
     assert not submit_disabled(answer)
 
 
-def test_a_delayed_entry_answer_and_push_are_as_small_as_an_immediate_one(room, players):
+def test_a_delayed_entry_answer_and_push_are_as_small_as_an_immediate_one(tournament, players):
     """Issue 25: the live path's answer and standings push of a delayed entry cost what an
     immediate entry's do (bench/realtime.py --feedback delayed measures the CPU)."""
     from rooms.push import standings_html
@@ -368,7 +370,7 @@ def test_a_delayed_entry_answer_and_push_are_as_small_as_an_immediate_one(room, 
     def sizes(code, player, cell, digit):
         r = Room.objects.get(code=code)
         before = seat(r, player).state
-        result = perform(code, player, A.Enter(cell, digit), now=later(5))
+        result = act(code, player, A.GameMove(Enter(cell, digit)), now=later(5))
         r.refresh_from_db()
         answer = game_for(r).move_answer(r, seat(r, player), before, result.outcome, cell)
         push = standings_html(r, list(r.seats.select_related("player")), ["en"])["en"]
@@ -379,12 +381,12 @@ def test_a_delayed_entry_answer_and_push_are_as_small_as_an_immediate_one(room, 
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=2)  # the same grid
     immediate = create_room(players[0], level="easy")
     for p in players[1:3]:
-        perform(immediate.code, p, A.Join())
+        act(immediate.code, p, A.Join())
     for p in players[:3]:
-        perform(immediate.code, p, A.SetReady(True))
-    perform(immediate.code, players[0], A.Start())
+        act(immediate.code, p, A.SetReady(True))
+    act(immediate.code, players[0], A.Start())
     for n, cell in enumerate(EMPTY[:5]):
-        delayed_answer, delayed_push = sizes(room.code, players[0], cell, right(cell))
+        delayed_answer, delayed_push = sizes(tournament.code, players[0], cell, right(cell))
         immediate_answer, immediate_push = sizes(immediate.code, players[0], cell, right(cell))
         assert delayed_answer <= immediate_answer * 1.1, n
         assert delayed_push <= immediate_push * 1.1, n

@@ -11,9 +11,10 @@ from django.utils import timezone
 
 from games.engines import race
 from games.models import Puzzle
+from games.sudoku.play import Enter
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 from tests.rooms.test_consumer import connect, receive_until
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def fill(room, player, cells, wrong_cell):
     for cell in cells:
         digit = int(SOLUTION[cell]) % 9 + 1 if cell == wrong_cell else int(SOLUTION[cell])
-        perform(room.code, player, A.Enter(cell, digit))
+        act(room.code, player, A.GameMove(Enter(cell, digit)))
 
 
 @sync_to_async
@@ -31,11 +32,11 @@ def tournament_room():
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada, grace = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace"))
     room = create_room(ada, level="easy")
-    perform(room.code, grace, A.Join())
-    perform(room.code, ada, A.SetRules("easy", race.TOURNAMENT))
+    act(room.code, grace, A.Join())
+    act(room.code, ada, A.SetRules("easy", race.TOURNAMENT))
     for p in (ada, grace):
-        perform(room.code, p, A.SetReady(True))
-    perform(room.code, ada, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
+        act(room.code, p, A.SetReady(True))
+    act(room.code, ada, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
     return room, ada, grace
 
 

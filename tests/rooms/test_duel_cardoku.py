@@ -6,49 +6,36 @@ test_game_type_contract.py."""
 import datetime as dt
 
 import pytest
-import time_machine
 from django.template.loader import render_to_string
 
 from games.cardoku.play import Action
 from games.engines import cardoku as ck
-from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.gametypes import GAME_TYPES
 from rooms.gametypes.cardoku import Helper
 from rooms.gametypes.duel import MoveRefused
 from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.presenters import room_context
+from tests.rooms.conftest import CARDOKU_SEED, T0
 
 GAME = GAME_TYPES["cardoku"]
-SEED = 12345  # its first card fits on the board (a fixed deal keeps the tests deterministic)
-T0 = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)
+SEED = CARDOKU_SEED  # the deal of every room here (fixed_seeds): the seed's own code shows
 PLAY = T0 + dt.timedelta(seconds=3.5)
 
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(T0, tick=False):
-        yield
+pytestmark = pytest.mark.usefixtures("clock")
 
 
 @pytest.fixture
-def players(db):
-    return [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus", "Watcher")]
-
-
-@pytest.fixture
-def room(players, monkeypatch):
-    monkeypatch.setattr(GAME, "new_deal", lambda: (None, SEED))  # the seed's own code shows
-    room = create_room(players[0], game="cardoku", now=T0)
-    perform(room.code, players[1], A.Join(), now=T0)
-    return room
+def cardoku_duel(players, fixed_seeds, make_room):
+    """Ada's Cardoku room, Grace joined."""
+    return make_room(players[0], players[1], game="cardoku", now=T0)
 
 
 def start(room, seated):
     for p in seated:
-        perform(room.code, p, A.SetReady(True), now=T0)
-    perform(room.code, seated[0], A.Start(), now=T0)
+        act(room.code, p, A.SetReady(True), now=T0)
+    act(room.code, seated[0], A.Start(), now=T0)
 
 
 def seat(room, player) -> Seat:
@@ -60,7 +47,7 @@ def engine(room, player) -> ck.GameState:
 
 
 def move(room, player, action, now=PLAY):
-    return perform(room.code, player, A.GameMove(action), now=now)
+    return act(room.code, player, A.GameMove(action), now=now)
 
 
 def discard_all(room, player):
@@ -70,55 +57,57 @@ def discard_all(room, player):
 
 def set_layout(room, player, layout):
     action, _ = A.parse_message({"action": "rules", "layout": layout}, GAME)
-    perform(room.code, player, action, now=T0)
+    act(room.code, player, action, now=T0)
 
 
-def test_every_player_gets_the_same_layout_and_deal(room, players):
-    perform(room.code, players[2], A.Join(), now=T0)
-    start(room, players[:3])
-    room.refresh_from_db()
-    states = [engine(room, p) for p in players[:3]]
+def test_every_player_gets_the_same_layout_and_deal(cardoku_duel, players):
+    act(cardoku_duel.code, players[2], A.Join(), now=T0)
+    start(cardoku_duel, players[:3])
+    cardoku_duel.refresh_from_db()
+    states = [engine(cardoku_duel, p) for p in players[:3]]
     # The deck lives only in the seats' server-side state (a long seed does not fit Room.seed).
-    assert room.seed is None and all(s.seed == SEED for s in states)
+    assert cardoku_duel.seed is None and all(s.seed == SEED for s in states)
     assert len({s.deck for s in states}) == 1 and states[0].layout == ck.default_layout()
-    assert seat(room, players[0]).to_fill == 45
+    assert seat(cardoku_duel, players[0]).to_fill == 45
 
 
-def test_random_layout_uses_the_room_seed_so_everyone_gets_the_same(room, players):
-    set_layout(room, players[0], "random")
-    start(room, players[:2])
-    layouts = {engine(room, p).layout for p in players[:2]}
+def test_random_layout_uses_the_room_seed_so_everyone_gets_the_same(cardoku_duel, players):
+    set_layout(cardoku_duel, players[0], "random")
+    start(cardoku_duel, players[:2])
+    layouts = {engine(cardoku_duel, p).layout for p in players[:2]}
     assert layouts == {ck.random_layout(SEED)}
 
 
-def test_moves_are_scored_by_the_engine(room, players):
-    start(room, players[:2])
-    expected = engine(room, players[0])
+def test_moves_are_scored_by_the_engine(cardoku_duel, players):
+    start(cardoku_duel, players[:2])
+    expected = engine(cardoku_duel, players[0])
     row, col = sorted(ck.legal_squares(expected))[0]
-    result = move(room, players[0], Action("place", row, col))
+    result = move(cardoku_duel, players[0], Action("place", row, col))
     assert result.outcome.kind == "placed" and "Placed the" in result.outcome.message
-    move(room, players[0], Action("discard"))
+    move(cardoku_duel, players[0], Action("discard"))
     expected = ck.discard(ck.place(expected, row, col))
-    mine = seat(room, players[0])
-    assert engine(room, players[0]) == expected
+    mine = seat(cardoku_duel, players[0])
+    assert engine(cardoku_duel, players[0]) == expected
     assert mine.score == ck.score(expected).total == -ck.DISCARD_PENALTY
     assert (mine.progress, GAME.standing_line(mine)) == (2, "-9 pts · 43 cards left")
-    assert engine(room, players[1]).position == 0  # each plays their own board
+    assert engine(cardoku_duel, players[1]).position == 0  # each plays their own board
 
 
-def test_a_finished_deck_ranks_by_score_and_ties_share_the_place(room, players):
-    perform(room.code, players[2], A.Join(), now=T0)
-    start(room, players[:3])
-    state = engine(room, players[0])
-    move(room, players[0], Action("place", *sorted(ck.legal_squares(state))[0]))
-    discard_all(room, players[0])
-    assert seat(room, players[0]).status == "finished" and Room.objects.get(pk=room.pk).state == "playing"
+def test_a_finished_deck_ranks_by_score_and_ties_share_the_place(cardoku_duel, players):
+    act(cardoku_duel.code, players[2], A.Join(), now=T0)
+    start(cardoku_duel, players[:3])
+    state = engine(cardoku_duel, players[0])
+    move(cardoku_duel, players[0], Action("place", *sorted(ck.legal_squares(state))[0]))
+    discard_all(cardoku_duel, players[0])
+    assert (
+        seat(cardoku_duel, players[0]).status == "finished" and Room.objects.get(pk=cardoku_duel.pk).state == "playing"
+    )
     with pytest.raises(MoveRefused, match="Your deck is done"):
-        move(room, players[0], Action("discard"))
-    discard_all(room, players[1])
-    discard_all(room, players[2])
-    room.refresh_from_db()
-    assert room.state == "finished"  # every deck is done
+        move(cardoku_duel, players[0], Action("discard"))
+    discard_all(cardoku_duel, players[1])
+    discard_all(cardoku_duel, players[2])
+    cardoku_duel.refresh_from_db()
+    assert cardoku_duel.state == "finished"  # every deck is done
     results = {r.player.display_name: r for r in RoomResult.objects.select_related("player")}
     assert results["Ada"].score == -44 * ck.DISCARD_PENALTY and results["Grace"].score == -45 * ck.DISCARD_PENALTY
     assert {n: r.placement for n, r in results.items()} == {"Ada": 1, "Grace": 2, "Linus": 2}
@@ -129,59 +118,59 @@ def test_a_finished_deck_ranks_by_score_and_ties_share_the_place(room, players):
     )
 
 
-def test_there_is_no_undo_in_a_duel(room, players):
-    start(room, players[:2])
-    move(room, players[0], Action("discard"))
+def test_there_is_no_undo_in_a_duel(cardoku_duel, players):
+    start(cardoku_duel, players[:2])
+    move(cardoku_duel, players[0], Action("discard"))
     with pytest.raises(MoveRefused, match="no undo"):
-        move(room, players[0], Action("undo"))
-    assert engine(room, players[0]).position == 1
+        move(cardoku_duel, players[0], Action("undo"))
+    assert engine(cardoku_duel, players[0]).position == 1
 
 
-def test_an_illegal_square_is_refused_with_the_engines_reason(room, players):
-    start(room, players[:2])
+def test_an_illegal_square_is_refused_with_the_engines_reason(cardoku_duel, players):
+    start(cardoku_duel, players[:2])
     with pytest.raises(MoveRefused, match=r"next to|adjacent|touch|neighbour"):
-        move(room, players[0], Action("place", 1, 9))
-    assert engine(room, players[0]).position == 0
+        move(cardoku_duel, players[0], Action("place", 1, 9))
+    assert engine(cardoku_duel, players[0]).position == 0
 
 
-def test_a_stale_step_is_refused(room, players):
-    start(room, players[:2])
-    move(room, players[0], Action("discard", step=0))
+def test_a_stale_step_is_refused(cardoku_duel, players):
+    start(cardoku_duel, players[:2])
+    move(cardoku_duel, players[0], Action("discard", step=0))
     with pytest.raises(MoveRefused, match="board changed"):
-        move(room, players[0], Action("discard", step=0))
+        move(cardoku_duel, players[0], Action("discard", step=0))
 
 
-def test_helpers_are_a_private_view_kept_on_the_seat(room, players):
-    start(room, players[:2])
-    perform(room.code, players[0], A.Sync(), now=PLAY)
-    version = Room.objects.get(pk=room.pk).version
-    result = move(room, players[0], Helper("moves", True))
-    assert not result.changed and Room.objects.get(pk=room.pk).version == version
-    assert not RoomEvent.objects.filter(room=room, version__gt=version).exists()
-    assert seat(room, players[0]).state["helpers"]["moves"] is True
-    move(room, players[0], Action("discard"))
-    assert seat(room, players[0]).state["helpers"]["moves"] is True  # kept across moves
+def test_helpers_are_a_private_view_kept_on_the_seat(cardoku_duel, players):
+    start(cardoku_duel, players[:2])
+    act(cardoku_duel.code, players[0], A.Sync(), now=PLAY)
+    version = Room.objects.get(pk=cardoku_duel.pk).version
+    result = move(cardoku_duel, players[0], Helper("moves", True))
+    assert not result.changed and Room.objects.get(pk=cardoku_duel.pk).version == version
+    assert not RoomEvent.objects.filter(room=cardoku_duel, version__gt=version).exists()
+    assert seat(cardoku_duel, players[0]).state["helpers"]["moves"] is True
+    move(cardoku_duel, players[0], Action("discard"))
+    assert seat(cardoku_duel, players[0]).state["helpers"]["moves"] is True  # kept across moves
 
 
-def test_nobody_sees_the_deck_and_the_deal_code_only_after_the_end(room, players):
-    start(room, players[:2])
-    move(room, players[0], Action("discard"))
-    state = engine(room, players[0])
+def test_nobody_sees_the_deck_and_the_deal_code_only_after_the_end(cardoku_duel, players):
+    start(cardoku_duel, players[:2])
+    move(cardoku_duel, players[0], Action("discard"))
+    state = engine(cardoku_duel, players[0])
     upcoming = state.deck[state.position + 1]
-    room = Room.objects.get(pk=room.pk)
-    own = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
+    cardoku_duel = Room.objects.get(pk=cardoku_duel.pk)
+    own = render_to_string("rooms/room.html#body", room_context(cardoku_duel, players[0], now=PLAY))
     assert f'data-card="{state.current_card.code}"' in own
     assert f'data-card="{upcoming.code}"' not in own and state.deal_code not in own
-    watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
+    watcher = render_to_string("rooms/room.html#body", room_context(cardoku_duel, players[3], now=PLAY))
     assert "data-card" not in watcher and "ck-board" not in watcher
     assert "which squares each player filled shows when the duel is over" in watcher
     assert 'class="g" d="M' in watcher  # the silhouettes show the spades' squares, never the cards
     for p in players[:2]:
-        discard_all(room, p)
-    room = Room.objects.get(pk=room.pk)
-    after = render_to_string("rooms/room.html#body", room_context(room, players[1], now=PLAY))
-    assert room.state == "finished" and state.deal_code in after
-    watcher = render_to_string("rooms/room.html#body", room_context(room, players[3], now=PLAY))
+        discard_all(cardoku_duel, p)
+    cardoku_duel = Room.objects.get(pk=cardoku_duel.pk)
+    after = render_to_string("rooms/room.html#body", room_context(cardoku_duel, players[1], now=PLAY))
+    assert cardoku_duel.state == "finished" and state.deal_code in after
+    watcher = render_to_string("rooms/room.html#body", room_context(cardoku_duel, players[3], now=PLAY))
     assert "Boards show which squares are filled, never the cards." in watcher
 
 
@@ -194,7 +183,7 @@ def test_duel_decks_come_from_128_random_bits_kept_on_the_server(players):
     assert len(seeds) == 50 and all(ck.is_long_seed(s) for s in seeds)
     assert all(len(code) == 8 and code[0] == "U" for code, _seed in deals)
     room = create_room(players[0], game="cardoku", now=T0)
-    perform(room.code, players[1], A.Join(), now=T0)
+    act(room.code, players[1], A.Join(), now=T0)
     start(room, players[:2])
     room.refresh_from_db()
     state = engine(room, players[0])
@@ -203,7 +192,7 @@ def test_duel_decks_come_from_128_random_bits_kept_on_the_server(players):
     playing = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
     assert shown not in playing and state.deal_code not in playing and str(state.seed) not in playing
     for p in players[:2]:
-        perform(room.code, p, A.Forfeit(), now=PLAY)
+        act(room.code, p, A.Forfeit(), now=PLAY)
     room.refresh_from_db()
     after = render_to_string("rooms/room.html#body", room_context(room, players[0], now=PLAY))
     assert room.state == "finished" and shown in after and state.deal_code not in after
@@ -227,7 +216,7 @@ def test_an_old_duels_26_character_code_still_replays_in_solo_cardoku(players):
     assert replay.deck == ck.deal(seed) and replay.layout == ck.random_layout(seed)
 
 
-def test_the_duel_board_is_solo_cardokus_play_area_sent_over_the_socket(room, players, rf):
+def test_the_duel_board_is_solo_cardokus_play_area_sent_over_the_socket(cardoku_duel, players, rf):
     """One play area (templates/cardoku/play.html) for both: the same elements, by the same
     ids a solo answer swaps; the duel's forms go over the room socket, solo's are posts."""
     import re
@@ -237,9 +226,9 @@ def test_the_duel_board_is_solo_cardokus_play_area_sent_over_the_socket(room, pl
     from games.cardoku import solo
     from games.cardoku.presenters import game_context
 
-    start(room, players[:2])
-    room = Room.objects.get(pk=room.pk)
-    duel = render_to_string("rooms/room.html#mygame", room_context(room, players[0], now=PLAY))
+    start(cardoku_duel, players[:2])
+    cardoku_duel = Room.objects.get(pk=cardoku_duel.pk)
+    duel = render_to_string("rooms/room.html#mygame", room_context(cardoku_duel, players[0], now=PLAY))
     request = rf.get("/")
     request.player = players[0]
     game = solo.start_game(players[0], {"layout": "default"})
@@ -258,18 +247,18 @@ def test_the_duel_board_is_solo_cardokus_play_area_sent_over_the_socket(room, pl
     assert 'value="undo"' in alone
 
 
-def test_a_done_deck_watches_the_others_only_while_the_duel_runs(room, players):
+def test_a_done_deck_watches_the_others_only_while_the_duel_runs(cardoku_duel, players):
     from django.urls import reverse
 
     from tests.conftest import client_for
 
     def page(player) -> str:
-        return client_for(player).get(reverse("room", args=[room.code])).content.decode()
+        return client_for(player).get(reverse("room", args=[cardoku_duel.code])).content.decode()
 
-    start(room, players[:2])
-    discard_all(room, players[0])
+    start(cardoku_duel, players[:2])
+    discard_all(cardoku_duel, players[0])
     html = page(players[0])  # Grace still plays
     assert "Your deck is done" in html and "Watch the others finish" in html
-    discard_all(room, players[1])
+    discard_all(cardoku_duel, players[1])
     html = page(players[0])  # the duel is over: the podium and Play again instead
     assert "Your deck is done" in html and "Watch the others finish" not in html and ">Play again</button>" in html

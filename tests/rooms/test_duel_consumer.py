@@ -13,7 +13,7 @@ from games.engines import cardoku as ck
 from games.engines import domino as d
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
 from tests.rooms.test_consumer import headers_for, receive_until
@@ -38,13 +38,13 @@ def setup_duel(game, **settings):
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
     ada, grace, watcher = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Watcher"))
     room = create_room(ada, game=game, level="easy")
-    perform(room.code, grace, A.Join())
+    act(room.code, grace, A.Join())
     if settings:
-        perform(room.code, ada, A.parse_message({"action": "rules", **settings}, GAME_TYPES[game])[0])
+        act(room.code, ada, A.parse_message({"action": "rules", **settings}, GAME_TYPES[game])[0])
     for p in (ada, grace):
-        perform(room.code, p, A.SetReady(True))
-    perform(room.code, ada, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
-    perform(room.code, ada, A.Sync())  # the countdown is over: playing
+        act(room.code, p, A.SetReady(True))
+    act(room.code, ada, A.Start(), now=timezone.now() - dt.timedelta(seconds=5))
+    act(room.code, ada, A.Sync())  # the countdown is over: playing
     return room, ada, grace, watcher
 
 
@@ -63,12 +63,6 @@ def right_push(state: d.State) -> str | None:
         if state.solution[(row - 1) * 9 + col - 1] == state.current_stone:
             return f"{edge}-{line}"
     return None
-
-
-@pytest.fixture
-def fixed_seeds(monkeypatch):
-    monkeypatch.setattr(GAME_TYPES["domino"], "new_seed", lambda: 5)  # first stone has a right entry
-    monkeypatch.setattr(GAME_TYPES["cardoku"], "new_deal", lambda: (None, 12345))
 
 
 async def test_domino_push_reaches_the_player_and_only_standings_reach_the_others(fixed_seeds):

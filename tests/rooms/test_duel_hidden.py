@@ -12,7 +12,7 @@ from games.engines import cardoku as ck
 from games.engines import domino as d
 from rooms.gametypes import GAME_TYPES
 from tests.rooms.test_consumer import receive_until
-from tests.rooms.test_duel_consumer import connect, fixed_seeds, right_push, seat_of, setup_duel  # noqa: F401
+from tests.rooms.test_duel_consumer import connect, right_push, seat_of, setup_duel
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,6 @@ import json
 from dataclasses import dataclass, field
 
 import pytest
-import time_machine
 from django.template.loader import render_to_string
 
 from games.cardoku.play import Action
@@ -16,15 +15,15 @@ from games.domino.play import Joker, Push
 from games.engines import cardoku as ck
 from games.engines import domino as dm
 from games.engines.errors import Illegal
-from players.models import Profile
+from games.sudoku.play import Enter
 from rooms import actions as A
-from rooms.api import NotAllowed, RoomError, create_room, perform
+from rooms.api import NotAllowed, RoomError, act
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, RoomResult, Seat
 from rooms.presenters import room_context
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
+from tests.rooms.conftest import T0
 
-T0 = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)
 PLAY = T0 + dt.timedelta(seconds=3.5)  # just after the countdown
 GIVEN = PUZZLE.index("5")  # a start cell of the bank puzzle
 
@@ -57,10 +56,12 @@ class Driver:
 
 DRIVERS = {
     "showdown": Driver(
-        legal=lambda seat: A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])),
-        illegal=lambda seat: A.Enter(GIVEN, 1),
+        legal=lambda seat: A.GameMove(Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]))),
+        illegal=lambda seat: A.GameMove(Enter(GIVEN, 1)),
         illegal_says="is a given",
-        end=lambda seat: [A.Enter(cell, int(SOLUTION[cell])) for cell in EMPTY if seat.state["cells"][cell] == "0"],
+        end=lambda seat: [
+            A.GameMove(Enter(cell, int(SOLUTION[cell]))) for cell in EMPTY if seat.state["cells"][cell] == "0"
+        ],
         settings={"action": "rules", "level": "hard", "preset": "hardcore"},
         settings_applied=lambda room: room.level == "hard" and room.rules["mistake_cap"] == 3,
         malformed=[
@@ -106,42 +107,27 @@ DRIVERS = {
 }
 
 
-# --- fixtures --------------------------------------------------------------------------------
+# --- fixtures (and tests/rooms/conftest.py's) -----------------------------------------------
 
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(T0, tick=False):  # the rooms' own timestamps (auto_now) agree with `now`
-        yield
-
-
-@pytest.fixture
-def players(db):
-    return [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus", "Watcher")]
+pytestmark = pytest.mark.usefixtures("clock")
 
 
 @pytest.fixture(params=list(GAME_TYPES))
-def game(request, monkeypatch):
-    game = GAME_TYPES[request.param]
-    if request.param == "domino":
-        monkeypatch.setattr(game, "new_seed", lambda: 5)  # its first stones have a right and a wrong entry point
-    if request.param == "cardoku":
-        monkeypatch.setattr(game, "new_deal", lambda: (None, 12345))  # its first card fits on the board
-    return game
+def game_type(request, fixed_seeds):
+    """Each registered game type in turn, dealing its known seed."""
+    return GAME_TYPES[request.param]
 
 
 @pytest.fixture
-def room(game, players, bank_puzzle):
-    room = create_room(players[0], game=game.key, level="easy", now=T0)
-    for p in players[1:3]:
-        perform(room.code, p, A.Join(), now=T0)
-    return room
+def game_room(game_type, players, bank_puzzle, make_room):
+    """Ada's easy room of the game type, Grace and Linus joined."""
+    return make_room(*players[:3], game=game_type.key, level="easy", now=T0)
 
 
 def start(room, players):
     for p in players:
-        perform(room.code, p, A.SetReady(True), now=T0)
-    perform(room.code, players[0], A.Start(), now=T0)
+        act(room.code, p, A.SetReady(True), now=T0)
+    act(room.code, players[0], A.Start(), now=T0)
 
 
 def seat(room, player) -> Seat:
@@ -167,35 +153,35 @@ def test_rooms_and_the_home_page_offer_every_registered_game_type(client, db):
         assert game.short_label and game.totals_label
 
 
-def test_start_gives_every_seat_the_same_board(game, room, players):
-    start(room, players[:3])
-    seats = list(Seat.objects.filter(room__code=room.code))
+def test_start_gives_every_seat_the_same_board(game_type, game_room, players):
+    start(game_room, players[:3])
+    seats = list(Seat.objects.filter(room__code=game_room.code))
     assert len(seats) == 3 and len({state_of(s) for s in seats}) == 1
     assert all(s.status == "playing" and s.to_fill > 0 and s.progress == 0 for s in seats)
-    assert Room.objects.get(pk=room.pk).state == "countdown"
+    assert Room.objects.get(pk=game_room.pk).state == "countdown"
 
 
-def test_a_legal_move_changes_the_movers_board_only(game, room, players):
-    start(room, players[:3])
-    before = {p.pk: state_of(seat(room, p)) for p in players[:3]}
-    at = version(room)
-    result = perform(room.code, players[0], DRIVERS[game.key].legal(seat(room, players[0])), now=PLAY)
+def test_a_legal_move_changes_the_movers_board_only(game_type, game_room, players):
+    start(game_room, players[:3])
+    before = {p.pk: state_of(seat(game_room, p)) for p in players[:3]}
+    at = version(game_room)
+    result = act(game_room.code, players[0], DRIVERS[game_type.key].legal(seat(game_room, players[0])), now=PLAY)
     assert result.changed and result.outcome.kind and result.outcome.message
-    mine = seat(room, players[0])
+    mine = seat(game_room, players[0])
     assert state_of(mine) != before[players[0].pk] and mine.progress == 1
-    assert all(state_of(seat(room, p)) == before[p.pk] for p in players[1:3])  # each plays their own board
-    assert version(room) > at and RoomEvent.objects.filter(room=room, version=version(room)).exists()
-    assert game.standing_line(mine) and len(game.silhouette(mine)) == 81
-    assert set(game.silhouette(mine)) <= {"g", "f", ""}
+    assert all(state_of(seat(game_room, p)) == before[p.pk] for p in players[1:3])  # each plays their own board
+    assert version(game_room) > at and RoomEvent.objects.filter(room=game_room, version=version(game_room)).exists()
+    assert game_type.standing_line(mine) and len(game_type.silhouette(mine)) == 81
+    assert set(game_type.silhouette(mine)) <= {"g", "f", ""}
 
 
-def test_an_illegal_move_is_refused_with_its_reason_and_changes_nothing(game, room, players):
-    start(room, players[:3])
-    perform(room.code, players[0], A.Sync(), now=PLAY)  # the countdown is over
-    before, at = state_of(seat(room, players[0])), version(room)
-    with pytest.raises(Illegal, match=DRIVERS[game.key].illegal_says):
-        perform(room.code, players[0], DRIVERS[game.key].illegal(seat(room, players[0])), now=PLAY)
-    assert state_of(seat(room, players[0])) == before and version(room) == at
+def test_an_illegal_move_is_refused_with_its_reason_and_changes_nothing(game_type, game_room, players):
+    start(game_room, players[:3])
+    act(game_room.code, players[0], A.Sync(), now=PLAY)  # the countdown is over
+    before, at = state_of(seat(game_room, players[0])), version(game_room)
+    with pytest.raises(Illegal, match=DRIVERS[game_type.key].illegal_says):
+        act(game_room.code, players[0], DRIVERS[game_type.key].illegal(seat(game_room, players[0])), now=PLAY)
+    assert state_of(seat(game_room, players[0])) == before and version(game_room) == at
 
 
 @pytest.mark.parametrize(
@@ -207,96 +193,100 @@ def test_malformed_messages_are_refused_at_the_boundary(key, data, message):
         A.parse_message(data, GAME_TYPES[key])
 
 
-def test_moves_before_the_countdown_ends_and_by_spectators_are_refused(game, room, players):
-    start(room, players[:3])
-    move = DRIVERS[game.key].legal(seat(room, players[0]))
-    before = state_of(seat(room, players[0]))
+def test_moves_before_the_countdown_ends_and_by_spectators_are_refused(game_type, game_room, players):
+    start(game_room, players[:3])
+    move = DRIVERS[game_type.key].legal(seat(game_room, players[0]))
+    before = state_of(seat(game_room, players[0]))
     with pytest.raises(RoomError, match="countdown"):
-        perform(room.code, players[0], move, now=T0 + dt.timedelta(seconds=1))
+        act(game_room.code, players[0], move, now=T0 + dt.timedelta(seconds=1))
     with pytest.raises(NotAllowed, match="watching"):
-        perform(room.code, players[3], move, now=PLAY)
-    assert state_of(seat(room, players[0])) == before
+        act(game_room.code, players[3], move, now=PLAY)
+    assert state_of(seat(game_room, players[0])) == before
 
 
-def test_host_changes_the_settings_and_every_ready_flag_resets(game, room, players):
+def test_host_changes_the_settings_and_every_ready_flag_resets(game_type, game_room, players):
     for p in players[:3]:
-        perform(room.code, p, A.SetReady(True), now=T0)
-    action, _ = A.parse_message(DRIVERS[game.key].settings, game)
-    perform(room.code, players[0], action, now=T0)
-    room.refresh_from_db()
-    assert DRIVERS[game.key].settings_applied(room) and not room.seats.filter(ready=True).exists()
+        act(game_room.code, p, A.SetReady(True), now=T0)
+    action, _ = A.parse_message(DRIVERS[game_type.key].settings, game_type)
+    act(game_room.code, players[0], action, now=T0)
+    game_room.refresh_from_db()
+    assert DRIVERS[game_type.key].settings_applied(game_room) and not game_room.seats.filter(ready=True).exists()
     with pytest.raises(NotAllowed):
-        perform(room.code, players[1], action, now=T0)
+        act(game_room.code, players[1], action, now=T0)
 
 
-def test_only_the_host_gets_the_settings_form_with_every_field_it_sends(game, room, players):
+def test_only_the_host_gets_the_settings_form_with_every_field_it_sends(game_type, game_room, players):
     def panel(player):
-        return render_to_string(game.settings_template, room_context(Room.objects.get(pk=room.pk), player, now=T0))
+        return render_to_string(
+            game_type.settings_template, room_context(Room.objects.get(pk=game_room.pk), player, now=T0)
+        )
 
     host, guest = panel(players[0]), panel(players[1])
     assert 'id="rules-h"' in host and 'id="rules-h"' in guest
-    assert "<form ws-send" in host and all(f'name="{name}"' in host for name in DRIVERS[game.key].settings)
+    assert "<form ws-send" in host and all(f'name="{name}"' in host for name in DRIVERS[game_type.key].settings)
     assert "<form" not in guest
 
 
-def test_a_player_who_left_is_refused(game, room, players):
-    start(room, players[:3])
-    perform(room.code, players[0], A.Forfeit(), now=PLAY)
+def test_a_player_who_left_is_refused(game_type, game_room, players):
+    start(game_room, players[:3])
+    act(game_room.code, players[0], A.Forfeit(), now=PLAY)
     with pytest.raises(RoomError, match="You left"):
-        perform(room.code, players[0], DRIVERS[game.key].legal(seat(room, players[0])), now=PLAY)
-    assert seat(room, players[0]).status == "left"
+        act(game_room.code, players[0], DRIVERS[game_type.key].legal(seat(game_room, players[0])), now=PLAY)
+    assert seat(game_room, players[0]).status == "left"
 
 
-def test_the_room_finishes_when_every_game_has_ended_and_records_the_ranking(game, room, players):
-    start(room, players[:3])
-    perform(room.code, players[0], DRIVERS[game.key].legal(seat(room, players[0])), now=PLAY)
+def test_the_room_finishes_when_every_game_has_ended_and_records_the_ranking(game_type, game_room, players):
+    start(game_room, players[:3])
+    act(game_room.code, players[0], DRIVERS[game_type.key].legal(seat(game_room, players[0])), now=PLAY)
     for p in players[:3]:
-        for move in DRIVERS[game.key].end(seat(room, p)):
-            perform(room.code, p, move, now=PLAY)
-        assert seat(room, p).status != "playing"
-    room = Room.objects.get(pk=room.pk)
-    assert room.state == "finished"
-    seats = list(Seat.objects.filter(room=room).select_related("player"))
-    ranked = dict((s.pk, place) for place, s in game.rank(room, seats))
+        for move in DRIVERS[game_type.key].end(seat(game_room, p)):
+            act(game_room.code, p, move, now=PLAY)
+        assert seat(game_room, p).status != "playing"
+    game_room = Room.objects.get(pk=game_room.pk)
+    assert game_room.state == "finished"
+    seats = list(Seat.objects.filter(room=game_room).select_related("player"))
+    ranked = dict((s.pk, place) for place, s in game_type.rank(game_room, seats))
     assert {s.pk: s.place for s in seats} == ranked and sorted(ranked.values())[0] == 1
-    results = {r.player_id: r for r in RoomResult.objects.filter(room_code=room.code)}
+    results = {r.player_id: r for r in RoomResult.objects.filter(room_code=game_room.code)}
     assert {pk: (r.game, r.placement, r.player_count) for pk, r in results.items()} == {
-        s.player_id: (game.key, s.place, 3) for s in seats
+        s.player_id: (game_type.key, s.place, 3) for s in seats
     }
     # What the game type records of its own, for its result partial.
     assert {pk: (r.summary, r.in_totals) for pk, r in results.items()} == {
-        s.player_id: (game.result_summary(room, s), game.in_totals(room)) for s in seats
+        s.player_id: (game_type.result_summary(game_room, s), game_type.in_totals(game_room)) for s in seats
     }
 
 
-def test_the_result_line_fills_the_history_rows_cells(game, players):
-    room = Room(game=game.key, level="easy")
-    room.rules = game.initial_rules("standard")
+def test_the_result_line_fills_the_history_rows_cells(game_type, players):
+    room = Room(game=game_type.key, level="easy")
+    room.rules = game_type.initial_rules("standard")
     result = RoomResult(
         player=players[0],
         room_code="ABCDEF",
-        game=game.key,
+        game=game_type.key,
         placement=2,
         player_count=3,
         status="finished",
         seconds=125,
         score=4321,
-        summary=game.result_summary(room, Seat(room=room, player=players[0], mistakes=1)),
+        summary=game_type.result_summary(room, Seat(room=room, player=players[0], mistakes=1)),
         finished_at=T0,
     )
-    cells = render_to_string(game.result_template, {"r": result})
+    cells = render_to_string(game_type.result_template, {"r": result})
     # Difficulty, rules, time, score, mistakes, hints: the leaderboards' columns after the place.
     assert cells.count("<td") == 6 and "2:05" in cells and "4321" in cells
-    assert ("<td>Easy</td>" if game.has_level else "<td>–</td>") in cells
+    assert ("<td>Easy</td>" if game_type.has_level else "<td>–</td>") in cells
 
 
-def test_every_view_of_the_room_renders_the_games_own_parts(game, room, players):
+def test_every_view_of_the_room_renders_the_games_own_parts(game_type, game_room, players):
     def body(player):
-        return render_to_string("rooms/room.html#body", room_context(Room.objects.get(pk=room.pk), player, now=PLAY))
+        return render_to_string(
+            "rooms/room.html#body", room_context(Room.objects.get(pk=game_room.pk), player, now=PLAY)
+        )
 
     assert 'id="rules-h"' in body(players[0]) and 'id="rules-h"' in body(players[3])  # the settings panel
-    start(room, players[:3])
-    perform(room.code, players[0], A.Sync(), now=PLAY)
+    start(game_room, players[:3])
+    act(game_room.code, players[0], A.Sync(), now=PLAY)
 
     def watching(html):  # the game type's line for a spectator
         return html.split("You are watching. ", 1)[1].split("</p>", 1)[0].strip()
@@ -304,6 +294,6 @@ def test_every_view_of_the_room_renders_the_games_own_parts(game, room, players)
     assert 'id="game"' in body(players[0]) and watching(body(players[3]))
     assert 'id="game"' not in body(players[3]) and 'id="standings"' in body(players[3])
     for p in players[:3]:
-        perform(room.code, p, A.Forfeit(), now=PLAY)
+        act(game_room.code, p, A.Forfeit(), now=PLAY)
     finished = body(players[3])
     assert "Final podium" in finished and watching(finished)

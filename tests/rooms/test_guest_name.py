@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Guest
 from tests.conftest import client_for
 from tests.rooms.test_consumer import connect, receive_until
@@ -21,37 +21,40 @@ START = T0 + dt.timedelta(hours=2)
 
 
 @pytest.fixture
-def room(db):
+def utc_showdown(db):
+    """Ada's showdown two hours ahead, scheduled from UTC."""
     ada = Profile.objects.create(display_name="Ada")
     with time_machine.travel(T0, tick=False):
         return create_room(ada, level="easy", scheduled_for=START, host_timezone="UTC")
 
 
-def test_an_unnamed_guest_is_asked_a_name_prefilled_and_a_named_one_is_not(room):
+def test_an_unnamed_guest_is_asked_a_name_prefilled_and_a_named_one_is_not(utc_showdown):
     unnamed = Profile.objects.create(display_name="Player 7220")
     named = Profile.objects.create(display_name="Grace")
     with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
-        asked = client_for(unnamed).get(reverse("room", args=[room.code])).content.decode()
-        not_asked = client_for(named).get(reverse("room", args=[room.code])).content.decode()
+        asked = client_for(unnamed).get(reverse("room", args=[utc_showdown.code])).content.decode()
+        not_asked = client_for(named).get(reverse("room", args=[utc_showdown.code])).content.decode()
     assert 'name="display_name" value="Player 7220"' in asked and "Your name on the guest list" in asked
     assert 'name="display_name"' not in not_asked and "I'm coming" in not_asked
 
 
-def test_im_coming_with_a_name_renames_the_guest(room):
+def test_im_coming_with_a_name_renames_the_guest(utc_showdown):
     guest = Profile.objects.create(display_name="Player 7220")
     action, _ = A.parse_message({"action": "coming", "display_name": "  Hedy \u200b Lamarr "}, None)
     assert action == A.Coming(True, "", "", "Hedy Lamarr")  # trimmed, the zero-width space dropped
     with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
-        perform(room.code, guest, action)
+        act(utc_showdown.code, guest, action)
     guest.refresh_from_db()
     assert guest.display_name == "Hedy Lamarr"
-    assert list(Guest.objects.filter(room=room, coming=True).values_list("player__display_name", flat=True)) == [
+    assert list(
+        Guest.objects.filter(room=utc_showdown, coming=True).values_list("player__display_name", flat=True)
+    ) == [
         "Ada",
         "Hedy Lamarr",
     ]
 
 
-def test_a_bad_name_refuses_the_answer_and_changes_nothing(room):
+def test_a_bad_name_refuses_the_answer_and_changes_nothing(utc_showdown):
     guest = Profile.objects.create(display_name="Player 7220")
     for bad, why in (("\u200b\u200b", "visible character"), ("x" * 25, "at most 24"), ("", "required")):
         with pytest.raises(A.MalformedMessage, match=why):

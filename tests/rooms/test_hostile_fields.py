@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.rooms.test_duel_consumer import connect, fixed_seeds, setup_duel  # noqa: F401
+from tests.rooms.test_duel_consumer import connect, setup_duel
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +32,7 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("game", ["domino", "cardoku", "showdown"])
-async def test_hostile_field_types_get_a_refusal_and_the_socket_stays(fixed_seeds, game):  # noqa: F811
+async def test_hostile_field_types_get_a_refusal_and_the_socket_stays(fixed_seeds, game):
     room, ada, *_others = await setup_duel(game)
     socket, _ = await connect(room.code, ada)
     for text in HOSTILE:

@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import NotAllowed, RoomError, create_room, perform
+from rooms.api import NotAllowed, RoomError, act, create_room
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
 from tests.conftest import client_for
@@ -20,7 +20,7 @@ def lobby(db, bank_puzzle):
     ada, grace, linus = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus"))
     room = create_room(ada, level="easy")
     for p in (grace, linus):
-        perform(room.code, p, A.Join())
+        act(room.code, p, A.Join())
     return room, ada, grace, linus
 
 
@@ -30,14 +30,14 @@ def seated(room):
 
 def test_host_removes_a_seated_player_who_then_cannot_rejoin(lobby):
     room, ada, grace, linus = lobby
-    perform(room.code, ada, A.Kick(linus.pk))
+    act(room.code, ada, A.Kick(linus.pk))
     assert seated(room) == {"Ada", "Grace"}
     with pytest.raises(NotAllowed, match="removed you"):
-        perform(room.code, linus, A.Join())
+        act(room.code, linus, A.Join())
     # The others can still ready and start without the stranger.
     for p in (ada, grace):
-        perform(room.code, p, A.SetReady(True))
-    perform(room.code, ada, A.Start())
+        act(room.code, p, A.SetReady(True))
+    act(room.code, ada, A.Start())
     assert Room.objects.get(pk=room.pk).state == Room.State.COUNTDOWN
 
 
@@ -45,28 +45,28 @@ def test_only_the_host_may_remove_anyone(lobby):
     room, ada, grace, linus = lobby
     for who, target in ((grace, linus), (linus, ada), (grace, grace)):
         with pytest.raises(NotAllowed, match="Only the host"):
-            perform(room.code, who, A.Kick(target.pk))
+            act(room.code, who, A.Kick(target.pk))
     assert seated(room) == {"Ada", "Grace", "Linus"}
 
 
 def test_host_cannot_remove_themself_or_someone_not_seated(lobby):
     room, ada, _grace, _linus = lobby
     with pytest.raises(RoomError, match="cannot remove yourself"):
-        perform(room.code, ada, A.Kick(ada.pk))
+        act(room.code, ada, A.Kick(ada.pk))
     stranger = Profile.objects.create(display_name="Stranger")
     with pytest.raises(RoomError, match="not seated"):
-        perform(room.code, ada, A.Kick(stranger.pk))
+        act(room.code, ada, A.Kick(stranger.pk))
     assert seated(room) == {"Ada", "Grace", "Linus"}
 
 
 def test_removing_is_lobby_only(lobby):
     room, ada, grace, linus = lobby
-    perform(room.code, linus, A.Leave())
+    act(room.code, linus, A.Leave())
     for p in (ada, grace):
-        perform(room.code, p, A.SetReady(True))
-    perform(room.code, ada, A.Start())
+        act(room.code, p, A.SetReady(True))
+    act(room.code, ada, A.Start())
     with pytest.raises(RoomError, match="only possible in the lobby"):
-        perform(room.code, ada, A.Kick(grace.pk))
+        act(room.code, ada, A.Kick(grace.pk))
     assert seated(room) == {"Ada", "Grace"}
 
 
@@ -113,5 +113,5 @@ def _lobby_rows():
     ada, grace, linus = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus"))
     room = create_room(ada, level="easy")
     for p in (grace, linus):
-        perform(room.code, p, A.Join())
+        act(room.code, p, A.Join())
     return room, ada, grace, linus

@@ -9,9 +9,10 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
+from games.sudoku.play import Enter
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import RoomError, create_room, perform
+from rooms.api import RoomError, act, create_room
 from rooms.models import Room, RoomEvent
 from rooms.tasks import sweep_rooms
 from tests.conftest import EMPTY, SOLUTION, client_for, require_service
@@ -32,7 +33,7 @@ def grace(db):
 def scheduled(ada, grace, start=T0 + dt.timedelta(hours=2)):
     with time_machine.travel(T0, tick=False):
         room = create_room(ada, level="easy", scheduled_for=start, host_timezone="Europe/Amsterdam")
-        perform(room.code, grace, A.Join())
+        act(room.code, grace, A.Join())
     return room
 
 
@@ -68,11 +69,11 @@ def test_schedule_form_converts_the_zone_to_utc_and_refuses_bad_input(ada):
 def test_guests_join_and_host_changes_rules_before_the_ready_room_opens(ada, grace):
     room = scheduled(ada, grace)
     with time_machine.travel(T0 + dt.timedelta(minutes=10), tick=False):
-        perform(room.code, ada, A.SetRules("hard", A.parse_rules({"level": "hard", "preset": "hardcore"}).rules))
+        act(room.code, ada, A.SetRules("hard", A.parse_rules({"level": "hard", "preset": "hardcore"}).rules))
         with pytest.raises(RoomError, match="ready room opens 15 minutes"):
-            perform(room.code, grace, A.SetReady(True))
+            act(room.code, grace, A.SetReady(True))
         with pytest.raises(RoomError, match="opens 15 minutes"):
-            perform(room.code, ada, A.Start())
+            act(room.code, ada, A.Start())
     assert Room.objects.get().state == "lobby"
 
 
@@ -81,10 +82,10 @@ def test_ready_room_opens_15_minutes_before_and_host_starts(ada, grace, bank_puz
     Room.objects.filter(pk=room.pk).update(level="easy")
     opens = T0 + dt.timedelta(hours=1, minutes=45)
     with time_machine.travel(opens + dt.timedelta(seconds=1), tick=False):
-        perform(room.code, grace, A.SetReady(True))
-        perform(room.code, ada, A.SetReady(True))
+        act(room.code, grace, A.SetReady(True))
+        act(room.code, ada, A.SetReady(True))
         assert sweep_rooms() == 0  # it never starts by itself
-        perform(room.code, ada, A.Start())
+        act(room.code, ada, A.Start())
     assert Room.objects.get().state == "countdown"
 
 
@@ -121,17 +122,17 @@ def test_idle_lobby_expires_and_page_treats_overdue_room_as_expired(ada, grace):
 def started(ada, grace, at):
     with time_machine.travel(at, tick=False):
         room = create_room(ada, level="easy")
-        perform(room.code, grace, A.Join())
+        act(room.code, grace, A.Join())
         for p in (ada, grace):
-            perform(room.code, p, A.SetReady(True))
-        perform(room.code, ada, A.Start())
+            act(room.code, p, A.SetReady(True))
+        act(room.code, ada, A.Start())
     return room
 
 
 def test_safety_limit_and_results_expiry(ada, grace, bank_puzzle):
     room = started(ada, grace, T0)
     with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
-        perform(room.code, grace, A.Enter(EMPTY[0], int(SOLUTION[EMPTY[0]])))
+        act(room.code, grace, A.GameMove(Enter(EMPTY[0], int(SOLUTION[EMPTY[0]]))))
     with time_machine.travel(T0 + dt.timedelta(hours=2, minutes=1), tick=False):
         assert sweep_rooms() == 1
     room.refresh_from_db()

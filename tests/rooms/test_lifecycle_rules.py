@@ -122,4 +122,4 @@ def test_presentation_does_not_import_the_write_path():
     reads the timing rules from lifecycle and rankings from the game types instead. (The
     write path is rules, store and api now, with the live hub and owner.)"""
     for module in ("presenters", "push", "fragments"):
-        assert not {"services", "rules", "store", "api", "hub", "owner"} & rooms_imports(module), module
+        assert not {"services", "rules", "handlers", "store", "api", "hub", "owner"} & rooms_imports(module), module

@@ -9,8 +9,10 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
+from games.sudoku.play import Enter
 from rooms import forwarding, lease, movelog, store, timers, wire
 from rooms import hub as hubs
+from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomEvent, Seat
 from tests.conftest import EMPTY, SOLUTION
 from tests.rooms.test_consumer import connect, receive_until, setup_room
@@ -65,8 +67,8 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
 
     room, _ada, grace, a = await started()
     cell = EMPTY[2]
-    move = A.Enter(cell, int(SOLUTION[cell]))
-    assert wire.action_from(wire.action_to(move)) == move
+    move = A.GameMove(Enter(cell, int(SOLUTION[cell])))
+    assert wire.action_from(wire.action_to(move), GAME_TYPES["showdown"]) == move
     reply = f"live-reply.{room.code.lower()}"
     await hubs.current()._handle(
         {
@@ -82,16 +84,16 @@ async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the
     assert answer == {"changed": True, "duplicate": False}
     event = await sync_to_async(RoomEvent.objects.get)(room=room, message_id="far1")
     assert event.data["outcome"] == "correct"
-    with pytest.raises(TypeError):  # a duel's engine move only comes over its socket
+    with pytest.raises(TypeError):  # not a game type's typed move: nothing to send
         wire.action_to(A.GameMove(object()))
     await a.disconnect()
 
 
 def ready_up(room, player) -> bool:
     from rooms import actions as A
-    from rooms.api import perform
+    from rooms.api import act
 
-    perform(room.code, player, A.SetReady(True), message_id="g1")
+    act(room.code, player, A.SetReady(True), message_id="g1")
     return Seat.objects.get(room=room, player=player).ready
 
 
@@ -243,13 +245,13 @@ async def test_a_forwarded_move_whose_answer_was_lost_with_redis_is_answered_by_
     the locked path takes the message; it finds it applied (a duplicate) and answers the
     mover with its game as logged, instead of leaving it waiting forever."""
     from rooms import actions as A
-    from rooms.api import perform
+    from rooms.api import act
 
     monkeypatch.setattr(forwarding, "FORWARD_CHECK_SECONDS", 0.1)
     room, ada, *_ = await setup_room()
     cell = EMPTY[3]
     # The owner elsewhere applied it (here: the locked path, before anyone owned the room).
-    await sync_to_async(perform)(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), message_id="lost1")
+    await sync_to_async(act)(room.code, ada, A.GameMove(Enter(cell, int(SOLUTION[cell]))), message_id="lost1")
     hub = hubs.current()
     await hub.start()
     await hub.leases.acquire(room.code, "live.another-process")
@@ -293,7 +295,7 @@ async def test_an_owner_fenced_by_another_writer_refreshes_every_socket_of_the_r
         copy = Room.objects.get(pk=room.pk)
         seats = list(copy.seats.select_related("player"))
         copy.version = owner.room.version
-        result = apply(copy, seats, grace, A.Enter(cell, int(SOLUTION[cell])), timezone.now(), "foreign1")
+        result = apply(copy, seats, grace, A.GameMove(Enter(cell, int(SOLUTION[cell]))), timezone.now(), "foreign1")
         RoomEvent.objects.create(
             room=copy,
             seat_id=result.change.event["seat_id"],
@@ -402,15 +404,15 @@ async def test_every_room_s_clock_runs_on_one_timer_and_moves_its_room_on_withou
     from django.utils import timezone
 
     from rooms import actions as A
-    from rooms.api import create_room, perform
+    from rooms.api import act, create_room
 
     settings.COUNTDOWN_SECONDS = 3
 
     @sync_to_async
     def counting_down(room, ada, grace, delay):
         for p in (ada, grace):
-            perform(room.code, p, A.SetReady(True))
-        perform(room.code, ada, A.Start(), now=timezone.now() + dt.timedelta(seconds=delay))
+            act(room.code, p, A.SetReady(True))
+        act(room.code, ada, A.Start(), now=timezone.now() + dt.timedelta(seconds=delay))
 
     first, ada, grace, _watcher = await setup_room(started=False)
     await counting_down(first, ada, grace, 0)
@@ -424,7 +426,7 @@ async def test_every_room_s_clock_runs_on_one_timer_and_moves_its_room_on_withou
         # pick skips the first room's, and this test alone found the bank empty)
         Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=2)
         room = create_room(grace, level="easy")
-        perform(room.code, ada, A.Join())
+        act(room.code, ada, A.Join())
         return room
 
     second = await second_room()
@@ -502,7 +504,7 @@ async def test_a_room_clock_whose_tick_failed_fires_again(settings, monkeypatch)
     from django.utils import timezone
 
     from rooms import actions as A
-    from rooms.api import perform
+    from rooms.api import act
     from rooms.owner import LiveRoom
 
     settings.COUNTDOWN_SECONDS = 1
@@ -512,17 +514,17 @@ async def test_a_room_clock_whose_tick_failed_fires_again(settings, monkeypatch)
     @sync_to_async
     def count_down():
         for p in (ada, grace):
-            perform(room.code, p, A.SetReady(True))
-        perform(room.code, ada, A.Start(), now=timezone.now() + dt.timedelta(seconds=0.5))
+            act(room.code, p, A.SetReady(True))
+        act(room.code, ada, A.Start(), now=timezone.now() + dt.timedelta(seconds=0.5))
 
     await count_down()
-    act, failed = LiveRoom.act, []
+    live_act, failed = LiveRoom.act, []
 
     async def failing_once(self, player, action, *args, **kwargs):
         if player is None and isinstance(action, A.Sync) and not failed:
             failed.append(action)
             raise ConnectionError("the database went away")
-        return await act(self, player, action, *args, **kwargs)
+        return await live_act(self, player, action, *args, **kwargs)
 
     monkeypatch.setattr(LiveRoom, "act", failing_once)
     a, *_ = await connect(room.code, ada)

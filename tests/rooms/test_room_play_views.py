@@ -6,21 +6,18 @@ import datetime as dt
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
 from games.engines import race
+from games.sudoku.play import Enter
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Room, Seat
 from tests.conftest import client_for
 
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 def page(profile, room) -> str:
@@ -29,11 +26,11 @@ def page(profile, room) -> str:
 
 def started(player, other_player, seconds_ago=42):
     room = create_room(player, level="easy")
-    perform(room.code, other_player, A.Join())
+    act(room.code, other_player, A.Join())
     for p in (player, other_player):
-        perform(room.code, p, A.SetReady(True))
-    perform(room.code, player, A.Start(), now=timezone.now() - dt.timedelta(seconds=seconds_ago + 3))
-    perform(room.code, player, A.Sync())
+        act(room.code, p, A.SetReady(True))
+    act(room.code, player, A.Start(), now=timezone.now() - dt.timedelta(seconds=seconds_ago + 3))
+    act(room.code, player, A.Sync())
     return Room.objects.get(pk=room.pk)
 
 
@@ -64,12 +61,12 @@ def test_start_is_disabled_with_its_reason_until_two_players_are_all_ready(playe
     html = page(player, room)
     assert re.search(r'<button class="button primary" disabled aria-describedby="start-why">Start showdown', html)
     assert "waiting for 1 more" in html
-    perform(room.code, other_player, A.Join())
-    perform(room.code, player, A.SetReady(True))
+    act(room.code, other_player, A.Join())
+    act(room.code, player, A.SetReady(True))
     html = page(player, room)
     assert "disabled" in re.search(r"<button[^>]*>Start showdown", html).group(0)
     assert "1 of 2 not ready yet." in html
-    perform(room.code, other_player, A.SetReady(True))
+    act(room.code, other_player, A.SetReady(True))
     html = page(player, room)
     assert "disabled" not in re.search(r"<button[^>]*>Start showdown", html).group(0)
     assert 'id="start-why"' not in html
@@ -88,7 +85,7 @@ def test_scheduled_room_offers_no_ready_before_the_ready_room_opens(player, othe
     html = page(player, room)
     # The host's Start is the host's ready (issue 27): "I'm ready" is for the other players.
     assert "I'm ready" not in html and "load delay" not in html
-    perform(room.code, other_player, A.Join())
+    act(room.code, other_player, A.Join())
     assert "I'm ready" in page(other_player, room)
 
 
@@ -110,11 +107,11 @@ def test_scheduled_time_shows_in_the_hosts_zone(player, bank_puzzle):
 
 def finish(player, other_player, bank_puzzle):
     room = started(player, other_player)
-    perform(room.code, other_player, A.Forfeit())
+    act(room.code, other_player, A.Forfeit())
     puzzle = room.puzzle  # a second room may get a freshly generated puzzle
     for index, given in enumerate(puzzle.givens):
         if given == "0":
-            perform(room.code, player, A.Enter(index, int(puzzle.solution[index])))
+            act(room.code, player, A.GameMove(Enter(index, int(puzzle.solution[index]))))
     room.refresh_from_db()
     assert room.state == "finished"
     return room
@@ -125,10 +122,10 @@ def test_finished_room_drops_watch_the_others_and_offers_a_rematch(player, other
     puzzle = room.puzzle
     for index, given in enumerate(puzzle.givens):
         if given == "0":
-            perform(room.code, player, A.Enter(index, int(puzzle.solution[index])))
+            act(room.code, player, A.GameMove(Enter(index, int(puzzle.solution[index]))))
     html = page(player, room)  # finished first: the other still plays
     assert "You finished" in html and "Watch the others finish" in html and ">Play again</button>" not in html
-    perform(room.code, other_player, A.Forfeit())
+    act(room.code, other_player, A.Forfeit())
     room.refresh_from_db()
     assert room.state == "finished"
     html = page(player, room)
@@ -191,7 +188,7 @@ def test_admin_room_page_links_the_paginated_move_log_instead_of_listing_every_m
     puzzle = room.puzzle
     empty = [i for i, g in enumerate(puzzle.givens) if g == "0"]
     for index in empty[:30]:
-        perform(room.code, player, A.Enter(index, int(puzzle.solution[index])))
+        act(room.code, player, A.GameMove(Enter(index, int(puzzle.solution[index]))))
     total = RoomEvent.objects.filter(room=room).count()
     assert total > 30
     client.force_login(User.objects.create_superuser("staff", "staff@example.com", "pw-for-tests-only"))

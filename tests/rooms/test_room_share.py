@@ -7,13 +7,6 @@ import pytest
 import segno
 from django.urls import reverse
 
-from rooms.api import create_room
-
-
-@pytest.fixture
-def room(player, bank_puzzle):
-    return create_room(player, level="easy")
-
 
 def qr_of(html: str) -> str:
     match = re.search(r'<svg role="img" aria-label="[^"]*"[^>]*class="qr".*?</svg>', html, re.S)

@@ -5,25 +5,16 @@ from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.urls import reverse
 
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, Seat
 from tests.conftest import client_for
 
-
-@pytest.fixture(autouse=True)
-def _clear_rate_limits():
-    cache.clear()
-
-
-@pytest.fixture
-def room(player, bank_puzzle):
-    return create_room(player, level="easy")
+pytestmark = pytest.mark.usefixtures("empty_cache")  # no rate counter of another test's
 
 
 def test_create_room_makes_the_creator_host_and_redirects_to_the_lobby(player_client, player, bank_puzzle):
@@ -84,8 +75,8 @@ def test_sixth_player_and_late_join_get_clear_messages(room, player, db):
     response = client_for(guests[4]).post(reverse("room_join"), {"code": room.code})
     assert response.status_code == 409 and b"room is full" in response.content
     for seat in Seat.objects.filter(room=room):
-        perform(room.code, seat.player, A.SetReady(True))
-    perform(room.code, player, A.Start())
+        act(room.code, seat.player, A.SetReady(True))
+    act(room.code, player, A.Start())
     response = client_for(guests[4]).post(reverse("room_join"), {"code": room.code})
     assert response.status_code == 409 and b"already started" in response.content
     assert Seat.objects.filter(room=room).count() == 5
@@ -99,7 +90,7 @@ def test_failed_joins_are_rate_limited_per_client(player_client, room):
 
 
 def test_leave_the_lobby_and_wrong_methods(room, player, player_client, other_player):
-    perform(room.code, other_player, A.Join())
+    act(room.code, other_player, A.Join())
     response = player_client.post(reverse("room_leave", args=[room.code]), HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response["HX-Redirect"] == "/"
     room.refresh_from_db()

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import NotAllowed, RoomError, create_room, perform
+from rooms.api import NotAllowed, RoomError, act, create_room
 from rooms.models import Guest, Room, Seat
 from rooms.tasks import sweep_rooms
 from tests.conftest import client_for
@@ -28,7 +28,8 @@ def people(db):
 
 
 @pytest.fixture
-def room(people):
+def showdown(people):
+    """Ada's showdown two hours ahead, scheduled from Amsterdam."""
     with time_machine.travel(T0, tick=False):
         return create_room(people[0], level="easy", scheduled_for=START, host_timezone="Europe/Amsterdam")
 
@@ -37,105 +38,109 @@ def coming(room):
     return list(Guest.objects.filter(room=room, coming=True).values_list("player__display_name", flat=True))
 
 
-def test_guests_say_coming_or_not_before_the_ready_room_and_take_no_seat(room, people):
+def test_guests_say_coming_or_not_before_the_ready_room_and_take_no_seat(showdown, people):
     _ada, grace, linus = people
-    assert coming(room) == ["Ada"]  # the host is the first guest
+    assert coming(showdown) == ["Ada"]  # the host is the first guest
     with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
-        perform(room.code, grace, A.Coming(True, "Asia/Tokyo"))
-        perform(room.code, linus, A.Coming(True))
-        assert not perform(room.code, linus, A.Coming(True)).changed  # saying it twice changes nothing
-        perform(room.code, linus, A.Coming(False))
-        html = client_for(linus).get(reverse("room", args=[room.code])).content.decode()
-    assert coming(room) == ["Ada", "Grace"]
+        act(showdown.code, grace, A.Coming(True, "Asia/Tokyo"))
+        act(showdown.code, linus, A.Coming(True))
+        assert not act(showdown.code, linus, A.Coming(True)).changed  # saying it twice changes nothing
+        act(showdown.code, linus, A.Coming(False))
+        html = client_for(linus).get(reverse("room", args=[showdown.code])).content.decode()
+    assert coming(showdown) == ["Ada", "Grace"]
     assert Guest.objects.get(player=grace).time_zone == "Asia/Tokyo"
-    assert set(Seat.objects.filter(room=room).values_list("player__display_name", flat=True)) == {"Ada"}
+    assert set(Seat.objects.filter(room=showdown).values_list("player__display_name", flat=True)) == {"Ada"}
     assert "Guest list" in html and "Grace" in html and "1 cannot come." in html
     assert "You said you are not coming." in html and "I'm coming" in html
     # No Join button before the ready room: seats are taken there.
-    assert reverse("room_join_code", args=[room.code]) not in html
+    assert reverse("room_join_code", args=[showdown.code]) not in html
 
 
-def test_the_guest_list_closes_when_the_ready_room_opens(room, people):
+def test_the_guest_list_closes_when_the_ready_room_opens(showdown, people):
     opens = START - dt.timedelta(minutes=15)
     with time_machine.travel(opens, tick=False):
         with pytest.raises(RoomError, match="closed when the ready room opened"):
-            perform(room.code, people[1], A.Coming(True))
-        html = client_for(people[1]).get(reverse("room", args=[room.code])).content.decode()
-    assert coming(room) == ["Ada"]
-    assert "I'm coming" not in html and reverse("room_join_code", args=[room.code]) in html
+            act(showdown.code, people[1], A.Coming(True))
+        html = client_for(people[1]).get(reverse("room", args=[showdown.code])).content.decode()
+    assert coming(showdown) == ["Ada"]
+    assert "I'm coming" not in html and reverse("room_join_code", args=[showdown.code]) in html
 
 
 def test_an_unscheduled_room_has_no_guest_list(people, bank_puzzle):
     plain = create_room(people[0], level="easy")
     with pytest.raises(RoomError, match="not a scheduled showdown"):
-        perform(plain.code, people[1], A.Coming(True))
+        act(plain.code, people[1], A.Coming(True))
     assert not Guest.objects.filter(room=plain).exists()
 
 
-def test_reminder_channels_are_for_guests_and_email_needs_an_address(room, people):
+def test_reminder_channels_are_for_guests_and_email_needs_an_address(showdown, people):
     from django.contrib.auth import get_user_model
 
     grace = people[1]
     with time_machine.travel(T0, tick=False):
         with pytest.raises(RoomError, match="say you are coming first"):
-            perform(room.code, grace, A.Remind("email", True))
-        perform(room.code, grace, A.Coming(True))
+            act(showdown.code, grace, A.Remind("email", True))
+        act(showdown.code, grace, A.Coming(True))
         with pytest.raises(RoomError, match="signed-in account"):
-            perform(room.code, grace, A.Remind("email", True))
+            act(showdown.code, grace, A.Remind("email", True))
         grace.account = get_user_model().objects.create(username="grace", email="grace@example.org")
         grace.save()
-        perform(room.code, grace, A.Remind("email", True))
+        act(showdown.code, grace, A.Remind("email", True))
         browser = client_for(grace)
         browser.force_login(grace.account)  # a linked profile is read only where its account is signed in
-        html = browser.get(reverse("room", args=[room.code])).content.decode()
+        html = browser.get(reverse("room", args=[showdown.code])).content.decode()
     assert Guest.objects.get(player=grace).by_email
     assert "Email reminders to grace@example.org: on." in html
 
 
-def test_the_host_moves_the_showdown_and_everything_follows_the_new_time(room, people):
+def test_the_host_moves_the_showdown_and_everything_follows_the_new_time(showdown, people):
     ada, grace, _ = people
     later = START + dt.timedelta(days=1)
     with time_machine.travel(T0 + dt.timedelta(minutes=10), tick=False):
         with pytest.raises(NotAllowed, match="Only the host"):
-            perform(room.code, grace, A.Reschedule(later, "Europe/Amsterdam"))
+            act(showdown.code, grace, A.Reschedule(later, "Europe/Amsterdam"))
         with pytest.raises(RoomError, match="in the past"):
-            perform(room.code, ada, A.Reschedule(T0, "Europe/Amsterdam"))
+            act(showdown.code, ada, A.Reschedule(T0, "Europe/Amsterdam"))
         with pytest.raises(RoomError, match="already the showdown's time"):
-            perform(room.code, ada, A.Reschedule(START, "Europe/Amsterdam"))
-        perform(room.code, ada, A.Reschedule(later, "America/New_York"))
-        html = client_for(grace).get(reverse("room", args=[room.code])).content.decode()
-    room.refresh_from_db()
-    assert (room.scheduled_for, room.host_timezone, room.schedule_sequence) == (later, "America/New_York", 1)
+            act(showdown.code, ada, A.Reschedule(START, "Europe/Amsterdam"))
+        act(showdown.code, ada, A.Reschedule(later, "America/New_York"))
+        html = client_for(grace).get(reverse("room", args=[showdown.code])).content.decode()
+    showdown.refresh_from_db()
+    assert (showdown.scheduled_for, showdown.host_timezone, showdown.schedule_sequence) == (
+        later,
+        "America/New_York",
+        1,
+    )
     assert "The host moved this showdown" in html and "Wed 2 December 2026, 15:00" in html  # 20:00 UTC in New York
     # The old time's ready room and expiry no longer apply.
     with time_machine.travel(START + dt.timedelta(minutes=31), tick=False):
         assert sweep_rooms() == 0
         with pytest.raises(RoomError, match="opens 15 minutes before"):
-            perform(room.code, ada, A.Start())
+            act(showdown.code, ada, A.Start())
     with time_machine.travel(later + dt.timedelta(minutes=31), tick=False):
         assert sweep_rooms() == 1
-    assert Room.objects.get(pk=room.pk).state == "expired"
+    assert Room.objects.get(pk=showdown.pk).state == "expired"
 
 
-def test_moving_or_cancelling_is_refused_once_the_ready_room_is_open(room, people):
+def test_moving_or_cancelling_is_refused_once_the_ready_room_is_open(showdown, people):
     with time_machine.travel(START - dt.timedelta(minutes=14), tick=False):
         with pytest.raises(RoomError, match="closed when the ready room opened"):
-            perform(room.code, people[0], A.Reschedule(START + dt.timedelta(hours=1), "UTC"))
+            act(showdown.code, people[0], A.Reschedule(START + dt.timedelta(hours=1), "UTC"))
         with pytest.raises(RoomError, match="closed when the ready room opened"):
-            perform(room.code, people[0], A.Cancel())
-    assert Room.objects.get(pk=room.pk).schedule_sequence == 0
+            act(showdown.code, people[0], A.Cancel())
+    assert Room.objects.get(pk=showdown.pk).schedule_sequence == 0
 
 
-def test_the_host_cancels_and_the_page_and_the_calendar_say_so(room, people):
+def test_the_host_cancels_and_the_page_and_the_calendar_say_so(showdown, people):
     ada, grace, _ = people
     with time_machine.travel(T0 + dt.timedelta(minutes=1), tick=False):
         with pytest.raises(NotAllowed):
-            perform(room.code, grace, A.Cancel())
-        perform(room.code, ada, A.Cancel())
-        html = client_for(grace).get(reverse("room", args=[room.code])).content.decode()
-        event = calendar_event(grace, room)
-    room.refresh_from_db()
-    assert room.state == "expired" and room.cancelled_at is not None and room.schedule_sequence == 1
+            act(showdown.code, grace, A.Cancel())
+        act(showdown.code, ada, A.Cancel())
+        html = client_for(grace).get(reverse("room", args=[showdown.code])).content.decode()
+        event = calendar_event(grace, showdown)
+    showdown.refresh_from_db()
+    assert showdown.state == "expired" and showdown.cancelled_at is not None and showdown.schedule_sequence == 1
     assert "This showdown was cancelled" in html and "The host cancelled this showdown." in html
     assert event["STATUS"] == "CANCELLED" and event["SEQUENCE"] == 1
     assert not event.walk("VALARM")
@@ -149,16 +154,16 @@ def calendar_event(profile, room):
     return event
 
 
-def test_the_calendar_file_keeps_its_uid_and_raises_its_sequence(room, people):
-    first = calendar_event(people[1], room)
+def test_the_calendar_file_keeps_its_uid_and_raises_its_sequence(showdown, people):
+    first = calendar_event(people[1], showdown)
     assert first["SEQUENCE"] == 0 and first["STATUS"] == "CONFIRMED"
     assert first.decoded("DTSTART") == START
     (alarm,) = first.walk("VALARM")
     assert alarm.decoded("TRIGGER") == -dt.timedelta(minutes=15) and alarm["ACTION"] == "DISPLAY"
     assert "21:00 (Europe/Amsterdam)" in str(first["DESCRIPTION"])
     with time_machine.travel(T0, tick=False):
-        perform(room.code, people[0], A.Reschedule(START + dt.timedelta(hours=1), "Europe/Amsterdam"))
-    moved = calendar_event(people[1], room)
+        act(showdown.code, people[0], A.Reschedule(START + dt.timedelta(hours=1), "Europe/Amsterdam"))
+    moved = calendar_event(people[1], showdown)
     assert moved["UID"] == first["UID"] and moved["SEQUENCE"] == 1
     assert moved.decoded("DTSTART") == START + dt.timedelta(hours=1)
 

@@ -49,7 +49,7 @@ async def test_a_move_whose_connection_dropped_is_answered_try_again_and_the_soc
     c, *_ = await connect(room.code, ada)
     await c.receive_from(timeout=5)
 
-    async def dropped(self, consumer, action, message_id, data):
+    async def dropped(self, consumer, incoming):
         raise OperationalError("server closed the connection unexpectedly")
 
     monkeypatch.setattr(hubs.Hub, "act", dropped)

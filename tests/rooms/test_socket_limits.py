@@ -13,7 +13,7 @@ from players.models import Profile
 from rooms import actions as A
 from rooms import consumers, refresh
 from rooms import hub as hubs
-from rooms.api import perform
+from rooms.api import act
 from tests.rooms.test_consumer import connect, receive_until, setup_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,8 +26,8 @@ async def test_messages_are_counted_when_they_arrive_and_a_full_queue_cuts_the_s
     handled = []
     slow = asyncio.Event()  # the handler never finishes its first message
 
-    async def stuck_act(consumer, action, message_id):
-        handled.append(message_id)
+    async def stuck_act(consumer, incoming):
+        handled.append(incoming.message_id)
         await slow.wait()
 
     monkeypatch.setattr(hubs.Hub, "act", lambda self, *args: stuck_act(*args))
@@ -97,7 +97,7 @@ async def test_a_burst_of_refreshes_renders_once_per_distinct_view(monkeypatch):
     g, *_ = await connect(room.code, grace)
     await g.receive_from(timeout=5)
     for ready in (True, False, True, False, True):  # a toggling client: five refreshes at once
-        await sync_to_async(perform)(room.code, grace, A.SetReady(ready))
+        await sync_to_async(act)(room.code, grace, A.SetReady(ready))
     for c in idle:
         await receive_until(c, 'id="room-body"')
     await asyncio.sleep(0.3)

@@ -1,7 +1,7 @@
 """The one token bucket behind a socket's own message allowance (rooms/consumers.py) and a
 player's over all their sockets in a process (rooms/hub.py bucket): worked examples."""
 
-from rooms.limits import TokenBucket
+from games.common.limits import TokenBucket
 
 
 def test_a_full_bucket_gives_its_burst_at_once_then_refills_at_its_rate():

@@ -7,9 +7,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.models import Puzzle
+from games.sudoku.play import Enter
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Room
 from tests.conftest import EMPTY, PUZZLE, SOLUTION
 
@@ -33,25 +34,27 @@ def race(players, finish=(), leave=(), eliminate=(), preset="standard", rules=No
     Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, techniques=["naked single"], seed=1)
     room = create_room(players[0], level="easy", preset=preset)
     for p in players[1:]:
-        perform(room.code, p, A.Join(), now=now)
+        act(room.code, p, A.Join(), now=now)
     if rules is not None:
-        perform(room.code, players[0], rules, now=now)
+        act(room.code, players[0], rules, now=now)
     for p in players:
-        perform(room.code, p, A.SetReady(True), now=now)
-    perform(room.code, players[0], A.Start(), now=now)
+        act(room.code, p, A.SetReady(True), now=now)
+    act(room.code, players[0], A.Start(), now=now)
     play = now + dt.timedelta(seconds=3.5)
     for who in leave:
         for cell in EMPTY[:cells]:
-            perform(room.code, who, A.Enter(cell, int(SOLUTION[cell])), now=play + dt.timedelta(seconds=1))
+            act(room.code, who, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=play + dt.timedelta(seconds=1))
     for who in eliminate:
         for _ in range(3):
-            perform(room.code, who, A.Enter(EMPTY[-1], wrong_digit(EMPTY[-1])), now=play + dt.timedelta(seconds=2))
+            act(
+                room.code, who, A.GameMove(Enter(EMPTY[-1], wrong_digit(EMPTY[-1]))), now=play + dt.timedelta(seconds=2)
+            )
     for who in leave:  # after the first 30 s: a forfeit sooner leaves the room unrated (stats/ratings.py)
-        perform(room.code, who, A.Forfeit(), now=play + dt.timedelta(seconds=31))
+        act(room.code, who, A.Forfeit(), now=play + dt.timedelta(seconds=31))
     for who, seconds in finish:
         at = play + dt.timedelta(seconds=seconds)
         for cell in EMPTY:
-            perform(room.code, who, A.Enter(cell, int(SOLUTION[cell])), now=at)
+            act(room.code, who, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at)
     room.refresh_from_db()
     assert room.state == "finished", room.state
     return room

@@ -6,7 +6,7 @@ import datetime as dt
 
 from django.utils import timezone
 
-from games.panels import Panel
+from games.common.panels import Panel
 from stats import panels
 
 

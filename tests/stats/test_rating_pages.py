@@ -11,11 +11,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.bests import refresh_best
 from games.models import Puzzle, SoloRun
+from games.sudoku.bests import refresh_best
 from players.models import Profile
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from stats import ratings
 from stats.models import Rating, RoomRating
 from tests.conftest import PUZZLE, SOLUTION, client_for
@@ -47,17 +47,17 @@ def room_page(profile, room, language="en") -> str:
 def test_the_host_picks_rated_or_unrated_and_the_rule_summary_says_it(db, bank_puzzle):
     ada, grace = signed_in("Ada"), signed_in("Grace")
     room = create_room(ada, level="easy", preset="standard")
-    perform(room.code, grace, A.Join())
+    act(room.code, grace, A.Join())
     host_page = browser_of(ada).get(f"/r/{room.code}/").content.decode()
     assert re.search(r'name="rating" value="rated" checked', host_page)
     assert "Rules: " in room_page(grace, room) and "· Rated" in room_page(grace, room)
-    perform(room.code, ada, A.parse_rules({"level": "easy", "preset": "standard", "rating": "unrated"}))
+    act(room.code, ada, A.parse_rules({"level": "easy", "preset": "standard", "rating": "unrated"}))
     host_page = browser_of(ada).get(f"/r/{room.code}/").content.decode()
     assert re.search(r'name="rating" value="unrated" checked', host_page)
     assert "Unrated" in room_page(grace, room) and "Telt niet voor de rating" not in room_page(grace, room)
     assert "Zonder rating" in room_page(grace, room, "nl")
     # Custom rules are never rated, whatever the toggle says.
-    perform(room.code, ada, A.parse_rules({"level": "easy", "preset": "custom", "hint_limit": 5}))
+    act(room.code, ada, A.parse_rules({"level": "easy", "preset": "custom", "hint_limit": 5}))
     summary = room_page(grace, room)
     assert "Unrated" in summary and "· Rated" not in summary
 
@@ -68,12 +68,12 @@ def test_a_lobby_with_a_guest_seated_says_it_is_unrated_unless_everyone_signs_in
     ada = signed_in("Ada")
     room = create_room(ada, level="easy", preset="standard")
     assert "· Rated" in room_page(ada, room)  # alone, signed in: what the room will be so far
-    perform(room.code, player, A.Join())  # a guest without an account
+    act(room.code, player, A.Join())  # a guest without an account
     for viewer in (ada, player):
         summary = room_page(viewer, room)
         assert "· Unrated unless every player signs in" in summary and "· Rated" not in summary
     assert "Zonder rating, tenzij iedereen inlogt" in room_page(ada, room, "nl")
-    perform(room.code, player, A.Leave())
+    act(room.code, player, A.Leave())
     assert "· Rated" in room_page(ada, room)
 
 

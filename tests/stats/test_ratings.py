@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.models import Puzzle
+from games.sudoku.play import Enter
 from rooms import actions as A
-from rooms.api import create_room, perform
+from rooms.api import act, create_room
 from rooms.models import Room
 from rooms.store import record_results
 from stats import ratings
@@ -184,7 +185,7 @@ def test_signing_in_during_play_does_not_make_the_room_rated_nor_signing_out_unr
     from games.models import Puzzle
     from players.models import Profile
     from rooms import actions as A
-    from rooms.api import create_room, perform
+    from rooms.api import act, create_room
     from stats.models import RatingChange, RoomRating
     from tests.conftest import EMPTY, PUZZLE, SOLUTION
     from tests.stats.rated_rooms import signed_in
@@ -193,9 +194,9 @@ def test_signing_in_during_play_does_not_make_the_room_rated_nor_signing_out_unr
         Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
         ada, grace = first_hook()
         room = create_room(ada, level="easy", preset="standard")
-        perform(room.code, grace, A.Join())
-        perform(room.code, grace, A.SetReady(True))
-        started = perform(room.code, ada, A.Start()).room
+        act(room.code, grace, A.Join())
+        act(room.code, grace, A.SetReady(True))
+        started = act(room.code, ada, A.Start()).room
         return room, ada, grace, started.starts_at + dt.timedelta(seconds=1)
 
     # Anonymous at the countdown, signed in before the win: unrated.
@@ -203,8 +204,8 @@ def test_signing_in_during_play_does_not_make_the_room_rated_nor_signing_out_unr
     ada.account = get_user_model().objects.create(username="ada", email="ada@example.com")
     ada.save()
     for cell in EMPTY:
-        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), now=at)
-    perform(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=31))  # past the early-forfeit window
+        act(room.code, ada, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at)
+    act(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=31))  # past the early-forfeit window
     assert RoomRating.objects.get(room_id=room.pk).rated is False
     assert not RatingChange.objects.filter(room_id=room.pk).exists()
 
@@ -213,8 +214,8 @@ def test_signing_in_during_play_does_not_make_the_room_rated_nor_signing_out_unr
     account = ada.account_id
     Profile.objects.filter(pk=ada.pk).update(account=None)  # this browser signed out mid-race
     for cell in EMPTY:
-        perform(room.code, ada, A.Enter(cell, int(SOLUTION[cell])), now=at)
-    perform(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=31))  # past the early-forfeit window
+        act(room.code, ada, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=at)
+    act(room.code, grace, A.Forfeit(), now=at + dt.timedelta(seconds=31))  # past the early-forfeit window
     assert RoomRating.objects.get(room_id=room.pk).rated is True
     assert RatingChange.objects.get(room_id=room.pk, profile=ada).account_id == account
 
@@ -239,15 +240,15 @@ def test_a_forfeit_in_the_first_30_seconds_leaves_the_room_unrated(three, bank_p
     room = create_room(ada, level="easy")
     now = timezone.now()
     for p in (grace, linus):
-        perform(room.code, p, A.Join(), now=now)
+        act(room.code, p, A.Join(), now=now)
     for p in three:
-        perform(room.code, p, A.SetReady(True), now=now)
-    perform(room.code, ada, A.Start(), now=now)
+        act(room.code, p, A.SetReady(True), now=now)
+    act(room.code, ada, A.Start(), now=now)
     play = now + dt.timedelta(seconds=django_settings.COUNTDOWN_SECONDS)
-    perform(room.code, linus, A.Forfeit(), now=play + dt.timedelta(seconds=20))
+    act(room.code, linus, A.Forfeit(), now=play + dt.timedelta(seconds=20))
     for who, seconds in ((ada, 60), (grace, 70)):
         for cell in EMPTY:
-            perform(room.code, who, A.Enter(cell, int(SOLUTION[cell])), now=play + dt.timedelta(seconds=seconds))
+            act(room.code, who, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=play + dt.timedelta(seconds=seconds))
     decision = RoomRating.objects.get(room_id=room.pk)
     assert not decision.rated and decision.reason == "early_forfeit"
     assert not RatingChange.objects.exists()

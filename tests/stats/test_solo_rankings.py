@@ -1,6 +1,6 @@
 """The all-time Solo Run boards across accounts (docs/rules.md section 8) read each account's best
 run per board, a SoloBest row kept at every write that moves a run onto or off an account's
-boards (games/bests.py). The places must be those of the boards' definition, counted over
+boards (games/sudoku/bests.py). The places must be those of the boards' definition, counted over
 the runs (1 + the accounts with a run strictly ahead: what stats.rankings counted before
 SoloBest), through a finish, a sign-in's link, an unlink, the admin's edits and deletes and
 an account's deletion; a rebuild from scratch gives the rows kept; and the page for a viewer
@@ -23,10 +23,10 @@ from django.utils import timezone
 
 from accounts.linking import link_at_sign_in, unlink
 from accounts.records import delete_account
-from games import solo
-from games.bests import BAND, FIELDS, board_runs, order, rebuild, refresh_best
 from games.daily.models import Daily
 from games.models import Puzzle, SoloBand, SoloBest, SoloRun
+from games.sudoku import solo
+from games.sudoku.bests import BAND, FIELDS, board_runs, order, rebuild, refresh_best
 from players.models import Profile
 from stats import rankings
 from tests.conftest import EMPTY, PUZZLE, SOLUTION

@@ -1,12 +1,12 @@
 """Make every account's best Solo Runs (games.models.SoloBest, the boards across accounts)
-again from the runs (games.bests.rebuild): a check that the rows kept at each write are
+again from the runs (games.sudoku.bests.rebuild): a check that the rows kept at each write are
 what the runs give (it says how many differed), or a repair after runs were changed
 outside the app. Their bands' counts (games.models.SoloBand) are made again too."""
 
 from django.core.management.base import BaseCommand
 
-from games.bests import BAND, rebuild
 from games.models import SoloBand, SoloBest
+from games.sudoku.bests import BAND, rebuild
 
 
 def _rows() -> set:

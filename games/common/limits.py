@@ -1,8 +1,16 @@
-"""Per-client limits that hold however many cookies a client throws away (issue 12): the
-client's IP, the shared counters, and the creation limits of rooms and solo games
-(Solo Run, Cardoku, Domino), counted per profile and per IP in a fixed window; past the
-limit the request gets a 429 with a clear message. rooms/limits.py adds the room-code
-guessing limit on top.
+"""The site's one home of rate limits (issue 12, issue 42): the client's IP and the three
+primitives every limit is built on, each with its formula here only:
+
+- a fixed window counted in the shared cache (`count`, `over`): the creation limits below
+  (rooms, solo games, dailies, the pool, follows, invites), the room-code guesses
+  (rooms/limits.py), reactions (rooms/reactions.py), sign-in code requests (accounts/views.py);
+- a steady rate with a burst in the shared cache (`gcra`): the room sockets' connects and
+  resyncs (rooms/limits.py connect_allowed);
+- a token bucket in memory (`TokenBucket`): a socket's own message allowance
+  (rooms/consumers.py) and a player's over all their sockets in a process (rooms/hub.py).
+
+The creation limits are counted per profile and per IP; past the limit the request gets a
+429 with a clear message. rooms/limits.py holds the rooms' admission policy on top.
 
 The client IP comes from client_ip(): REMOTE_ADDR (or the socket's peer), or, when that peer
 is one of TRUSTED_PROXIES, the nearest X-Forwarded-For address that is not a trusted proxy.
@@ -12,6 +20,8 @@ A cache failure (Redis down) lets requests through rather than answering 500.
 import functools
 import ipaddress
 import logging
+import time
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.core.cache import cache
@@ -85,6 +95,52 @@ def over(key: str, limit: int) -> bool:
     except Exception:  # the cache (Redis) is down: let requests through rather than fail
         logger.warning("rate limit unavailable", exc_info=True)
         return False
+
+
+def gcra(budgets: Sequence[tuple[str, int, int]], window: float, unavailable: str = "rate limit unavailable") -> bool:
+    """Charge one arrival to each budget, a (cache key, limit, burst): `limit` per `window`
+    seconds as a steady rate, up to `burst` at once (GCRA: each key holds its theoretical next
+    arrival). False once any budget is spent. Refused arrivals are charged too (up to one
+    window ahead), so a client that knocks again at once only stays out longer. A cache
+    failure lets the arrival through (logged as `unavailable`)."""
+    now = time.time()
+    try:
+        arrivals = cache.get_many([name for name, _limit, _burst in budgets])
+        allowed, due = True, {}
+        for name, limit, burst in budgets:
+            interval = window / limit
+            theoretical = max(arrivals.get(name, now), now)
+            allowed = allowed and theoretical - now <= (burst - 1) * interval
+            due[name] = min(theoretical + interval, now + window)
+        cache.set_many(due, timeout=window + 1)
+    except Exception:  # the cache (Redis) is down: let the client in rather than fail
+        logger.warning(unavailable, exc_info=True)
+        return True
+    return allowed
+
+
+class TokenBucket:
+    """`rate` messages a second, up to `burst` at once, in this process's memory: a socket's
+    own allowance (rooms/consumers.py) and a player's over all their sockets in a process
+    (rooms/hub.py)."""
+
+    def __init__(self, rate: float, burst: float):
+        self.rate, self.burst, self.tokens, self.last = rate, burst, float(burst), time.monotonic()
+
+    def has(self, now: float) -> bool:
+        """Is there a message's token at `now` (refilled for the time since the last look)?"""
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        return self.tokens >= 1
+
+    def spend(self) -> None:
+        self.tokens -= 1
+
+    def take(self, now: float) -> bool:
+        if not self.has(now):
+            return False
+        self.spend()
+        return True
 
 
 # --- creation: per profile and per IP ---

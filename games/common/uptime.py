@@ -1,5 +1,5 @@
 """When this server process started and when the site was last seen alive before it, so that
-a Solo Run's clock does not count the time the server was down (games/solo.advance_clock).
+a Solo Run's clock does not count the time the server was down (games/sudoku/solo.advance_clock).
 
 Every server process writes a heartbeat to the cache (Redis in production, shared by all
 processes) every HEARTBEAT seconds. At start, before its own first heartbeat, a process reads

@@ -11,8 +11,7 @@ from games.domino import play as dm_play
 from games.domino import presenters as dm_presenters
 from games.engines import cardoku as ck
 from games.engines.race import Board
-
-from .sudoku import fragments
+from games.sudoku import fragments
 
 # A classic puzzle with one solution (the Wikipedia example), for the Sudoku and Domino pictures.
 PUZZLE = tuple(int(d) for d in "530070000600195000098000060800060003400803001700020006060000280000419005000080079")

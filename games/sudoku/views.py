@@ -1,3 +1,5 @@
+"""Solo Run's pages: a new run, its page, and every move on it (games/sudoku/solo.py writes)."""
+
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -6,85 +8,31 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from config.methods import page
-from games import responses
+from games.bank import BankEmpty
+from games.common import i18n, responses
+from games.common.limits import creation_limit
+from games.common.responses import busy, flash
 from games.engines import race
-from games.responses import busy, flash
+from games.models import SoloRun
 from players.middleware import player_token
 
-from . import guide, i18n, solo
-from .bank import BankEmpty
-from .limits import creation_limit
-from .models import Level, SoloRun
+from . import fragments, play, solo
 from .presenters import board_rows, digit_pad
-from .sudoku import fragments, play
-from .zones import time_zones
-
-
-def _home_context(player, **extra):
-    # The home page shows the rooms' games and the stats' panels: apps built on this one,
-    # imported here only (games/ imports neither at its top).
-    from pool import counts
-    from rooms.gametypes import GAME_TYPES
-    from stats.panels import home_panels
-
-    room_games = [(key, _(game.menu_label)) for key, game in GAME_TYPES.items()]
-    waiting, racing = counts.read()
-    return {
-        "levels": Level.choices,
-        "pool_waiting": waiting,
-        "pool_racing": racing,
-        "time_zones": time_zones(),
-        "room_games": room_games,
-        **home_panels(player),
-        **extra,
-    }
-
-
-@page
-def home(request):
-    from .daily.views import player_zone, today_context
-
-    tz, name, _error = player_zone(request)  # the browser's zone (static/js/daily.js), UTC until it says
-    daily = today_context(request.player, tz)
-    account_id = getattr(request.player, "account_id", None)
-    friends = {}
-    if account_id is not None:  # the panel arrives on the player's own socket (friends/consumers.py)
-        friends = {"friends_panel": True, "friends_today": friends_today(account_id, daily["daily_states"])}
-    return render(request, "home.html", _home_context(request.player, daily_zone=name, **daily, **friends))
-
-
-def friends_today(account_id: int, states) -> list[dict]:
-    """Today's dailies the player finished (or gave up), each with the friends' results on it:
-    never before, so nobody's time spoils the puzzle (docs/rules.md 11)."""
-    from friends.graph import circle
-
-    from .daily.boards import among
-
-    shown = []
-    for s in states:
-        if s.state in ("finished", "dnf"):
-            rows = among(s.daily.pk, circle(account_id, "player__account_id"))
-            if any(r.account_id != account_id for r in rows):
-                shown.append({"daily": s.daily, "rows": rows})
-    return shown
-
-
-@page
-def how_to_play(request):
-    guides = {"sudoku": guide.sudoku_picture(), "cardoku": guide.cardoku_picture(), "domino": guide.domino_picture()}
-    presets = [(i18n.PRESETS[key], rules) for key, rules in race.PRESETS.items()]
-    return render(request, "how_to_play.html", {"presets": presets, "guide": guides})
 
 
 @require_POST
-@creation_limit("game")  # games/limits.py: per profile and per IP
+@creation_limit("game")  # games/common/limits.py: per profile and per IP
 def solo_new(request):
+    # The start form is on the home page: a refused start shows that page again with its
+    # message (the one import of games/ from pages/, pyproject.toml's contract ignores it).
+    from pages.views import home_context
+
     try:
         run = solo.start_run(request.player, request.POST.get("level", ""))
     except race.MalformedMove as error:
-        return render(request, "home.html", _home_context(request.player, error=str(error)), status=400)
+        return render(request, "home.html", home_context(request.player, error=str(error)), status=400)
     except BankEmpty as error:
-        return busy(render(request, "home.html", _home_context(request.player, error=str(error)), status=503))
+        return busy(render(request, "home.html", home_context(request.player, error=str(error)), status=503))
     if request.htmx:
         return HttpResponseClientRedirect(reverse("solo_run", args=[run.pk]))
     return redirect("solo_run", run_id=run.pk)
@@ -105,7 +53,7 @@ def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error
         "mode": mode,
         "rules": run.rules,
         "hints_left": run.rules.hint_limit - board.hints,
-        "fillable": run.assisted,  # Fill notes, Assisted runs only (games/solo.py)
+        "fillable": run.assisted,  # Fill notes, Assisted runs only (games/sudoku/solo.py)
         "pad": digit_pad(board),
         "version": run.moves,
         # The finish screen's comparisons and chart; `outcome` set: it was just reached (celebrate).
@@ -128,7 +76,7 @@ def _pause_rule(run: SoloRun) -> dict:
 def run_daily_context(run: SoloRun) -> dict:
     """What a daily run's page shows beside Solo Run's: the daily, practice or ranked, and after
     a ranked finish the place, the streak, the share line, or the review hold."""
-    from .daily import boards, days, play, review
+    from games.daily import boards, days, play, review
 
     daily = run.daily
     context: dict = {"daily": daily, "practice": run.practice, "closes_at": run.closes_at}
@@ -150,7 +98,7 @@ def solo_run(request, run_id: int):
     account = request.player.account_id
     ours = account is not None and run.player.account_id == account
     if run.daily_id and ours:
-        from .daily.play import take_over
+        from games.daily.play import take_over
 
         run = take_over(run, request.player)  # a daily continues on the account's other devices
     if run.player_id != request.player.pk and not (ours and run.state == SoloRun.State.FINISHED):

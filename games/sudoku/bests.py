@@ -3,7 +3,7 @@ rankings across accounts read (stats/rankings.py, docs/rules.md section 8).
 
 A run is on a board when it is a finished Solo Run (not a daily's) of a profile linked to
 an account. `refresh_best` recomputes an account's rows from its runs, wherever a run joins
-or leaves its boards: a Solo Run's finish (games/solo.py; a finished run never changes), a
+or leaves its boards: a Solo Run's finish (games/sudoku/solo.py; a finished run never changes), a
 browser's profile linked at sign-in (accounts/linking.py), a run or profile the admin edits
 or deletes (games/admin.py, players/admin.py). Deleting a run or an account deletes its
 rows (accounts/records.py deletes the account's runs, then the account; `detach` first).
@@ -30,7 +30,7 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Q, Value
 from django.db.models.functions import Cast, Floor
 
-from .models import Level, SoloBand, SoloBest, SoloRun
+from games.models import Level, SoloBand, SoloBest, SoloRun
 
 # The personal boards' orders (stats.leaderboards): Classic by time, then fewer mistakes,
 # then higher score; Assisted by fewer hints, fewer mistakes, time, then higher score.

@@ -7,19 +7,19 @@ from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from games.bank import take_puzzle
+from games.common import rowwriter, uptime
+from games.common.numbers import ascii_int
 from games.engines import race
 from games.engines.errors import Refusal
 from games.engines.text import _
+from games.models import Level, SoloRun
+from games.signals import run_finished
 from players.identity import record_filter
 from players.models import Profile
 
-from . import rowwriter, uptime
-from .bank import take_puzzle
+from . import play
 from .bests import refresh_best
-from .models import Level, SoloRun
-from .numbers import ascii_int
-from .signals import run_finished
-from .sudoku import play
 
 
 class NotYourRun(Refusal):
@@ -73,7 +73,7 @@ class Played:
 # (ranked nowhere) keeps the stopped clock without the Assisted drop.
 # More than CLASSIC_MISTAKES mistakes make a run Assisted too (trying 1-9 in every cell gave
 # a 2.4 s Classic time with 250 mistakes). Each request of a run whose clock runs moves the
-# clock on; the time the server was down (games/uptime.py: from its last heartbeat before a
+# clock on; the time the server was down (games/common/uptime.py: from its last heartbeat before a
 # restart to the new process's start) is not play time.
 PAUSE_GRACE = SoloRun.PAUSE_GRACE
 CLASSIC_MISTAKES = 5
@@ -168,10 +168,10 @@ def new_run(player, puzzle, **daily) -> SoloRun:
 
 def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     """Apply one action to `player`'s run (a Profile or the request's player token) through
-    games.rowwriter.write: one write of the changed columns, to the run this process kept from its
+    games.common.rowwriter.write: one write of the changed columns, to the run this process kept from its
     last move or read (with its puzzle's solution) by one SELECT. A ranked daily run's finish
     is judged for fair play (games/daily/review.py) once written; a Solo Run's finish updates
-    its account's best on the boards across accounts (games/bests.py)."""
+    its account's best on the boards across accounts (games/sudoku/bests.py)."""
     now = now or timezone.now()
     played = rowwriter.write(
         SoloRun,
@@ -185,8 +185,8 @@ def act(run_id: int, player, action: SoloAction, now=None) -> Played:
     run = played.run
     if played.outcome is not None and run.state == SoloRun.State.FINISHED:  # this move finished it
         if run.daily_id is not None and not run.practice:
-            from .daily.boards import forget
-            from .daily.review import judge
+            from games.daily.boards import forget
+            from games.daily.review import judge
 
             judge(run)
             forget(run.daily_id)
@@ -372,10 +372,9 @@ def score_parts(board: race.Board, rules: race.Rules) -> list[tuple[str, int]]:
 
 
 def finish_summary(run: SoloRun) -> Finish:
+    from games.common.times import format_seconds
     from stats.charts import line_chart
     from stats.leaderboards import recent_times
-
-    from .presenters import format_seconds
 
     if run.elapsed is None:
         raise ValueError(f"run {run.pk} has not finished")
