@@ -1,12 +1,17 @@
 """An arena's table (docs/rules.md 12): points, then fewer rooms, then less solving time; pushed
 to every open arena page's own socket when it changes (friends/consumers.py renders it)."""
 
+import asyncio
+import copy
 import logging
 from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from .models import Arena, Entry
 
@@ -29,17 +34,28 @@ class Row:
     mine: bool
 
 
-# arena pk -> ((code, table_version), the ranked rows): each process ranks an arena once per change,
-# not once per open page (a push makes every page of the arena render its table at once).
-_RANKED: dict[int, tuple[tuple[str, int], list[Row]]] = {}
+@dataclass
+class Ranking:
+    """An arena's table at one version: its rows in order and each account's index in them."""
+
+    arena: Arena  # a copy: the caller's instance may be refreshed to a later version
+    rows: list[Row]
+    index: dict[int, int]
+
+    @property
+    def version(self) -> int:
+        return self.arena.table_version
 
 
-def ranked(arena: Arena) -> list[Row]:
-    """Every entry in table order with its place; equal points, rooms and time share a place."""
-    cached = _RANKED.get(arena.pk)
-    version = (arena.code, arena.table_version)  # the code too: a test database reuses pks
-    if cached is not None and cached[0] == version:
-        return cached[1]
+# arena code -> its latest ranking: each process ranks an arena once per change, not once per
+# open page (a push makes every page of the arena show the new table at once).
+_RANKED: dict[str, Ranking] = {}
+
+
+def ranking(arena: Arena) -> Ranking:
+    cached = _RANKED.get(arena.code)
+    if cached is not None and cached.arena.pk == arena.pk and cached.version >= arena.table_version:
+        return cached  # (the pk too: a test database reuses codes' rows)
     rows = list(Entry.objects.filter(arena=arena).select_related("player").order_by(*ORDER))
     placed, place, previous = [], 0, None
     for i, e in enumerate(rows, start=1):
@@ -49,14 +65,20 @@ def ranked(arena: Arena) -> list[Row]:
         placed.append(Row(place, e, e.player.display_name, False))
     if len(_RANKED) > 50:  # old arenas: drop them all, the running ones are ranked again
         _RANKED.clear()
-    _RANKED[arena.pk] = (version, placed)
-    return placed
+        _TOPS.clear()
+    result = Ranking(copy.copy(arena), placed, {r.entry.account_id: i for i, r in enumerate(placed)})
+    _RANKED[arena.code] = result
+    return result
 
 
-def table(arena: Arena, viewer_account: int | None, top: int = TOP) -> tuple[list[Row], list[Row]]:
-    """The top rows and, when the viewer is further down, their place with a neighbour each side."""
-    placed = ranked(arena)
-    mine = next((i for i, r in enumerate(placed) if r.entry.account_id == viewer_account), None)
+def ranked(arena: Arena) -> list[Row]:
+    """Every entry in table order with its place; equal points, rooms and time share a place."""
+    return ranking(arena).rows
+
+
+def _split(ranked: Ranking, viewer_account: int | None, top: int) -> tuple[list[Row], list[Row]]:
+    placed = ranked.rows
+    mine = ranked.index.get(viewer_account) if viewer_account is not None else None
     around = placed[max(top, mine - 1) : mine + 2] if mine is not None and mine >= top else []
 
     def shown(rows):
@@ -65,12 +87,69 @@ def table(arena: Arena, viewer_account: int | None, top: int = TOP) -> tuple[lis
     return shown(placed[:top]), shown(around)
 
 
+def table(arena: Arena, viewer_account: int | None, top: int = TOP) -> tuple[list[Row], list[Row]]:
+    """The top rows and, when the viewer is further down, their place with a neighbour each side."""
+    return _split(ranking(arena), viewer_account, top)
+
+
+# --- the push: one ranking and one top per version a process, each page adds its own rows ----------
+
+# (code, version, language, the viewer's index when in the top) -> the top's rendered rows
+_TOPS: dict[tuple, str] = {}
+# (event loop, code) -> the ranking being loaded: the pages of one arena wait for one query
+_LOADING: dict[tuple[int, str], asyncio.Task] = {}
+
+
+def _load(code: str) -> Ranking | None:
+    arena = Arena.objects.filter(code=code).first()
+    return ranking(arena) if arena is not None else None
+
+
+async def _latest(code: str, version: int) -> Ranking | None:
+    """The arena's ranking at `version` or later, loaded once for every page waiting for it."""
+    cached = _RANKED.get(code)
+    if cached is not None and cached.version >= version:
+        return cached
+    key = (id(asyncio.get_running_loop()), code)
+    task = _LOADING.get(key)
+    if task is None:
+        task = asyncio.ensure_future(database_sync_to_async(_load)(code))
+        _LOADING[key] = task
+        task.add_done_callback(lambda _: _LOADING.pop(key, None))
+    return await asyncio.shield(task)  # one page's socket closing does not cancel the others' load
+
+
+def _render(ranked: Ranking, language: str, viewer_account: int | None) -> str:
+    top, around = _split(ranked, viewer_account, TOP)
+    mine = ranked.index.get(viewer_account) if viewer_account is not None else None
+    key = (ranked.arena.code, ranked.version, language, mine if mine is not None and mine < TOP else None)
+    with translation.override(language):
+        top_html = _TOPS.get(key)
+        if top_html is None:
+            top_html = _TOPS[key] = render_to_string("arenas/arena.html#top_rows", {"top": top})
+        context = {"arena": ranked.arena, "top": top, "top_html": top_html, "around": around, "oob": True}
+        return render_to_string("arenas/arena.html#table", context)
+
+
+async def frame(code: str, version: int, language: str, viewer_account: int | None) -> tuple[str, int]:
+    """The table as pushed to one viewer's page (out of band) and the version it shows, at
+    `version` or later; ("", version) when the arena is gone. No database work but one
+    ranking's load per version a process; rendered in the loop: it reads only the ranking."""
+    ranked = await _latest(code, version)
+    if ranked is None:
+        return "", version
+    return _render(ranked, language, viewer_account), ranked.version
+
+
 def push_table(arena: Arena) -> None:
     """Tell every open arena page (their own sockets, friends/consumers.py) the table changed;
     each renders it for its viewer. Sent at most once per tick: a second at the least."""
     layer = get_channel_layer()
     if layer is not None:
+        # The version committed now (this instance's may be older): a page showing it skips it.
+        version = Arena.objects.filter(pk=arena.pk).values_list("table_version", flat=True).first() or 0
+        message = {"type": "arena.table", "code": arena.code, "version": version}
         try:
-            async_to_sync(layer.group_send)(group(arena.code), {"type": "arena.table", "code": arena.code})
+            async_to_sync(layer.group_send)(group(arena.code), message)
         except Exception:
             logger.warning("arena push failed", exc_info=True)

@@ -14,9 +14,8 @@ from django.contrib.auth import SESSION_KEY
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from arenas.models import Arena
+from arenas.table import frame as table_frame
 from arenas.table import group as arena_group
-from arenas.table import table
 from games.common.i18n import socket_language
 
 from . import presence
@@ -43,6 +42,7 @@ class MeConsumer(AsyncWebsocketConsumer):
         self.panel = query.get("panel") == ["1"]  # a page with the friends-online panel
         self.invite_room = where if what == "room" else ""  # a lobby's panel offers invites to it
         self.arena = where if what == "arena" else ""  # an arena's page: its table is pushed here
+        self.table_shown = 0  # the table version this page shows (the page's own is older or equal)
         await self.channel_layer.group_add(presence.group(self.account_id), self.channel_name)
         if self.arena:
             await self.channel_layer.group_add(arena_group(self.arena), self.channel_name)
@@ -90,21 +90,21 @@ class MeConsumer(AsyncWebsocketConsumer):
 
     async def arena_table(self, event):
         """The arena's table changed: this viewer's rows (their own place among them). Pushes
-        come once per arena tick at most, so a busy arena costs a render a second per page."""
-        await self.send(text_data=await db(self._render)("arena"))
+        come once per arena tick at most; the process ranks and renders the top once per
+        version (arenas/table.py frame), each page only its own rows, in the loop."""
+        version = int(event.get("version") or 0)
+        if version and version <= self.table_shown:
+            return  # this page already shows it, or a later one
+        html, shown = await table_frame(self.arena, version, self.language, self.account_id)
+        if html and shown > self.table_shown:
+            self.table_shown = shown
+            await self.send(text_data=html)
 
     async def me_notified(self, event):
         await self.send(text_data=await db(self._render)("notified", int(event.get("id") or 0)))
 
     def _render(self, what: str, notification_id: int = 0) -> str:
         with translation.override(self.language):
-            if what == "arena":
-                arena = Arena.objects.filter(code=self.arena).first()
-                if arena is None:
-                    return ""
-                top, around = table(arena, self.account_id)
-                context = {"arena": arena, "top": top, "around": around, "oob": True}
-                return render_to_string("arenas/arena.html#table", context)
             if what == "panel":
                 rows = presence.online_friends(self.account_id)
                 context = {"online": rows, "invite_room": self.invite_room}

@@ -126,7 +126,9 @@ def start_daphne(
     a long run never blocks on a full pipe; without it, stderr is a pipe (read on failure)."""
     with open(log_path, "ab") if log_path else contextlib.nullcontext() as log:  # the child keeps its own copy
         process = Daphne(
-            [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+            # A socket's connect may wait behind a burst of others (an arena round starts every
+            # room at once): 30 s, as in production (docs/operations.md), not daphne's 5 s.
+            [PYTHON, "-m", "daphne", "--websocket_connect_timeout", "30", "-b", "127.0.0.1", "-p", str(port), app],
             cwd=tree or ROOT,  # `tree`: another checkout's code (bench/realtime.py --previous)
             stdout=subprocess.DEVNULL,
             stderr=log or subprocess.PIPE,
