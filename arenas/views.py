@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.common.limits import creation_limit
-from games.common.responses import refusal
+from games.common.responses import message_page, refusal
 from games.models import Level
 
 from . import service
@@ -25,12 +25,7 @@ def _arena(code: str) -> Arena | None:
 
 
 def _missing(request):
-    return render(
-        request,
-        "message.html",
-        {"title": _("No such arena"), "message": _("No arena has that code: check the link.")},
-        status=404,
-    )
+    return message_page(request, _("No such arena"), _("No arena has that code: check the link."), 404)
 
 
 @require_GET

@@ -1,6 +1,7 @@
 """Typed environment helpers that fail loudly, naming the variable that is wrong."""
 
 import os
+from collections.abc import Callable
 from urllib.parse import urlparse
 
 from django.core.exceptions import ImproperlyConfigured
@@ -24,23 +25,21 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    if value in (None, ""):
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+    return _env_number(name, default, int, "an integer")
 
 
 def env_float(name: str, default: float) -> float:
+    return _env_number(name, default, float, "a number")
+
+
+def _env_number[N: (int, float)](name: str, default: N, kind: Callable[[str], N], what: str) -> N:
     value = os.environ.get(name)
-    if value in (None, ""):
+    if value is None or value == "":
         return default
     try:
-        return float(value)
+        return kind(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}") from None
+        raise ImproperlyConfigured(f"{name} must be {what}, got {value!r}") from None
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

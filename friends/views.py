@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.common.limits import creation_limit
-from games.common.responses import refusal
+from games.common.responses import message_page, refusal
 from players.models import Profile
 
 from . import graph, presence, streaks
@@ -220,15 +220,7 @@ def public_profile(request, handle: str):
     member = Member.objects.filter(handle=fold(handle)).first()
     viewer = request.user.pk if request.user.is_authenticated else None
     if member is None or (viewer is not None and graph.blocked_between(viewer, member.account_id)):
-        return render(
-            request,
-            "message.html",
-            {
-                "title": _("No such player"),
-                "message": _("Nobody has the handle @%(handle)s.") % {"handle": handle[:40]},
-            },
-            status=404,
-        )
+        return _no_such_player(request, _("Nobody has the handle @%(handle)s.") % {"handle": handle[:40]})
     account_id = member.account_id
     profile = Profile.objects.filter(account_id=account_id).order_by("-last_seen").first()
     if profile is None:
@@ -251,13 +243,9 @@ def find(request):
     query = request.GET.get("q", "")
     member = graph.find(query, request.user.pk if request.user.is_authenticated else None)
     if member is None:
-        return render(
-            request,
-            "message.html",
-            {
-                "title": _("No such player"),
-                "message": _("Nobody findable has the handle @%(handle)s.") % {"handle": query[:40]},
-            },
-            status=404,
-        )
+        return _no_such_player(request, _("Nobody findable has the handle @%(handle)s.") % {"handle": query[:40]})
     return redirect("public_profile", handle=member.handle)
+
+
+def _no_such_player(request, message: str):
+    return message_page(request, _("No such player"), message, 404)

@@ -6,6 +6,7 @@ from django.views.decorators.http import require_POST
 
 from config.methods import page
 from games.common.limits import creation_limit
+from games.common.responses import message_page
 from games.common.times import format_seconds
 from games.models import SoloRun
 from games.sudoku import solo
@@ -17,7 +18,7 @@ from .models import Track
 
 
 def _refused(request, title, message, status):
-    return render(request, "message.html", {"title": title, "message": message, "error": True}, status=status)
+    return message_page(request, title, message, status, error=True)
 
 
 def _daily_refused(request):

@@ -5,21 +5,16 @@ cannot drift apart."""
 
 from __future__ import annotations
 
-from html import escape
-
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
+from games.common.responses import escaped as _e
 from games.common.times import format_seconds
 from games.sudoku import fragments as sudoku
 
 GRID = "M1 0V9M2 0V9M4 0V9M5 0V9M7 0V9M8 0V9M0 1H9M0 2H9M0 4H9M0 5H9M0 7H9M0 8H9"
 BOXES = "M3 0V9M6 0V9M0 3H9M0 6H9"
 _SQUARES = [f"M{i % 9} {i // 9}h1v1h-1z" for i in range(81)]  # one cell's square, by index
-
-
-def _e(value) -> str:
-    return escape(str(value), quote=True)
 
 
 def silhouette_paths(classes: list[str]) -> tuple[str, str]:

@@ -17,6 +17,7 @@ from icalendar import Alarm, Calendar, Event
 from config.methods import page
 from games.cardoku.models import CardokuGame
 from games.common.i18n import say
+from games.common.responses import go
 from games.common.zones import time_zones  # noqa: F401 - the zones the schedule forms accept
 from games.domino.models import DominoGame
 from games.engines import race
@@ -65,9 +66,12 @@ def _not_found(request):
 
 
 def _seat_refused(request, code: str, title, message, status: int):
-    """None when the client's player sits in room `code`. Else one refusal, the same whether
-    the room exists or not (404 against 409 told a guesser which codes were real), counted as
-    a miss either way, so the counter cannot tell them apart either."""
+    """None when the client's player sits in room `code`. Else one refusal: the lookup limit's
+    (_refused_lookup), or the same whether the room exists or not (404 against 409 told a
+    guesser which codes were real), counted as a miss either way, so the counter cannot tell
+    them apart either."""
+    if refused := _refused_lookup(request, code):
+        return refused
     if len(code) != CODE_LENGTH:  # no room has such a code: say so
         return _not_found(request)
     player = known_player(request)
@@ -79,8 +83,7 @@ def _seat_refused(request, code: str, title, message, status: int):
 
 def _go(request, name, **kwargs):
     """Redirect; htmx-posted forms (room forms pushed over the socket) get HX-Redirect."""
-    url = reverse(name, kwargs=kwargs)
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return go(request, reverse(name, kwargs=kwargs))
 
 
 def parse_schedule(date_text: str, zone_name: str) -> tuple[dt.datetime, str]:
@@ -109,18 +112,12 @@ def room_new(request):
             scheduled_for, zone = parse_schedule(request.POST["scheduled_at"], request.POST.get("timezone", ""))
     except RoomError as error:
         return _room_form_again(request, str(error))
-    fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
-    if (ask := name_gate(request, _("Pick your name, then create the room"), fields)) is not None:
+    if (ask := name_gate(request, _("Pick your name, then create the room"), _room_form(request))) is not None:
         return ask
     # Counted once the player has a profile (the name just picked made it): the first room
     # of a first visit counts for that profile too (issue 45 item 9).
-    if limits.creation_limited(request, "room"):
-        return _message(
-            request,
-            _("Slow down"),
-            _("You have created too many rooms in a short time. Wait a few minutes and try again."),
-            429,
-        )
+    if refused := _creation_refused(request):
+        return refused
     try:
         room = create_room(request.player, game, level, preset, scheduled_for, zone)
     except RoomError as error:
@@ -132,11 +129,27 @@ def room_new(request):
     return remember_name_choice(redirect("room", code=room.code))
 
 
+def _room_form(request) -> dict[str, str]:
+    """The room form's fields as they were sent."""
+    return {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
+
+
+def _creation_refused(request) -> HttpResponse | None:
+    """One room creation counted (a new room, a rematch): past the limit, the refusal."""
+    if not limits.creation_limited(request, "room"):
+        return None
+    return _message(
+        request,
+        _("Slow down"),
+        _("You have created too many rooms in a short time. Wait a few minutes and try again."),
+        429,
+    )
+
+
 def _room_form_again(request, message: str) -> HttpResponse:
     """A schedule the rules refused (a time in the past, too far ahead): the home page again
     with the room form as it was sent, open, and the reason beside it."""
-    fields = {k: request.POST.get(k, "") for k in ("game", "level", "preset", "scheduled_at", "timezone")}
-    context = home_context(request.player, room_error=message, room_form=fields)
+    context = home_context(request.player, room_error=message, room_form=_room_form(request))
     return render(request, "home.html", context, status=400)
 
 
@@ -213,13 +226,20 @@ def room_join(request, code: str | None = None):
         if not Room.objects.filter(code=code).exists():
             return _not_found(request)
         return name_gate(request, _("Pick your name, then join the room"), {"code": code})
+    if refused := _seat_act(request, code, A.Join(), _("Cannot join")):
+        return refused
+    return remember_name_choice(_go(request, "room", code=code))
+
+
+def _seat_act(request, code: str, action, title: str) -> HttpResponse | None:
+    """The player's own seat does `action` in room `code`: None once done, else the refusal."""
     try:
-        api.act(code, as_seated(code, request.player), A.Join())
+        api.act(code, as_seated(code, request.player), action)
     except RoomNotFound:
         return _not_found(request)
     except RoomError as error:
-        return _message(request, _("Cannot join"), str(error), 409)
-    return remember_name_choice(_go(request, "room", code=code))
+        return _message(request, title, str(error), 409)
+    return None
 
 
 def name_gate_passed(request, code) -> bool:
@@ -230,17 +250,11 @@ def name_gate_passed(request, code) -> bool:
 @require_POST
 def room_leave(request, code: str):
     code = normalize_code(code)
-    if refused := _refused_lookup(request, code):
-        return refused
     watching = _("You are watching this room: only seated players can do that.")
     if refused := _seat_refused(request, code, _("Cannot leave"), watching, 409):
         return refused
-    try:
-        api.act(code, as_seated(code, request.player), A.Leave())
-    except RoomNotFound:
-        return _not_found(request)
-    except RoomError as error:
-        return _message(request, _("Cannot leave"), str(error), 409)
+    if refused := _seat_act(request, code, A.Leave(), _("Cannot leave")):
+        return refused
     return _go(request, "home")
 
 
@@ -305,8 +319,6 @@ def room_rematch(request, code: str):
     same game and rules (as its host); everyone else's "Play again" joins that room. The
     old room's sockets re-render with a one-click invitation."""
     code = normalize_code(code)
-    if refused := _refused_lookup(request, code):
-        return refused
     only_players = _("Only the players of this room can start its rematch.")
     if refused := _seat_refused(request, code, _("No rematch"), only_players, 403):
         return refused
@@ -320,13 +332,8 @@ def room_rematch(request, code: str):
         if rematch and Room.objects.filter(code=rematch, state=Room.State.LOBBY).exists():
             created = False
         else:
-            if limits.creation_limited(request, "room"):
-                return _message(
-                    request,
-                    _("Slow down"),
-                    _("You have created too many rooms in a short time. Wait a few minutes and try again."),
-                    429,
-                )
+            if refused := _creation_refused(request):
+                return refused
             game = GAME_TYPES[room.game]
             new = create_room(request.player, room.game, room.level)
             api.act(

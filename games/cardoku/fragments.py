@@ -9,23 +9,14 @@ Every value goes through `_e` (html.escape).
 
 from __future__ import annotations
 
-from html import escape
-
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.common.i18n import say
-from games.common.responses import oob as add_oob
-
-
-def _e(value) -> str:
-    return escape(str(value), quote=True)
-
-
-def _done(html: str, oob: bool) -> SafeString:
-    return add_oob(html) if oob else mark_safe(html)
+from games.common.responses import escaped as _e
+from games.common.responses import fragment as _done
 
 
 def square_id(row: int, col: int) -> str:

@@ -8,12 +8,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from config.methods import page
 from games.common.i18n import say
 from games.common.limits import creation_limit
-from games.common.responses import answer, flash
+from games.common.responses import answer, flash, go, message_page
 from games.engines import cardoku as ck
 from players.middleware import player_token
 
@@ -143,9 +142,7 @@ def new_game(request):
         return render(
             request, "cardoku/setup.html", _setup_context(request, request.POST, str(error), "layout"), status=400
         )
-    if request.htmx:
-        return HttpResponseClientRedirect(reverse("cardoku_game", args=[game.pk]))
-    return redirect("cardoku_game", game_id=game.pk)
+    return go(request, reverse("cardoku_game", args=[game.pk]))
 
 
 @require_POST
@@ -160,12 +157,7 @@ def check_layout(request):
 
 
 def _not_yours(request) -> HttpResponse:
-    return render(
-        request,
-        "message.html",
-        {"title": _("Not your game"), "message": _("That Cardoku game belongs to another player.")},
-        status=403,
-    )
+    return message_page(request, _("Not your game"), _("That Cardoku game belongs to another player."), 403)
 
 
 @page

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from config.methods import page
 from friends.graph import circle
 from games.common.limits import creation_limit
+from games.common.responses import message_page
 from games.models import Level
 
 from . import days, play, stats
@@ -116,15 +117,10 @@ def daily_board(request, date: str, level: str):
         day = play.parse_date(date)
         level = play.parse_level(level)
     except play.DailyMalformed as error:
-        return render(request, "message.html", {"title": _("No such daily"), "message": str(error)}, status=404)
+        return message_page(request, _("No such daily"), str(error), 404)
     daily = daily_of(day, level)
     if daily is None or days.opens_at(day) > timezone.now():  # a future daily's board does not exist yet
-        return render(
-            request,
-            "message.html",
-            {"title": _("No such daily"), "message": _("There is no daily of that date and level.")},
-            status=404,
-        )
+        return message_page(request, _("No such daily"), _("There is no daily of that date and level."), 404)
     account_id = getattr(request.player, "account_id", None)
     friends_view = request.GET.get("view") == "friends" and account_id is not None
     if friends_view and account_id is not None:  # the friends' board alone (the top 100 is not read)

@@ -9,22 +9,13 @@ out-of-band swaps (games/domino/presenters.move_answer). Every value goes throug
 
 from __future__ import annotations
 
-from html import escape
-
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
 from games.common.i18n import say
-from games.common.responses import oob as add_oob
+from games.common.responses import escaped as _e
+from games.common.responses import fragment as _done
 from games.common.times import format_seconds
-
-
-def _e(value) -> str:
-    return escape(str(value), quote=True)
-
-
-def _done(html: str, oob: bool) -> SafeString:
-    return add_oob(html) if oob else mark_safe(html)
 
 
 def cell_id(row: int, col: int) -> str:

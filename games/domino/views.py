@@ -8,12 +8,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from config.methods import page
 from games.bank import BankEmpty
 from games.common.limits import creation_limit
-from games.common.responses import answer, busy, flash
+from games.common.responses import answer, flash, go, message_page, start_again
 from games.engines import domino as engine
 from games.models import Level
 from players.middleware import player_token
@@ -46,13 +45,9 @@ def domino_home(request):
 def domino_new(request):
     try:
         game = solo.start_game(request.player, request.POST.get("level", ""))
-    except engine.BadMove as error:
-        return render(request, "domino/home.html", _home_context(request, str(error)), status=400)
-    except BankEmpty as error:  # the bank is being topped up: try again (games/bank.py)
-        return busy(render(request, "domino/home.html", _home_context(request, str(error)), status=503))
-    if request.htmx:
-        return HttpResponseClientRedirect(reverse("domino_game", args=[game.pk]))
-    return redirect("domino_game", game_id=game.pk)
+    except (engine.BadMove, BankEmpty) as error:
+        return start_again(request, "domino/home.html", _home_context(request, str(error)), error)
+    return go(request, reverse("domino_game", args=[game.pk]))
 
 
 def _context(game: DominoGame, now, outcome=None, action=None, joker_mode=None, error=None, oob=False):
@@ -66,12 +61,7 @@ def _context(game: DominoGame, now, outcome=None, action=None, joker_mode=None, 
 def _not_yours(request) -> HttpResponse:
     if request.htmx:
         return flash(request, _("That game is not yours."), 403)
-    return render(
-        request,
-        "message.html",
-        {"title": _("Not your game"), "message": _("That Sudoku Domino game belongs to another player.")},
-        status=403,
-    )
+    return message_page(request, _("Not your game"), _("That Sudoku Domino game belongs to another player."), 403)
 
 
 def _render_game(request, context, status=200) -> HttpResponse:

@@ -19,22 +19,16 @@ and the htmx ws extension swaps every top-level element of a socket message by i
 
 from __future__ import annotations
 
-from html import escape
-
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from games.common import responses
 from games.common.i18n import say
-from games.common.responses import oob
+from games.common.responses import escaped as _e
+from games.common.responses import fragment as _done
 from games.engines.race import Board, Outcome
 
-
-def _e(value) -> str:
-    return escape(str(value), quote=True)
-
-
-def _done(html: str, out_of_band: bool) -> SafeString:
-    return oob(html) if out_of_band else mark_safe(html)
+oob = responses.oob  # `fragments.oob(fragment)`, beside the fragments' own `oob=True`
 
 
 def cell_id(index: int) -> str:

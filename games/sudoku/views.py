@@ -5,13 +5,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from config.methods import page
 from games.bank import BankEmpty
 from games.common import i18n, responses
 from games.common.limits import creation_limit
-from games.common.responses import busy, flash
+from games.common.responses import flash, go, message_page, start_again
 from games.engines import race
 from games.models import SoloRun
 from players.middleware import player_token
@@ -29,13 +28,9 @@ def solo_new(request):
 
     try:
         run = solo.start_run(request.player, request.POST.get("level", ""))
-    except race.MalformedMove as error:
-        return render(request, "home.html", home_context(request.player, error=str(error)), status=400)
-    except BankEmpty as error:
-        return busy(render(request, "home.html", home_context(request.player, error=str(error)), status=503))
-    if request.htmx:
-        return HttpResponseClientRedirect(reverse("solo_run", args=[run.pk]))
-    return redirect("solo_run", run_id=run.pk)
+    except (race.MalformedMove, BankEmpty) as error:
+        return start_again(request, "home.html", home_context(request.player, error=str(error)), error)
+    return go(request, reverse("solo_run", args=[run.pk]))
 
 
 def _game_context(run: SoloRun, outcome=None, selected=None, mode="enter", error=None, board=None, notice=None):
@@ -102,12 +97,7 @@ def solo_run(request, run_id: int):
 
         run = take_over(run, request.player)  # a daily continues on the account's other devices
     if run.player_id != request.player.pk and not (ours and run.state == SoloRun.State.FINISHED):
-        return render(
-            request,
-            "message.html",
-            {"title": _("Not your run"), "message": _("That Solo Run belongs to another player.")},
-            status=403,
-        )
+        return message_page(request, _("Not your run"), _("That Solo Run belongs to another player."), 403)
     if run.daily is not None and run.state != SoloRun.State.FINISHED:
         request.presence = ("daily", run.daily.level)  # what friends see (friends/presence.py)
     return render(request, "games/solo.html", _game_context(run))

@@ -118,14 +118,9 @@ class CardokuDuel(DuelGame):
         names through the server's key (games/cardoku/duels.py). None: the seed's own code."""
         return duels.new_deal()
 
-    def store(self, seat, data: dict) -> None:
+    def seat_numbers(self, data: dict) -> tuple[int, int, int, bool]:
         numbers = ck_play.summary(data)
-        seat.state = data
-        seat.score = numbers["score"]
-        seat.progress = DECK_SIZE - numbers["cards_left"]
-        seat.mistakes = 0
-        if numbers["finished"] and seat.status == Seat.Status.PLAYING:
-            seat.status = Seat.Status.FINISHED
+        return numbers["score"], DECK_SIZE - numbers["cards_left"], 0, numbers["finished"]
 
     def apply(self, room, seat, action, now) -> DuelOutcome:
         move = action.move

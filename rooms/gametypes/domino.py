@@ -101,14 +101,9 @@ class DominoDuel(DuelGame):
     def new_seed(self) -> int:
         return secrets.randbits(62)
 
-    def store(self, seat, data: dict) -> None:
+    def seat_numbers(self, data: dict) -> tuple[int, int, int, bool]:
         numbers = dm_play.summary(data)
-        seat.state = data
-        seat.score = numbers["score"]
-        seat.mistakes = dm.LIVES - numbers["lives"]
-        seat.progress = numbers["stones_placed"]
-        if numbers["finished"] and seat.status == Seat.Status.PLAYING:
-            seat.status = Seat.Status.FINISHED
+        return numbers["score"], numbers["stones_placed"], dm.LIVES - numbers["lives"], numbers["finished"]
 
     def apply(self, room, seat, action, now) -> DuelOutcome:
         move = action.move

@@ -97,6 +97,17 @@ class DuelGame(GameType):
     def leave(self, seat) -> None:
         seat.status = Seat.Status.LEFT
 
+    def store(self, seat, data: dict) -> None:
+        """A board into the seat's state, and its numbers into the seat's columns."""
+        seat.state = data
+        seat.score, seat.progress, seat.mistakes, finished = self.seat_numbers(data)
+        if finished and seat.status == Seat.Status.PLAYING:
+            seat.status = Seat.Status.FINISHED
+
+    def seat_numbers(self, data: dict) -> tuple[int, int, int, bool]:
+        """(score, progress, mistakes, finished) of a board: each duel's engine knows its own."""
+        raise NotImplementedError
+
     def changed(self, outcome) -> bool:
         return outcome.changed
 

@@ -426,7 +426,38 @@ def _fill(
     return replace(state, board=board, score=state.score + points), scoring, completed
 
 
-def _describe_points(head: str, points: int, scoring: list[tuple[str, int]]) -> str:
+def _fill_and_skip(
+    state: State,
+    cell: Cell,
+    code: int,
+    first_points: tuple[str, int] | None,
+    bag: tuple[int, ...],
+    now: float,
+    **changes: Any,
+) -> tuple[State, dict[str, Any]]:
+    """A stone or joker put on ``cell`` and scored (``_fill``), the stones of ``bag`` left
+    without a place skipped, ``changes`` made, the state settled; with the Outcome's
+    fields for what it scored."""
+    state, scoring, completed = _fill(state, cell, code, first_points, now)
+    bag, skipped = _skip(bag, state.board, state.solution)
+    state = _settle(replace(state, bag=bag, **changes), now)
+    points = sum(p for _, p in scoring)
+    return state, {"points": points, "scoring": tuple(scoring), "completed": completed, "skipped": skipped}
+
+
+def _outcome(state: State, kind: str, message: str, **fields: Any) -> Outcome:
+    """A played move's outcome on the state it left: its message says so if the game ended."""
+    return Outcome(
+        kind=kind,
+        message=_with_end(message, state),
+        lives_left=state.lives,
+        finished=state.finished,
+        end_reason=state.end_reason,
+        **fields,
+    )
+
+
+def _describe_points(head: str, points: int, scoring: Sequence[tuple[str, int]]) -> str:
     detail = Sentences([_("%(label)s %(points)s", label=label, points=pts) for label, pts in scoring], ", ")
     return _("%(head)s +%(points)s (%(detail)s).", head=head, points=points, detail=detail) if detail else head
 
@@ -513,43 +544,17 @@ def _wrong_stone(state: State, cell: Cell, digit: int, now: float) -> tuple[Stat
     reason = clashes[0].describe() if clashes else _("does not fit the solution")
     state = _settle(replace(state, lives=state.lives - 1), now)
     lives_text = _("1 life left") if state.lives == 1 else _("%(n)s lives left", n=state.lives)
-    outcome = Outcome(
-        kind="wrong",
-        message=_with_end(
-            _("Wrong: the %(digit)s %(reason)s. %(lives)s.", digit=digit, reason=reason, lives=lives_text), state
-        ),
-        lives_left=state.lives,
-        finished=state.finished,
-        end_reason=state.end_reason,
-        cell=cell,
-        digit=digit,
-        reason=reason,
-        clashes=clashes,
-    )
-    return state, outcome
+    message = _("Wrong: the %(digit)s %(reason)s. %(lives)s.", digit=digit, reason=reason, lives=lives_text)
+    return state, _outcome(state, "wrong", message, cell=cell, digit=digit, reason=reason, clashes=clashes)
 
 
 def _placed_stone(state: State, cell: Cell, digit: int, now: float) -> tuple[State, Outcome]:
     """The pushed stone fits: placed and scored, and the next stone that has a place becomes current."""
-    state, scoring, completed = _fill(state, cell, digit, ("stone", STONE_POINTS), now)
-    bag, skipped = _skip(state.bag[1:], state.board, state.solution)
-    state = replace(state, bag=bag, stones_placed=state.stones_placed + 1)
-    state = _settle(state, now)
-    points = sum(p for _, p in scoring)
-    outcome = Outcome(
-        kind="placed",
-        message=_with_end(_describe_points(_("Correct:"), points, scoring), state),
-        lives_left=state.lives,
-        finished=state.finished,
-        end_reason=state.end_reason,
-        cell=cell,
-        digit=digit,
-        points=points,
-        scoring=tuple(scoring),
-        completed=completed,
-        skipped=skipped,
+    state, scored = _fill_and_skip(
+        state, cell, digit, ("stone", STONE_POINTS), state.bag[1:], now, stones_placed=state.stones_placed + 1
     )
-    return state, outcome
+    message = _describe_points(_("Correct:"), scored["points"], scored["scoring"])
+    return state, _outcome(state, "placed", message, cell=cell, digit=digit, **scored)
 
 
 def place_joker(state: State, kind: str, row: int, col: int, now: float) -> tuple[State, Outcome]:
@@ -578,28 +583,12 @@ def place_joker(state: State, kind: str, row: int, col: int, now: float) -> tupl
         first = (_("gold joker"), GOLD_JOKER_POINTS)
     state = replace(state, moves=state.moves + (move,))
     code = GREY if kind == "grey" else GOLD
-    state, scoring, completed = _fill(state, cell, code, first, now)
-    bag, skipped = _skip(state.bag, state.board, state.solution)
-    state = _settle(replace(state, bag=bag), now)
-    points = sum(p for _, p in scoring)
+    state, scored = _fill_and_skip(state, cell, code, first, state.bag, now)
     head = _("Grey joker placed.") if kind == "grey" else _("Gold joker placed.")
-    message = _describe_points(head, points, scoring) if scoring else head
-    if skipped:
-        message = Sentences([message, skipped_message(skipped)])
-    outcome = Outcome(
-        kind="joker",
-        message=_with_end(message, state),
-        lives_left=state.lives,
-        finished=state.finished,
-        end_reason=state.end_reason,
-        cell=cell,
-        joker=kind,
-        points=points,
-        scoring=tuple(scoring),
-        completed=completed,
-        skipped=skipped,
-    )
-    return state, outcome
+    message = _describe_points(head, scored["points"], scored["scoring"]) if scored["scoring"] else head
+    if scored["skipped"]:
+        message = Sentences([message, skipped_message(scored["skipped"])])
+    return state, _outcome(state, "joker", message, cell=cell, joker=kind, **scored)
 
 
 def check_time(state: State, now: float) -> State:

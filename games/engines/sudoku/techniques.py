@@ -318,33 +318,17 @@ def _naked_why(name: str, u: int, cells: list[int], digits: int) -> Callable[[],
     )
 
 
-def scan_naked_pair(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
-    X = ctx.X
-    out: list[Instance] = []
-    dirty = since[0] if since is not None else -1
-    for u in range(27):
-        if not dirty & UNIT_ROWBITS[u]:
+def _pairs(items: list[tuple[int, int]]):
+    """Index pairs whose masks are the same two bits, in one pass (by the later item)."""
+    seen: dict[int, int] = {}
+    for j, (_, m) in enumerate(items):
+        if m.bit_count() != 2:
             continue
-        group = ctx.unit_cells(u)
-        if len(group) < 2:
+        i = seen.get(m)
+        if i is None:
+            seen[m] = j
             continue
-        seen: dict[int, int] = {}
-        for c, m in group:
-            if m.bit_count() != 2:
-                continue
-            o = seen.get(m)
-            if o is None:
-                seen[m] = c
-                continue
-            if not (dirty >> RPOS[c] & 1 or dirty >> RPOS[o] & 1):
-                continue
-            pos = UNITS[u].index
-            mask = _subset_elims(X, u, m, 1 << pos(o) | 1 << pos(c))
-            if mask:
-                out.append((mask, _naked_why(NAKED_PAIR, u, [o, c], m)))
-                if first:
-                    return out
-    return out
+        yield i, j
 
 
 def _triples(items: list[tuple[int, int]]):
@@ -361,28 +345,42 @@ def _triples(items: list[tuple[int, int]]):
                     yield i, j, k
 
 
-def scan_naked_triple(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+def _scan_naked(ctx: Ctx, size: int, name: str, first: bool, since: Delta | None) -> list[Instance]:
+    """Naked pairs (size 2) and triples (3): `size` cells of a unit holding `size` digits."""
     X = ctx.X
     out: list[Instance] = []
     dirty = since[0] if since is not None else -1
+    subsets = _pairs if size == 2 else _triples
     for u in range(27):
         if not dirty & UNIT_ROWBITS[u]:
             continue
         group = ctx.unit_cells(u)
-        if len(group) < 3:
+        if len(group) < size:
             continue
-        for i, j, k in _triples(group):
-            (c1, m1), (c2, m2), (c3, m3) = group[i], group[j], group[k]
-            if not (dirty >> RPOS[c1] & 1 or dirty >> RPOS[c2] & 1 or dirty >> RPOS[c3] & 1):
+        pos = UNITS[u].index
+        for idx in subsets(group):
+            cells = [group[i][0] for i in idx]
+            if not any(dirty >> RPOS[c] & 1 for c in cells):
                 continue
-            digits = m1 | m2 | m3
-            pos = UNITS[u].index
-            mask = _subset_elims(X, u, digits, 1 << pos(c1) | 1 << pos(c2) | 1 << pos(c3))
+            digits = inside = 0
+            for i in idx:
+                c, m = group[i]
+                digits |= m
+                inside |= 1 << pos(c)
+            mask = _subset_elims(X, u, digits, inside)
             if mask:
-                out.append((mask, _naked_why(NAKED_TRIPLE, u, [c1, c2, c3], digits)))
+                out.append((mask, _naked_why(name, u, cells, digits)))
                 if first:
                     return out
     return out
+
+
+def scan_naked_pair(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+    return _scan_naked(ctx, 2, NAKED_PAIR, first, since)
+
+
+def scan_naked_triple(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+    return _scan_naked(ctx, 3, NAKED_TRIPLE, first, since)
 
 
 def _hidden_elims(ctx: Ctx, u: int, places: int, digits: int) -> tuple[int, list[int]]:
@@ -403,57 +401,40 @@ def _hidden_why(name: str, u: int, cells: list[int], digits: int) -> Callable[[]
     )
 
 
-def scan_hidden_pair(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+def _scan_hidden(ctx: Ctx, size: int, name: str, first: bool, since: Delta | None) -> list[Instance]:
+    """Hidden pairs (size 2) and triples (3): `size` digits of a unit fitting only `size` cells."""
     out: list[Instance] = []
     dirty = since[1] if since is not None else -1
+    subsets = _pairs if size == 2 else _triples
     for u in range(27):
         if not dirty & UNIT_GUARDS[u]:
             continue
         group = ctx.unit_fields(u)
-        if len(group) < 2:
+        if len(group) < size:
             continue
         g = FW * u + 9
-        seen: dict[int, int] = {}
-        for d, f in group:
-            if f.bit_count() != 2:
+        for idx in subsets(group):
+            digits = places = 0
+            for i in idx:
+                d, f = group[i]
+                digits |= 1 << d
+                places |= f
+            if not any(dirty >> (SLOT * group[i][0] + g) & 1 for i in idx):
                 continue
-            o = seen.get(f)
-            if o is None:
-                seen[f] = d
-                continue
-            if not (dirty >> (SLOT * d + g) & 1 or dirty >> (SLOT * o + g) & 1):
-                continue
-            digits = 1 << o | 1 << d
-            mask, cells = _hidden_elims(ctx, u, f, digits)
+            mask, cells = _hidden_elims(ctx, u, places, digits)
             if mask:
-                out.append((mask, _hidden_why(HIDDEN_PAIR, u, cells, digits)))
+                out.append((mask, _hidden_why(name, u, cells, digits)))
                 if first:
                     return out
     return out
+
+
+def scan_hidden_pair(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
+    return _scan_hidden(ctx, 2, HIDDEN_PAIR, first, since)
 
 
 def scan_hidden_triple(ctx: Ctx, first: bool = True, since: Delta | None = None) -> list[Instance]:
-    out: list[Instance] = []
-    dirty = since[1] if since is not None else -1
-    for u in range(27):
-        if not dirty & UNIT_GUARDS[u]:
-            continue
-        group = ctx.unit_fields(u)
-        if len(group) < 3:
-            continue
-        g = FW * u + 9
-        for i, j, k in _triples(group):
-            (d1, f1), (d2, f2), (d3, f3) = group[i], group[j], group[k]
-            if not (dirty >> (SLOT * d1 + g) & 1 or dirty >> (SLOT * d2 + g) & 1 or dirty >> (SLOT * d3 + g) & 1):
-                continue
-            places = f1 | f2 | f3
-            digits = 1 << d1 | 1 << d2 | 1 << d3
-            mask, cells = _hidden_elims(ctx, u, places, digits)
-            if mask:
-                out.append((mask, _hidden_why(HIDDEN_TRIPLE, u, cells, digits)))
-                if first:
-                    return out
-    return out
+    return _scan_hidden(ctx, 3, HIDDEN_TRIPLE, first, since)
 
 
 # ---------------------------------------------------------------- fish
