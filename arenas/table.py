@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -101,8 +102,11 @@ _LOADING: dict[tuple[int, str], asyncio.Task] = {}
 
 
 def _load(code: str) -> Ranking | None:
-    arena = Arena.objects.filter(code=code).first()
-    return ranking(arena) if arena is not None else None
+    try:
+        arena = Arena.objects.filter(code=code).first()
+        return ranking(arena) if arena is not None else None
+    finally:
+        connection.close()  # a pool thread's own connection: back to the pool, not held
 
 
 async def _latest(code: str, version: int) -> Ranking | None:
@@ -113,7 +117,9 @@ async def _latest(code: str, version: int) -> Ranking | None:
     key = (id(asyncio.get_running_loop()), code)
     task = _LOADING.get(key)
     if task is None:
-        task = asyncio.ensure_future(database_sync_to_async(_load)(code))
+        # Not on the sync thread every request and socket queues on: a busy process would hold
+        # every page of the arena behind its queue.
+        task = asyncio.ensure_future(database_sync_to_async(_load, thread_sensitive=False)(code))
         _LOADING[key] = task
         task.add_done_callback(lambda _: _LOADING.pop(key, None))
     return await asyncio.shield(task)  # one page's socket closing does not cancel the others' load
