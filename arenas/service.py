@@ -168,7 +168,8 @@ def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
     if not force and not _turn(arena):
         return []
     now = now or timezone.now()
-    changed = score_finished(arena, now)
+    if score_finished(arena, now):
+        push_table(arena)  # now: the table does not wait for the new rooms' starts below
     formed: list[str] = []
     if state_of(arena, now) == "running" and now < arena.ends_at - dt.timedelta(
         seconds=settings.ARENA_NO_NEW_ROOM_SECONDS
@@ -206,8 +207,6 @@ def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
             api.act(code, None, A.Start(), now=now)
         except api.RoomError as error:
             logger.info("arena room %s not started here: %s", code, error)
-    if changed or formed:
-        push_table(arena)
     return formed
 
 
