@@ -225,6 +225,7 @@ def forget_daphnes_limits() -> None:
 def daphne_server(transactional_db):
     """A real daphne process (HTTP + WebSockets) on the test database. A subprocess, not
     a fork: asgiref's executors do not survive fork."""
+    import http.client
     import socket
     import subprocess
     import sys
@@ -236,9 +237,13 @@ def daphne_server(transactional_db):
 
     from tests.conftest import database_url
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    # The listening socket is made here and handed to daphne (--fd): a port only picked here
+    # and bound by daphne later could be taken in between by another worker's server, and the
+    # test then talked to that one (CI saw ERR_INVALID_HTTP_RESPONSE).
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    port = listener.getsockname()[1]
     forget_daphnes_limits()
     env = dict(
         os.environ,
@@ -252,7 +257,8 @@ def daphne_server(transactional_db):
     )
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), "config.asgi:application"],
+            pass_fds=(listener.fileno(),),
             env=env,
             cwd=settings.BASE_DIR,
             stdout=subprocess.DEVNULL,
@@ -261,9 +267,12 @@ def daphne_server(transactional_db):
             stderr=log,
         )
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline:  # the socket listens at once: wait for daphne's answer
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                ask = http.client.HTTPConnection("127.0.0.1", port, timeout=0.5)
+                ask.request("GET", "/robots.txt")
+                ask.getresponse().read()
+                ask.close()
                 break
             except OSError:
                 if process.poll() is not None:
@@ -271,6 +280,7 @@ def daphne_server(transactional_db):
                     raise RuntimeError(log.read().decode()[-2000:]) from None
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
+        listener.close()
         process.terminate()
         try:
             process.wait(timeout=10)
