@@ -49,16 +49,23 @@ def rounds_available(state, wanted: int) -> bool:
     return True
 
 
-def test_fast_second_tap_is_never_dropped(browser, daphne_server):
-    for _ in range(20):  # a deal with three rounds of two taps in it (deals are random)
+def duel_page(browser, daphne_server, rounds: int):
+    """Ada's page of a running Cardoku duel whose deal allows `rounds` rounds of two taps (deals
+    are random), once the socket's first push (the full state) has been swapped in."""
+    for _ in range(20):
         room, (ada, _grace) = running_room("cardoku")
-        if rounds_available(durable_state(ada), 3):
+        if rounds_available(durable_state(ada), rounds):
             break
     page = new_page(browser, daphne_server, ada, width=1280, height=900)
     page.add_init_script(MARK_PUSHES)
     page.goto(f"/r/{room.code}/")
     page.wait_for_selector("#room-body[data-state=playing] #ck-board")
     expect(page.locator("html")).to_have_attribute("data-pushed", "1")
+    return page, ada
+
+
+def test_fast_second_tap_is_never_dropped(browser, daphne_server):
+    page, ada = duel_page(browser, daphne_server, rounds=3)  # three rounds of two taps
     rounds = 0
     for _ in range(5):
         state = durable_state(ada)
@@ -95,15 +102,7 @@ def test_a_queued_tap_released_by_another_push_still_lands(browser, daphne_serve
     """A push that is not the answer to the move on its way (say, a rival's news with more
     than the standings) releases a queued tap early: it must go out for the board after that
     move, not as a stale move for the board the page still shows."""
-    for _ in range(20):
-        room, (ada, _grace) = running_room("cardoku")
-        if rounds_available(durable_state(ada), 1):
-            break
-    page = new_page(browser, daphne_server, ada, width=1280, height=900)
-    page.add_init_script(MARK_PUSHES)
-    page.goto(f"/r/{room.code}/")
-    page.wait_for_selector("#room-body[data-state=playing] #ck-board")
-    expect(page.locator("html")).to_have_attribute("data-pushed", "1")
+    page, ada = duel_page(browser, daphne_server, rounds=1)
     state = durable_state(ada)
     (r1, c1), (r2, c2) = two_legal_squares(state)
     placed_before = len(state.cards_on_board())
