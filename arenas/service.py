@@ -23,6 +23,7 @@ from stats.models import Rating
 
 from . import pairing, scoring
 from .models import Arena, ArenaRoom, Entry
+from .seats import push_seated
 from .table import push_table
 
 logger = logging.getLogger(__name__)
@@ -171,6 +172,7 @@ def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
     if score_finished(arena, now):
         push_table(arena)  # now: the table does not wait for the new rooms' starts below
     formed: list[str] = []
+    seated: dict[int, str] = {}  # account id -> its new room
     if state_of(arena, now) == "running" and now < arena.ends_at - dt.timedelta(
         seconds=settings.ARENA_NO_NEW_ROOM_SECONDS
     ):
@@ -201,12 +203,15 @@ def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
                 settings.ARENA_REMATCH_SECONDS,
             )
             for members in groups:
-                formed.append(_seat(arena, [entries[w.entry] for w in members], now))
+                seats = [entries[w.entry] for w in members]
+                formed.append(_seat(arena, seats, now))
+                seated.update((e.account_id, formed[-1]) for e in seats)
     for code in formed:  # started after the commit, through the rooms' one write path
         try:
             api.act(code, None, A.Start(), now=now)
         except api.RoomError as error:
             logger.info("arena room %s not started here: %s", code, error)
+    push_seated(arena.code, seated)  # the waiting pages go to their rooms: in the countdown
     return formed
 
 

@@ -7,12 +7,12 @@ import logging
 from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import connection
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
+
+from games.common.threads import off_sync_thread
 
 from .models import Arena, Entry
 
@@ -102,11 +102,8 @@ _LOADING: dict[tuple[int, str], asyncio.Task] = {}
 
 
 def _load(code: str) -> Ranking | None:
-    try:
-        arena = Arena.objects.filter(code=code).first()
-        return ranking(arena) if arena is not None else None
-    finally:
-        connection.close()  # a pool thread's own connection: back to the pool, not held
+    arena = Arena.objects.filter(code=code).first()
+    return ranking(arena) if arena is not None else None
 
 
 async def _latest(code: str, version: int) -> Ranking | None:
@@ -119,7 +116,7 @@ async def _latest(code: str, version: int) -> Ranking | None:
     if task is None:
         # Not on the sync thread every request and socket queues on: a busy process would hold
         # every page of the arena behind its queue.
-        task = asyncio.ensure_future(database_sync_to_async(_load, thread_sensitive=False)(code))
+        task = asyncio.ensure_future(off_sync_thread(_load)(code))
         _LOADING[key] = task
         task.add_done_callback(lambda _: _LOADING.pop(key, None))
     return await asyncio.shield(task)  # one page's socket closing does not cancel the others' load

@@ -1,6 +1,6 @@
 """The arena pages (docs/rules.md 12): the list with the site's schedule and a form for a
-private arena, one arena's page (join, pause, berserk, the table), and the waiting player's
-status, which asks for the arena's tick as the pool's waiting page does."""
+private arena, one arena's page (join, pause, berserk, the table), and the player's status,
+which the page asks once its socket says the player was seated (nothing here is polled)."""
 
 import datetime as dt
 
@@ -153,8 +153,8 @@ def arena_remind(request, code: str):
 
 @require_GET
 def arena_status(request, code: str):
-    """A joined player's waiting line, polled by their page: it asks for the arena's tick,
-    and sends the player into their room once they are seated."""
+    """A joined player's line, asked once by their page when its socket says they were seated
+    (arenas/seats.py): it sends the player into their room (or shows why not)."""
     arena = _arena(code)
     if arena is None:
         return HttpResponse(status=404)

@@ -13,8 +13,9 @@ loopback ports (production mode) with the arena's timings from the options (a ro
 --grace seconds after its first finish; no new room in the last --no-new-room seconds).
 
 Each player is a browser on one of the two processes: on the arena page it holds the page's own
-socket (/ws/me/, where the table is pushed) and asks GET /arena/CODE/status/ every 2 s (as the
-page does: the poll ticks the arena) until the answer sends it to its room; there it opens the
+socket (/ws/me/, where the table is pushed; the open pages keep their process ticking the
+arena, arenas/live.py) and waits there for "your room is ready", then asks GET
+/arena/CODE/status/ once (as the page does), which sends it to its room; there it opens the
 room's socket and enters a correct digit every --pace seconds (a person's pace, jittered), until
 the room ends; then it goes back to the arena page (GET /arena/CODE/, which scores a finished
 room) and waits again. --watchers more pages hold the arena page open the whole time.
@@ -240,8 +241,11 @@ def backoff(failures: int) -> float:
     return random.uniform(0, 2.0 ** min(failures, 6))
 
 
-async def arena_page(run: Run, index: int, cookies: dict, stop: asyncio.Event) -> None:
-    """One open arena page: its own socket, every table frame's version and time noted."""
+async def arena_page(
+    run: Run, index: int, cookies: dict, stop: asyncio.Event, seated: asyncio.Event | None = None
+) -> None:
+    """One open arena page: its own socket, every table frame's version and time noted, and
+    `seated` set when the socket says the player's room is ready."""
     from websockets.exceptions import ConnectionClosed
 
     failures = 0
@@ -271,9 +275,12 @@ async def arena_page(run: Run, index: int, cookies: dict, stop: asyncio.Event) -
                     record[1] = time.time()
                     return
                 frame = reading.result()
-                found = TABLE_VERSION.search(frame if isinstance(frame, str) else frame.decode())
+                text = frame if isinstance(frame, str) else frame.decode()
+                found = TABLE_VERSION.search(text)
                 if found:
                     frames.append((time.time(), int(found.group(1))))
+                if seated is not None and "data-seated=" in text:
+                    seated.set()
         except ConnectionClosed as closed:
             record[1] = time.time()
             run.stats.closes[("arena page", *close_of(closed))] += 1
@@ -312,14 +319,18 @@ class Player:
         run = self.run
         await asyncio.sleep(self.rng.uniform(0, 5))  # pages opened over the last seconds before the start
         while time.time() < run.data["ends"] and not stop.is_set():
-            page_stop = asyncio.Event()
-            page = asyncio.create_task(arena_page(run, self.index, self.cookies, page_stop))
+            page_stop, seated = asyncio.Event(), asyncio.Event()
+            page = asyncio.create_task(arena_page(run, self.index, self.cookies, page_stop, seated))
             back = time.time()
             response = await self.http("GET", f"/arena/{run.code}/", "GET /arena/")
             where = response.header("Location") or ""
             while not ROOM_PATH.search(where) and time.time() < run.data["ends"]:
-                await asyncio.sleep(2.0)  # the waiting line's hx-trigger="every 2s"
-                response = await self.http(
+                try:  # the page's socket says "your room is ready" (nothing polls)
+                    await asyncio.wait_for(seated.wait(), timeout=max(0.1, run.data["ends"] - time.time()))
+                except TimeoutError:
+                    break
+                seated.clear()
+                response = await self.http(  # the pushed fragment's hx-trigger="load"
                     "GET", f"/arena/{run.code}/status/", "GET /arena/status/", headers={"HX-Request": "true"}
                 )
                 where = response.header("HX-Redirect") or ""

@@ -275,6 +275,9 @@ LEAGUE_SIZE = env_int("LEAGUE_SIZE", 30)
 ARENA_FINISH_GRACE_SECONDS = env_int("ARENA_FINISH_GRACE_SECONDS", 60)  # a room ends this long after its first finish
 ARENA_REMATCH_SECONDS = env_float("ARENA_REMATCH_SECONDS", 20.0)  # the same room again, when nobody else waits
 ARENA_NO_NEW_ROOM_SECONDS = env_int("ARENA_NO_NEW_ROOM_SECONDS", 120)  # no room starts this close to the end
+# Each process ticks the arenas it has open pages of this often (arenas/live.py; 0: only beat's
+# and the pages' own loads tick): the waiting are paired without polling.
+ARENA_PAGE_TICK_SECONDS = env_float("ARENA_PAGE_TICK_SECONDS", 1.0)
 LEAGUE_TIERS = 10
 LEAGUE_MOVES = 5  # the top 5 move up a tier, the bottom 5 who played move down
 

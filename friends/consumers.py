@@ -7,16 +7,18 @@ import asyncio
 import contextlib
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async as db
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from arenas import live as arena_live
+from arenas.seats import seat_group, seated_room
 from arenas.table import frame as table_frame
 from arenas.table import group as arena_group
 from games.common.i18n import socket_language
+from games.common.threads import off_sync_thread as db
 
 from . import presence
 from .graph import people
@@ -46,7 +48,14 @@ class MeConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(presence.group(self.account_id), self.channel_name)
         if self.arena:
             await self.channel_layer.group_add(arena_group(self.arena), self.channel_name)
+            await self.channel_layer.group_add(seat_group(self.arena, self.account_id), self.channel_name)
         await self.accept()
+        if self.arena:
+            arena_live.watch(self.arena)  # this process ticks the arena while its pages are open
+            self.watching = True
+            room = await db(seated_room)(self.arena, self.account_id)
+            if room:  # seated before this socket listened: the push came and went
+                await self.arena_seated({"room": room})
         await db(presence.arrive)(self.channel_name, self.account_id, what, where)
         await db(presence.changed)(self.account_id)
         await self.send(text_data=await db(self._render)("notified"))  # the bell's count
@@ -66,8 +75,11 @@ class MeConsumer(AsyncWebsocketConsumer):
         if hasattr(self, "beat"):  # closed before its connect finished
             self.beat.cancel()
         await self.channel_layer.group_discard(presence.group(self.account_id), self.channel_name)
+        if getattr(self, "watching", False):
+            arena_live.unwatch(self.arena)
         if self.arena:
             await self.channel_layer.group_discard(arena_group(self.arena), self.channel_name)
+            await self.channel_layer.group_discard(seat_group(self.arena, self.account_id), self.channel_name)
         await db(presence.leave)(self.channel_name)
         # A navigation closes one page's socket and opens the next one's a moment later: wait
         # for it before telling friends this player went offline.
@@ -99,6 +111,13 @@ class MeConsumer(AsyncWebsocketConsumer):
         if html and shown > self.table_shown:
             self.table_shown = shown
             await self.send(text_data=html)
+
+    async def arena_seated(self, event):
+        """The arena's tick seated this player: the page goes to the room (it asks the arena's
+        status once, which sends it there, as a full page load would)."""
+        with translation.override(self.language):
+            context = {"code": self.arena, "room": event.get("room", "")}
+            await self.send(text_data=render_to_string("arenas/arena.html#seated", context))
 
     async def me_notified(self, event):
         await self.send(text_data=await db(self._render)("notified", int(event.get("id") or 0)))

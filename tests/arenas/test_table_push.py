@@ -92,7 +92,8 @@ def test_many_pages_waiting_for_one_version_cost_one_load(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_an_arena_page_gets_each_new_table_once_and_never_an_older_one():
+async def test_an_arena_page_gets_each_new_table_once_and_never_an_older_one(settings):
+    settings.ARENA_PAGE_TICK_SECONDS = 0  # the page's process would seat Ana and Bo: not this test's subject
     arena, (ana, _bo) = await sync_to_async(running_arena)(["Ana", "Bo"])
     page = await socket(ana.account_id, presence.token("arena", arena.code), panel=False)
     assert (await page.connect(timeout=5))[0]

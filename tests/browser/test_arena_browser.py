@@ -41,9 +41,10 @@ def test_five_join_race_twice_and_the_table_shows_fire_and_berserk(browser, daph
         expect(page.locator("[data-entry-state=waiting]")).to_be_visible()
     ana.locator("[data-berserk]").click()
     expect(ana.locator("[data-berserk]")).to_have_attribute("aria-pressed", "true")
-    # The others' pages close (their players stay joined, waiting): Ana's page alone asks for the
-    # arena's ticks from here, which pair everyone waiting; four fewer pages polling and racing
-    # keep the test's load to one player's (under a loaded CI a cell's click once took > 10 s).
+    # The others' pages close (their players stay joined, waiting): Ana's open page alone keeps
+    # daphne ticking the arena from here (arenas/live.py), which pairs everyone waiting and pushes
+    # her room to her page; four fewer pages racing keep the test's load to one player's (under
+    # a loaded CI a cell's click once took > 10 s).
     for page in pages[1:]:
         page.context.close()
     now = timezone.now()

@@ -1,0 +1,62 @@
+"""An arena's tick while its pages are open (docs/rules.md 12): each process ticks the arenas
+it has open pages of, once a second (the tick's cache turn leaves the work to one process), so
+a waiting page need not ask: it hears "your room is ready" on its own socket (arenas/seats.py).
+A waiting page used to poll every 2 s and tick; at a few hundred players that kept each
+process's one sync thread busy and every push waited behind it (bench/README.md, Arenas)."""
+
+import asyncio
+import logging
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.common.threads import off_sync_thread
+
+from . import service
+from .models import Arena
+
+logger = logging.getLogger(__name__)
+
+
+# --- the tick while pages watch: one loop per arena per process -------------------------------
+
+_WATCHERS: dict[str, int] = {}  # arena code -> open pages of it in this process
+_LOOPS: dict[str, asyncio.Task] = {}
+
+
+def _tick(code: str) -> bool:
+    """One tick of the arena (scores finished rooms, seats the waiting); False once it is over."""
+    arena = Arena.objects.filter(code=code).first()
+    if arena is None or service.state_of(arena, timezone.now()) == "finished":
+        return False
+    service.tick(arena)  # its cache turn: one process a second does the work
+    return True
+
+
+async def _loop(code: str) -> None:
+    every = settings.ARENA_PAGE_TICK_SECONDS
+    try:
+        while _WATCHERS.get(code):
+            await asyncio.sleep(every)
+            try:
+                if not await off_sync_thread(_tick)(code):
+                    return
+            except Exception:  # a failed tick is tried again at the next
+                logger.warning("arena %s tick failed", code, exc_info=True)
+    finally:
+        _LOOPS.pop(code, None)
+
+
+def watch(code: str) -> None:
+    """An arena page opened in this process: tick its arena while any is open."""
+    _WATCHERS[code] = _WATCHERS.get(code, 0) + 1
+    if settings.ARENA_PAGE_TICK_SECONDS > 0 and code not in _LOOPS:
+        _LOOPS[code] = asyncio.ensure_future(_loop(code))
+
+
+def unwatch(code: str) -> None:
+    left = _WATCHERS.get(code, 0) - 1
+    if left > 0:
+        _WATCHERS[code] = left
+    else:
+        _WATCHERS.pop(code, None)  # its loop ends at its next turn
