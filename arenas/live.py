@@ -47,14 +47,14 @@ async def _loop(code: str) -> None:
         _LOOPS.pop(code, None)
 
 
-def watch(code: str) -> None:
+def watch(code: str, **kwargs) -> None:
     """An arena page opened in this process: tick its arena while any is open."""
     _WATCHERS[code] = _WATCHERS.get(code, 0) + 1
     if settings.ARENA_PAGE_TICK_SECONDS > 0 and code not in _LOOPS:
         _LOOPS[code] = asyncio.ensure_future(_loop(code))
 
 
-def unwatch(code: str) -> None:
+def unwatch(code: str, **kwargs) -> None:
     left = _WATCHERS.get(code, 0) - 1
     if left > 0:
         _WATCHERS[code] = left

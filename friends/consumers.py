@@ -13,7 +13,7 @@ from django.contrib.auth import SESSION_KEY
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from arenas import live as arena_live
+from arenas import signals as arena_signals
 from arenas.seats import seat_group, seated_room
 from arenas.table import frame as table_frame
 from arenas.table import group as arena_group
@@ -51,7 +51,7 @@ class MeConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(seat_group(self.arena, self.account_id), self.channel_name)
         await self.accept()
         if self.arena:
-            arena_live.watch(self.arena)  # this process ticks the arena while its pages are open
+            arena_signals.page_opened.send(sender=None, code=self.arena)  # ticked while open
             self.watching = True
             room = await db(seated_room)(self.arena, self.account_id)
             if room:  # seated before this socket listened: the push came and went
@@ -76,7 +76,7 @@ class MeConsumer(AsyncWebsocketConsumer):
             self.beat.cancel()
         await self.channel_layer.group_discard(presence.group(self.account_id), self.channel_name)
         if getattr(self, "watching", False):
-            arena_live.unwatch(self.arena)
+            arena_signals.page_closed.send(sender=None, code=self.arena)
         if self.arena:
             await self.channel_layer.group_discard(arena_group(self.arena), self.channel_name)
             await self.channel_layer.group_discard(seat_group(self.arena, self.account_id), self.channel_name)
