@@ -1,4 +1,4 @@
-"""Real-browser tests: Playwright's sync API driving Debian's Chromium (no download).
+"""Real-browser tests: Playwright's sync API driving Debian's Chromium headless shell (no download).
 
 These run in their own pytest process (`pytest -m browser`): Playwright's sync API
 leaves an event loop behind that breaks async tests running after it.
@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 # longer for it; only a failing one reports later.
 expect.set_options(timeout=15_000)
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 # Names this run's Chromium among the machine's processes, so that a hung one can be killed.
 MARK = f"--showdown-tests={uuid.uuid4().hex}"
 ARGS = [

@@ -18,6 +18,8 @@ from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SCHEMES = ("light", "dark")
+# axe's rules of its "cat.color" tag that a default run enables (color-contrast-enhanced, AAA, is off)
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
 LANGUAGES = ("en-GB", "nl-NL")  # the browser locale: its Accept-Language picks the page language
 WIDTHS = (375, 1100)
 REACTIONS = {"en-GB": "Quick reactions", "nl-NL": "Snelle reacties"}  # the reactions' group, by language
@@ -107,14 +109,21 @@ class Audit:
         for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme)
             page.evaluate(SETTLE)
-            self.audit(page, f"{label} [{scheme}]")
+            self.audit(page, f"{label} [{scheme}]", everything=scheme == SCHEMES[0])
         page.emulate_media(color_scheme=SCHEMES[0])
 
-    def audit(self, page, label):
-        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    def audit(self, page, label, everything=True):
+        """Every axe rule and the reflow check; or, for the second scheme (`everything` False),
+        the colour rules alone: a colour scheme changes only colours (every prefers-color-scheme
+        block of static/css sets custom properties), so structure, names and layout are the
+        first scheme's, already checked."""
+        rules = "{}" if everything else f"{{runOnly: {{type: 'rule', values: {list(COLOUR_RULES)}}}}}"
+        result = page.evaluate(f"axe.run(document, Object.assign({rules}, {{resultTypes: ['violations']}}))")
         self.pages += 1
         for v in result["violations"]:
             self.found.append((label, v))
+        if not everything:
+            return
         # Reflow (WCAG 1.4.10), which axe does not check: nothing makes the page scroll sideways.
         wide = page.evaluate(REFLOW)
         if wide:
@@ -351,3 +360,19 @@ def test_room_pages_have_no_axe_violations(browser, daphne_server, width, langua
     for page in (host, guest, watcher):
         page.context.close()
     audit.assert_clean()
+
+
+def test_the_gate_finds_a_contrast_failure_of_one_scheme_alone(browser, live_server, player):
+    """The second scheme runs the colour rules alone: a text unreadable only in the dark is
+    still found, and only there; a sideways scroll is found (in the first scheme)."""
+    audit = Audit(1100)
+    page = open_page(browser, live_server.url, player, SCHEMES[0], 1100)
+    page.goto("/how-to-play/")
+    page.add_style_tag(content="@media (prefers-color-scheme: dark) { h1 { color: #333 !important; } }")
+    audit.check(page, "planted")
+    found = {(label, v["id"]) for label, v in audit.found}
+    assert found == {("planted [dark]", "color-contrast")}, found
+    page.add_style_tag(content="h1 { width: 3000px; }")
+    audit.check(page, "wide")
+    assert ("wide [light]", "reflow") in {(label, v["id"]) for label, v in audit.found}
+    page.context.close()

@@ -14,8 +14,8 @@ from rooms import actions as A
 from rooms.api import act
 from rooms.models import Room, RoomResult
 from stats.models import RatingChange
-from tests.conftest import EMPTY, SOLUTION
-from tests.stats.rated_rooms import race, signed_in
+from tests.conftest import SOLUTION
+from tests.stats.rated_rooms import blanks, race, signed_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
@@ -39,7 +39,7 @@ def test_alone_for_fifteen_seconds_races_two_ghosts_of_one_puzzle_unrated():
     assert sorted(g["name"] for g in room.ghosts) == ["Ben", "Cleo"] and room.seats.count() == 1
     assert all("line" in g and "events" not in g for g in room.ghosts)  # cells, never digits
     play = room.starts_at + dt.timedelta(seconds=1)
-    for cell in EMPTY:
+    for cell in blanks(room):
         act(code, ada, A.GameMove(Enter(cell, int(SOLUTION[cell]))), now=play)
     room.refresh_from_db()
     assert room.state == "finished"
