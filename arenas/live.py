@@ -7,10 +7,9 @@ process's one sync thread busy and every push waited behind it (bench/README.md,
 import asyncio
 import logging
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
-
-from games.common.threads import off_sync_thread
 
 from . import service
 from .models import Arena
@@ -39,7 +38,11 @@ async def _loop(code: str) -> None:
         while _WATCHERS.get(code):
             await asyncio.sleep(every)
             try:
-                if not await off_sync_thread(_tick)(code):
+                # On the sync thread, as a view's tick is: the tick starts rooms through rooms.api,
+                # whose tasks (a room's refresh) keep the caller's thread-sensitive context;
+                # started from a pool thread they later found its executor gone (bench/arena.py:
+                # "Single thread executor already being used", rooms never started).
+                if not await database_sync_to_async(_tick)(code):
                     return
             except Exception:  # a failed tick is tried again at the next
                 logger.warning("arena %s tick failed", code, exc_info=True)
