@@ -7,6 +7,7 @@ process's one sync thread busy and every push waited behind it (bench/README.md,
 import asyncio
 import logging
 
+from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
@@ -38,11 +39,14 @@ async def _loop(code: str) -> None:
         while _WATCHERS.get(code):
             await asyncio.sleep(every)
             try:
-                # On the sync thread, as a view's tick is: the tick starts rooms through rooms.api,
-                # whose tasks (a room's refresh) keep the caller's thread-sensitive context;
-                # started from a pool thread they later found its executor gone (bench/arena.py:
-                # "Single thread executor already being used", rooms never started).
-                if not await database_sync_to_async(_tick)(code):
+                # In a context of its own, as Django runs each request's view: the tick starts
+                # rooms through rooms.api, and the owner's tasks (a room's refresh) keep the
+                # caller's context; one left marked "inside the sync thread" later refused to
+                # use it ("Single thread executor already being used, would deadlock" in
+                # bench/arena.py, and those rooms never ended).
+                async with ThreadSensitiveContext():
+                    ticked = await database_sync_to_async(_tick)(code)
+                if not ticked:
                     return
             except Exception:  # a failed tick is tried again at the next
                 logger.warning("arena %s tick failed", code, exc_info=True)
