@@ -22,11 +22,11 @@ def push_seated(code: str, seated: dict[int, str]) -> None:
     layer = get_channel_layer()
     if layer is None or not seated:
         return
-    try:
-        for account_id, room in seated.items():
+    for account_id, room in seated.items():
+        try:  # one failed send stops no other player's
             async_to_sync(layer.group_send)(seat_group(code, account_id), {"type": "arena.seated", "room": room})
-    except Exception:  # the page finds its room when its socket (re)connects, or on its next load
-        logger.warning("arena seat push failed", exc_info=True)
+        except Exception:  # the page finds its room when its socket (re)connects, or on its next load
+            logger.warning("arena seat push failed", exc_info=True)
 
 
 def seated_room(code: str, account_id: int) -> str:
