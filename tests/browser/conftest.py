@@ -221,32 +221,85 @@ def forget_daphnes_limits() -> None:
             client.delete(key)
 
 
-@pytest.fixture
-def daphne_server(transactional_db):
+class Daphne:
     """A real daphne process (HTTP + WebSockets) on the test database. A subprocess, not
     a fork: asgiref's executors do not survive fork."""
-    import http.client
-    import socket
-    import subprocess
-    import sys
-    import tempfile
-    import time
 
+    def __init__(self, env: dict[str, str]):
+        import http.client
+        import socket
+        import subprocess
+        import sys
+        import tempfile
+        import time
+
+        from django.conf import settings
+
+        self.env = env
+        # The listening socket is made here and handed to daphne (--fd): a port only picked here
+        # and bound by daphne later could be taken in between by another worker's server, and the
+        # test then talked to that one (CI saw ERR_INVALID_HTTP_RESPONSE).
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(128)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        # a file, not a pipe: nobody reads a pipe while the tests run, and a daphne that
+        # filled one (64 KiB of log lines) would block mid-write and hang a test
+        self.log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "--fd", str(self.listener.fileno()), "config.asgi:application"],
+            pass_fds=(self.listener.fileno(),),
+            env=env,
+            cwd=settings.BASE_DIR,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # the socket listens at once: wait for daphne's answer
+            try:
+                ask = http.client.HTTPConnection("127.0.0.1", self.listener.getsockname()[1], timeout=0.5)
+                ask.request("GET", "/robots.txt")
+                ask.getresponse().read()
+                ask.close()
+                break
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(self.log_since(0)[-2000:]) from None
+                time.sleep(0.1)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_size(self) -> int:
+        return self.log.seek(0, 2)
+
+    def log_since(self, offset: int) -> str:
+        self.log.seek(offset)
+        return self.log.read().decode(errors="replace")
+
+    def stop(self) -> None:
+        import subprocess
+
+        self.listener.close()
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+def daphne_environment() -> dict[str, str]:
+    """What a test's daphne runs with: this process's environment (a test may set a variable
+    before it asks for daphne) and the test's settings that daphne must share."""
     from django.conf import settings
     from django.db import connection
 
     from tests.conftest import database_url
 
-    # The listening socket is made here and handed to daphne (--fd): a port only picked here
-    # and bound by daphne later could be taken in between by another worker's server, and the
-    # test then talked to that one (CI saw ERR_INVALID_HTTP_RESPONSE).
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(128)
-    port = listener.getsockname()[1]
-    forget_daphnes_limits()
-    env = dict(
-        os.environ,
+    environment = {name: value for name, value in os.environ.items() if name != "PYTEST_CURRENT_TEST"}
+    return dict(
+        environment,
         DATABASE_URL=database_url(connection.settings_dict),
         DJANGO_DEBUG="true",
         DJANGO_ALLOW_ASYNC_UNSAFE="",
@@ -255,40 +308,44 @@ def daphne_server(transactional_db):
         ROOM_SOCKET_RATE="1000",
         ROOM_SOCKET_BURST="1000",
     )
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), "config.asgi:application"],
-            pass_fds=(listener.fileno(),),
-            env=env,
-            cwd=settings.BASE_DIR,
-            stdout=subprocess.DEVNULL,
-            # a file, not a pipe: nobody reads a pipe while the test runs, and a daphne that
-            # filled one (64 KiB of log lines) would block mid-write and hang the test
-            stderr=log,
-        )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:  # the socket listens at once: wait for daphne's answer
-            try:
-                ask = http.client.HTTPConnection("127.0.0.1", port, timeout=0.5)
-                ask.request("GET", "/robots.txt")
-                ask.getresponse().read()
-                ask.close()
-                break
-            except OSError:
-                if process.poll() is not None:
-                    log.seek(0)
-                    raise RuntimeError(log.read().decode()[-2000:]) from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-        listener.close()
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        # what daphne said, in the test's captured output: pytest shows it when the test failed
-        log.seek(0)
-        sys.stderr.write("daphne's log (tail):\n" + log.read().decode(errors="replace")[-4000:])
+
+
+@pytest.fixture(scope="session")
+def _daphnes():
+    """The worker's daphne, shared by its tests: starting one costs a second and a half of CPU
+    and every template compiled again, on a machine whose browser run is CPU-bound. It is
+    started again when a test needs another environment (a setting passed by a variable),
+    or when it died."""
+    running: dict[str, Daphne] = {}
+    yield running
+    for server in running.values():
+        server.stop()
+
+
+@pytest.fixture
+def daphne_server(transactional_db, _daphnes):
+    """The URL of a real daphne process on the test database. Each test's database starts
+    empty (a TRUNCATE at the end of the one before); what daphne keeps beyond it is keyed by
+    room code, profile token or arena id, all new in each test. Its rate counters are
+    forgotten before each test."""
+    import sys
+
+    from django.conf import settings
+
+    env = daphne_environment()
+    server = _daphnes.get("current")
+    # Without Redis, daphne counts its rate limits in its own memory, which no test can
+    # empty: then each test has a daphne of its own.
+    if server is not None and (server.env != env or not server.alive() or not settings.REDIS_URL):
+        server.stop()
+        server = None
+    forget_daphnes_limits()
+    if server is None:
+        server = _daphnes["current"] = Daphne(env)
+    start = server.log_size()
+    yield server.url
+    # what daphne said during the test, in its captured output: pytest shows it when the test failed
+    sys.stderr.write("daphne's log (tail):\n" + server.log_since(start)[-4000:])
 
 
 def off_thread(fn, *args, **kwargs):
