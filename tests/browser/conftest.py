@@ -245,7 +245,7 @@ class Daphne:
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         # a file, not a pipe: nobody reads a pipe while the tests run, and a daphne that
         # filled one (64 KiB of log lines) would block mid-write and hang a test
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop, at the end of the worker)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "--fd", str(self.listener.fileno()), "config.asgi:application"],
             pass_fds=(self.listener.fileno(),),
