@@ -206,6 +206,29 @@ def page(browser, live_server, player):
     return new_page(browser, live_server.url, player)  # closed with the test's other contexts (browser)
 
 
+@pytest.fixture
+def bank_puzzle(db):
+    """tests.conftest's bank puzzle, with the browser tests' fewer blanks (tests/browser/puzzle.py)."""
+    from games.models import Puzzle
+    from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
+
+    return Puzzle.objects.create(
+        level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, techniques=["naked single"], seed=1
+    )
+
+
+@pytest.fixture
+def full_bank_puzzle(db):
+    """The unit tests' bank puzzle, all 51 blanks: for a test that reads the whole board's
+    givens (the reader's row and column readings) or fills it through a unit test's helper."""
+    from games.models import Puzzle
+    from tests.conftest import PUZZLE, SOLUTION
+
+    return Puzzle.objects.create(
+        level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, techniques=["naked single"], seed=1
+    )
+
+
 def forget_daphnes_limits() -> None:
     """A daphne process counts each client's connects, creations and misses in the cache
     under games.common.limits' prefix, "limit", the same in every test's daphne: with Redis they would

@@ -11,14 +11,14 @@ from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room
 from tests.browser.conftest import act
-from tests.conftest import PUZZLE, SOLUTION
+from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 
 
 def running_room(game="showdown", names=("Ada", "Grace"), preset="standard", finished_ago=None):
     """(room, [profiles]): a room of `game` already playing (its countdown ran out a few
     seconds ago)."""
     if not Puzzle.objects.filter(level="easy").exists():
-        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     players = [Profile.objects.create(display_name=name) for name in names]
     room = create_room(players[0], game, "easy", preset)
     for p in players[1:]:

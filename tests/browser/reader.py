@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.conftest import SOLUTION
+from tests.browser.puzzle import SOLUTION
 
 # Set before the page's deferred scripts run (readyState "interactive" comes first).
 READER_ON = "document.addEventListener('readystatechange', () => { document.documentElement.dataset.reader = 'on'; });"

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from games.sudoku.play import Enter
-from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
+from tests.browser.puzzle import CLUES, EMPTY, PUZZLE, SOLUTION
+from tests.conftest import cookie_for
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SCHEMES = ("light", "dark")
@@ -171,7 +172,7 @@ def bank(count, level="easy"):
 
     for seed in range(count):
         Puzzle.objects.create(
-            level=level, givens=PUZZLE, solution=SOLUTION, clues=30, techniques=["naked single"], seed=seed + 1
+            level=level, givens=PUZZLE, solution=SOLUTION, clues=CLUES, techniques=["naked single"], seed=seed + 1
         )
 
 

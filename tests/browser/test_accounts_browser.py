@@ -113,14 +113,14 @@ def test_records_follow_the_account_and_a_passkey_signs_in_alone(browser, live_s
     assert sorted(board(a)) == sorted([a_time, b_time])
 
 
-def test_the_finish_screens_offer_sign_in_once(browser, live_server, bank_puzzle):
+def test_the_finish_screens_offer_sign_in_once(browser, live_server, full_bank_puzzle):
     """A signed-out player is offered "Sign in to keep your records on every device" on the
     first finish this browser shows (and on that finish again), not on a later one."""
     from tests.games.test_solo_finish import finished_run
     from tests.rooms.test_podium import finished_room
 
     players = [Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus", "Barbara")]
-    first, second = (finished_run(players[0], bank_puzzle, seconds) for seconds in (95, 120))
+    first, second = (finished_run(players[0], full_bank_puzzle, seconds) for seconds in (95, 120))
     room = finished_room(players)
     a = new_page(browser, live_server.url, players[0])
     offer = "[data-keep-records]"

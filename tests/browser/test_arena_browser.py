@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 
 from arenas.models import Arena, Entry
 from games.models import Puzzle
+from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 from tests.browser.test_friends_browser import member_page
 from tests.browser.test_ratings_browser import solve
-from tests.conftest import PUZZLE, SOLUTION
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOM = re.compile(r"/r/([A-Za-z0-9]{6})/$")
@@ -29,7 +29,7 @@ def _short_arena(monkeypatch):
 
 def test_five_join_race_twice_and_the_table_shows_fire_and_berserk(browser, daphne_server):
     for _ in range(4):
-        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     soon = timezone.now() + dt.timedelta(hours=1)
     arena = Arena.objects.create(level="easy", starts_at=soon, minutes=30, ends_at=soon + dt.timedelta(minutes=30))
     names = ("Ana", "Bo", "Cy", "Di", "Ed")

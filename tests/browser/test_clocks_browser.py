@@ -4,7 +4,7 @@ import datetime as dt
 import itertools
 
 from games.models import SoloRun
-from tests.conftest import EMPTY, SOLUTION
+from tests.browser.puzzle import EMPTY, SOLUTION
 
 # Every 20 ms: the clock's seconds, how long the page has been open (the run started just
 # before the page loaded, so the clock can never be ahead of that), the wall time, and

@@ -11,8 +11,8 @@ from django.utils import timezone
 from games.daily.models import Daily
 from games.models import Puzzle, SoloRun
 from tests.browser.conftest import new_page
+from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 from tests.browser.race_setup import running_room
-from tests.conftest import PUZZLE, SOLUTION
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +38,7 @@ def dailies_around_today() -> None:
     for level in ("easy", "medium", "hard", "expert"):
         for days in (-1, 0, 1):
             puzzle = Puzzle.objects.create(
-                level=level, givens=PUZZLE, solution=SOLUTION, clues=30, seed=2, for_daily=True
+                level=level, givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=2, for_daily=True
             )
             Daily.objects.create(date=today + dt.timedelta(days=days), level=level, puzzle=puzzle)
 
@@ -52,7 +52,7 @@ def watched(page) -> list[str]:
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_no_page_logs_a_javascript_error(browser, daphne_server, language):
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     dailies_around_today()
     room, (ada, _grace) = running_room()
     # Today's easy daily finished: the daily page's Share (it fetches the card) and the shared page

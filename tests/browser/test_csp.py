@@ -8,8 +8,8 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.conftest import new_page, off_thread
+from tests.browser.puzzle import EMPTY, SOLUTION
 from tests.browser.test_accessibility import bank, cardoku_games, domino_games, solo_runs
-from tests.conftest import EMPTY, SOLUTION
 
 WATCH = """
 window.__globals = Object.getOwnPropertyNames(window);

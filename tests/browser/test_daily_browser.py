@@ -17,7 +17,8 @@ from django.utils import timezone
 from games.daily.models import Daily
 from games.models import Puzzle, SoloRun
 from players.models import Profile
-from tests.conftest import EMPTY, PUZZLE, SOLUTION, cookie_for
+from tests.browser.puzzle import CLUES, EMPTY, PUZZLE, SOLUTION
+from tests.conftest import cookie_for
 
 ZONE = "Europe/Amsterdam"
 
@@ -56,7 +57,9 @@ def signed_in_page(browser, live_server, name, staff=False, width=1100):
 def todays_dailies(db):
     local = timezone.now().astimezone(zoneinfo.ZoneInfo(ZONE)).date()
     for level in ("easy", "medium", "hard", "expert"):
-        puzzle = Puzzle.objects.create(level=level, givens=PUZZLE, solution=SOLUTION, clues=30, seed=1, for_daily=True)
+        puzzle = Puzzle.objects.create(
+            level=level, givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1, for_daily=True
+        )
         Daily.objects.create(date=local, level=level, puzzle=puzzle)
     return local
 
@@ -212,7 +215,7 @@ def test_daily_pages_have_no_axe_violations(browser, live_server, player, width,
     for date in (today - dt.timedelta(days=3), today):
         for level in ("easy", "medium", "hard", "expert"):
             puzzle = Puzzle.objects.create(
-                level=level, givens=PUZZLE, solution=SOLUTION, clues=30, seed=1, for_daily=True
+                level=level, givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1, for_daily=True
             )
             Daily.objects.create(date=date, level=level, puzzle=puzzle)
     utc = zoneinfo.ZoneInfo("UTC")

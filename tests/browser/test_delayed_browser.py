@@ -11,7 +11,7 @@ from games.models import Puzzle
 from players.models import Profile
 from rooms.models import Room, Seat
 from tests.browser.conftest import new_page
-from tests.conftest import EMPTY, PUZZLE, SOLUTION
+from tests.browser.puzzle import CLUES, EMPTY, PUZZLE, SOLUTION
 
 SHOTS = os.environ.get("SCREENSHOT_DIR")  # set it to keep this test's screenshots there
 
@@ -38,7 +38,7 @@ def submit(page):
 
 
 def test_three_players_race_a_tournament_room(browser, daphne_server):
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     ada, grace, linus = (Profile.objects.create(display_name=n) for n in ("Ada", "Grace", "Linus"))
     host = new_page(browser, daphne_server, ada, width=1280, height=900)
     phone = new_page(browser, daphne_server, grace, width=375, height=800)
@@ -70,7 +70,7 @@ def test_three_players_race_a_tournament_room(browser, daphne_server):
     # no right/wrong colouring; the others' standings count her filled cells, nothing more.
     type_grid(phone, right)
     assert phone.locator(".cell.fresh, .cell.wrong").count() == 0
-    host.locator(".standing", has_text="Grace").get_by_text("51/51 filled").wait_for()
+    host.locator(".standing", has_text="Grace").get_by_text(f"{len(EMPTY)}/{len(EMPTY)} filled").wait_for()
     standings = host.locator("#standings").inner_text()
     assert "pts" not in standings and "mistake" not in standings
 
@@ -109,7 +109,14 @@ def test_three_players_race_a_tournament_room(browser, daphne_server):
     assert ada_seat.finish_seconds - 60 < grace_seat.finish_seconds < ada_seat.finish_seconds
     assert (grace_seat.place, ada_seat.place, linus_seat.place) == (1, 2, 3)
     # Scores at the end: 10 per right cell, +100 for finishing, -5 per wrong submission.
-    assert (grace_seat.score, ada_seat.score, linus_seat.score) == (610, 605, 500 - 15)
+    # With the 20 blanks of tests/browser/puzzle.py: 300, 295 and 190 - 15 (51 blanks: 610, 605, 485).
+    cells = len(EMPTY)
+    assert (grace_seat.score, ada_seat.score, linus_seat.score) == (
+        10 * cells + 100,
+        10 * cells + 95,
+        10 * (cells - 1) - 15,
+    )
+    assert (grace_seat.score, ada_seat.score, linus_seat.score) == (300, 295, 175)
 
     # Every page shows every board in place order; Linus's wrong cell marked, the right digit small.
     for page in (host, phone, third):
@@ -120,8 +127,8 @@ def test_three_players_race_a_tournament_room(browser, daphne_server):
         marked = boards.nth(2).locator(".wrong")
         assert marked.count() == 1
         assert marked.inner_text().replace("\n", "") == wrong(EMPTY[0], 3) + SOLUTION[EMPTY[0]]
-        assert "50 right · 1 wrong · 0 empty" in boards.nth(2).inner_text()
+        assert f"{len(EMPTY) - 1} right · 1 wrong · 0 empty" in boards.nth(2).inner_text()
     standings = host.locator("#standings").inner_text()
-    assert "610 pts · 0 wrong submissions" in standings and "605 pts · 1 wrong submission" in standings
+    assert "300 pts · 0 wrong submissions" in standings and "295 pts · 1 wrong submission" in standings
     shot(host, "review-1280")
     shot(phone, "review-375")

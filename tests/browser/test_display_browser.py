@@ -20,9 +20,9 @@ from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
 from tests.browser.conftest import act, new_page, wait_for_first_push
+from tests.browser.puzzle import EMPTY, SOLUTION
 from tests.browser.race_setup import running_room
 from tests.browser.test_solo_browser import start_easy
-from tests.conftest import EMPTY, SOLUTION
 
 pytestmark = pytest.mark.browser
 DEFICIENCIES = ("protanopia", "deuteranopia")
@@ -196,9 +196,9 @@ def finished_tournament():
     from django.utils import timezone
 
     from games.models import Puzzle
-    from tests.conftest import PUZZLE
+    from tests.browser.puzzle import CLUES, PUZZLE
 
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     ada, linus = (Profile.objects.create(display_name=n) for n in ("Ada", "Linus"))
     room = create_room(ada, "showdown", "easy")
     act(room.code, linus, A.Join())

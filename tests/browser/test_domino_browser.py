@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games.domino import solo
 from games.domino.models import DominoGame
 from games.engines import domino as d
-from tests.conftest import SOLUTION
+from tests.browser.puzzle import SOLUTION
 from tests.games.test_domino_views import seed_with_both
 
 pytestmark = pytest.mark.browser

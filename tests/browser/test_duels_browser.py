@@ -7,7 +7,7 @@ from players.models import Profile
 from rooms.gametypes import GAME_TYPES
 from rooms.models import Room, RoomResult, Seat
 from tests.browser.conftest import new_page
-from tests.conftest import PUZZLE, SOLUTION
+from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 
 
 def durable_seat(player) -> Seat:
@@ -66,7 +66,7 @@ def stones(page) -> tuple[str, str]:
 
 
 def test_two_players_duel_with_the_same_stones(browser, daphne_server):
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
     host = new_page(browser, daphne_server, ada)

@@ -9,9 +9,9 @@ from games.sudoku.play import Enter
 from rooms import actions as A
 from rooms.models import Seat
 from tests.browser.conftest import act, new_page
+from tests.browser.puzzle import EMPTY, SOLUTION
 from tests.browser.race_setup import running_room
 from tests.browser.test_solo_browser import start_easy
-from tests.conftest import EMPTY, SOLUTION
 
 pytestmark = pytest.mark.browser
 

@@ -23,8 +23,8 @@ from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
 from tests.browser.conftest import act, new_page
+from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 from tests.browser.test_ratings_browser import solve
-from tests.conftest import PUZZLE, SOLUTION
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +45,7 @@ def member_page(browser, base_url, name, width=1280):
 
 def raced(players) -> Room:
     """A Showdown room of `players`, playing (its countdown over), through the write path."""
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     room = create_room(players[0], "showdown", "easy", "standard")
     for p in players[1:]:
         act(room.code, p, A.Join())

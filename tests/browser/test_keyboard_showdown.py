@@ -10,7 +10,7 @@ from games.models import Puzzle
 from players.models import Profile
 from rooms.models import Room, Seat
 from tests.browser.conftest import new_page
-from tests.conftest import PUZZLE, SOLUTION
+from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 
 FOCUSED = "document.activeElement"
 
@@ -61,7 +61,7 @@ def solve(page, solution: str, empty: list[int], ends_showdown: bool = False):
 
 
 def test_a_showdown_played_by_keyboard_alone(browser, daphne_server):
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
     host = new_page(browser, daphne_server, ada)

@@ -4,8 +4,8 @@
 from playwright.sync_api import expect
 
 from tests.browser.conftest import new_page
+from tests.browser.puzzle import CLUES, EMPTY, SOLUTION
 from tests.browser.test_accessibility import Audit
-from tests.conftest import EMPTY, SOLUTION
 
 # Records every cell that gets `unit-done`, and the cues sound.js plays.
 RECORDER = """() => {
@@ -51,7 +51,7 @@ def test_a_completed_row_lights_up_once(page, bank_puzzle):
 def test_the_finish_celebrates_plays_its_cue_and_charts_the_latest_runs(browser, live_server, player, bank_puzzle):
     from games.models import Puzzle, SoloRun
 
-    Puzzle.objects.create(level="easy", givens=bank_puzzle.givens, solution=SOLUTION, clues=30, seed=2)
+    Puzzle.objects.create(level="easy", givens=bank_puzzle.givens, solution=SOLUTION, clues=CLUES, seed=2)
     page = new_page(browser, live_server.url, player)
     start_easy(page)  # a first finish, for the chart to have two runs
     for index in EMPTY:

@@ -10,7 +10,7 @@ from players.models import Profile
 from rooms import actions as A
 from rooms.api import create_room
 from tests.browser.conftest import act, new_page
-from tests.conftest import PUZZLE, SOLUTION
+from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def test_the_phone_header_shows_the_whole_name_prompt_or_the_name(browser, live_
 
 
 def test_a_new_players_duel_lobby_walkthrough_gives_way_to_one_clock(browser, daphne_server):
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     ada, grace = Profile.objects.create(display_name="Ada"), Profile.objects.create(display_name="Grace")
     room = create_room(ada, "domino", "easy")
     act(room.code, grace, A.Join())

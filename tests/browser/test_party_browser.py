@@ -13,8 +13,8 @@ from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
 from tests.browser.conftest import act, new_page
+from tests.browser.puzzle import EMPTY, SOLUTION
 from tests.browser.race_setup import running_room
-from tests.conftest import EMPTY, SOLUTION
 
 pytestmark = pytest.mark.browser
 

@@ -18,8 +18,8 @@ from pool.models import PoolEntry
 from rooms.models import Room
 from stats.models import RatingChange
 from tests.browser.conftest import new_page
+from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 from tests.browser.test_ratings_browser import solve
-from tests.conftest import PUZZLE, SOLUTION
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +39,7 @@ def signed_in(browser, base_url, name):
 
 def test_three_press_race_now_race_one_public_room_and_race_again(browser, daphne_server):
     for _ in range(3):
-        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+        Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     ada = signed_in(browser, daphne_server, "Ada")
     grace = signed_in(browser, daphne_server, "Grace")
     linus = new_page(browser, daphne_server, Profile.objects.create(display_name="Linus"), width=375)

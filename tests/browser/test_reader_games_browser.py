@@ -14,6 +14,7 @@ from games.domino import solo as domino_solo
 from games.domino.models import DominoGame
 from games.engines import cardoku as ck
 from games.models import Puzzle, SoloRun
+from tests.browser.puzzle import SOLUTION
 from tests.browser.reader import (
     cells,
     close_walkthrough,
@@ -28,7 +29,6 @@ from tests.browser.reader import (
 )
 from tests.browser.test_daily_browser import ZONE, signed_in_page, todays_dailies  # noqa: F401 (a fixture)
 from tests.browser.test_keyboard_showdown import tab_to
-from tests.conftest import SOLUTION
 
 pytestmark = pytest.mark.browser
 

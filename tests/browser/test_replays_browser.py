@@ -19,8 +19,8 @@ from replays.models import Track
 from rooms import actions as A
 from rooms.api import create_room
 from tests.browser.conftest import act, new_page  # act: off Playwright's loop thread, pushes included
+from tests.browser.puzzle import CLUES, EMPTY, PUZZLE, SOLUTION
 from tests.browser.test_solo_browser import start_easy
-from tests.conftest import EMPTY, PUZZLE, SOLUTION
 from tests.replays.test_replays import solved_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -99,7 +99,7 @@ def test_a_solo_run_replayed_step_by_step_then_raced_as_a_ghost(browser, live_se
 def past_race(names, seconds_per_cell):
     """A finished Easy room raced by `names`, each entering a cell every `seconds_per_cell[i]`
     seconds, and its tracks: the ghosts of a quiet pool."""
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     players = [Profile.objects.create(display_name=name) for name in names]
     room = create_room(players[0], level="easy")
     now = timezone.now() - dt.timedelta(hours=1)
@@ -137,7 +137,9 @@ def test_alone_in_the_pool_races_two_ghosts(browser, daphne_server):
 
 
 def test_a_daily_replay_is_refused_before_the_player_finished_it(browser, live_server):
-    puzzle = Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    from tests import conftest as full  # solved_run fills the unit tests' 51 blanks
+
+    puzzle = Puzzle.objects.create(level="easy", givens=full.PUZZLE, solution=SOLUTION, clues=30, seed=1)
     daily = Daily.objects.create(date=timezone.now().date(), level="easy", puzzle=puzzle)
     run = solved_run(Profile.objects.create(display_name="Ada"), puzzle=puzzle, daily=daily)
     ben = new_page(browser, live_server.url, Profile.objects.create(display_name="Ben"))

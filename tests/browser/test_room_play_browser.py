@@ -100,7 +100,7 @@ SPILLS = """() => Array.from(document.querySelectorAll(".podium .step > *")).fil
 def test_phone_shows_the_podium_and_play_again_when_the_room_finishes(browser, daphne_server, language):
     from rooms import actions as A
     from tests.browser.conftest import act
-    from tests.conftest import EMPTY, SOLUTION
+    from tests.browser.puzzle import EMPTY, SOLUTION
 
     room, (ada, grace, linus) = running_room("showdown", names=("Ada", "Grace", "Linus"))
     act(room.code, ada, A.Forfeit())
@@ -398,7 +398,7 @@ def test_rematch_invites_every_player_live_and_one_click_joins(browser, daphne_s
 
 
 def test_a_finished_board_keeps_no_selection(page, bank_puzzle):
-    from tests.conftest import EMPTY, SOLUTION
+    from tests.browser.puzzle import EMPTY, SOLUTION
 
     page.goto("/")
     page.locator("form.level-picker").first.get_by_role("button", name="Easy").click()
@@ -420,9 +420,9 @@ def test_a_finished_board_keeps_no_selection(page, bank_puzzle):
 
 def test_first_time_player_picks_a_name_before_the_first_room(browser, daphne_server):
     from games.models import Puzzle
-    from tests.conftest import PUZZLE, SOLUTION
+    from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
 
-    Puzzle.objects.create(level="medium", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="medium", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     page = new_page(browser, daphne_server)  # no cookie: a first visit
     page.goto("/")
     page.get_by_role("button", name="Create room").click()

@@ -4,11 +4,11 @@ from games.models import Puzzle
 from players.models import Profile
 from rooms.models import Room, RoomResult, Seat
 from tests.browser.conftest import new_page
-from tests.conftest import EMPTY, PUZZLE, SOLUTION
+from tests.browser.puzzle import CLUES, EMPTY, PUZZLE, SOLUTION
 
 
 def test_two_players_race_one_finishes_one_is_eliminated(browser, daphne_server):
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
     host = new_page(browser, daphne_server, ada)
@@ -75,7 +75,7 @@ def test_ready_clicked_before_the_pages_scripts_run_is_never_a_page_load(browser
     from rooms.api import create_room
     from tests.browser.conftest import act
 
-    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, seed=1)
+    Puzzle.objects.create(level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, seed=1)
     ada = Profile.objects.create(display_name="Ada")
     grace = Profile.objects.create(display_name="Grace")
     room = create_room(ada, "showdown", "easy", "standard")

@@ -16,10 +16,10 @@ from rooms import actions as A
 from rooms.api import create_room
 from rooms.models import Room, Seat
 from tests.browser.conftest import act, new_page
+from tests.browser.puzzle import EMPTY, SOLUTION
 from tests.browser.race_setup import running_room
 from tests.browser.test_room_play_browser import next_tick
 from tests.browser.test_solo_browser import start_easy
-from tests.conftest import EMPTY, SOLUTION
 
 pytestmark = pytest.mark.browser
 
