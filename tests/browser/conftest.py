@@ -99,7 +99,7 @@ def chromium():
 
 @pytest.fixture(scope="session", autouse=True)
 def _flush_outlasts_a_straggling_request():
-    """A test's end empties the database (TRUNCATE) while the live server may still answer a
+    """A test's end empties the database (its flush) while the live server may still answer a
     request the closed page had sent: PostgreSQL then found a deadlock and aborted the flush
     (one CI run: "Database test_showdown_gw3 couldn't be flushed"). The request's transaction
     went on and ended; the flush is tried again then, up to three times."""
@@ -206,27 +206,31 @@ def page(browser, live_server, player):
     return new_page(browser, live_server.url, player)  # closed with the test's other contexts (browser)
 
 
+def easy_in_bank(givens: str):
+    from games.models import Puzzle
+    from tests.conftest import SOLUTION
+
+    clues = 81 - givens.count("0")
+    return Puzzle.objects.create(
+        level="easy", givens=givens, solution=SOLUTION, clues=clues, techniques=["naked single"], seed=1
+    )
+
+
 @pytest.fixture
 def bank_puzzle(db):
     """tests.conftest's bank puzzle, with the browser tests' fewer blanks (tests/browser/puzzle.py)."""
-    from games.models import Puzzle
-    from tests.browser.puzzle import CLUES, PUZZLE, SOLUTION
+    from tests.browser.puzzle import PUZZLE
 
-    return Puzzle.objects.create(
-        level="easy", givens=PUZZLE, solution=SOLUTION, clues=CLUES, techniques=["naked single"], seed=1
-    )
+    return easy_in_bank(PUZZLE)
 
 
 @pytest.fixture
 def full_bank_puzzle(db):
     """The unit tests' bank puzzle, all 51 blanks: for a test that reads the whole board's
     givens (the reader's row and column readings) or fills it through a unit test's helper."""
-    from games.models import Puzzle
-    from tests.conftest import PUZZLE, SOLUTION
+    from tests.conftest import PUZZLE
 
-    return Puzzle.objects.create(
-        level="easy", givens=PUZZLE, solution=SOLUTION, clues=30, techniques=["naked single"], seed=1
-    )
+    return easy_in_bank(PUZZLE)
 
 
 def forget_daphnes_limits() -> None:
@@ -265,7 +269,8 @@ class Daphne:
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
         self.listener.listen(128)
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
         # a file, not a pipe: nobody reads a pipe while the tests run, and a daphne that
         # filled one (64 KiB of log lines) would block mid-write and hang a test
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop, at the end of the worker)
@@ -280,7 +285,7 @@ class Daphne:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:  # the socket listens at once: wait for daphne's answer
             try:
-                ask = http.client.HTTPConnection("127.0.0.1", self.listener.getsockname()[1], timeout=0.5)
+                ask = http.client.HTTPConnection("127.0.0.1", port, timeout=0.5)
                 ask.request("GET", "/robots.txt")
                 ask.getresponse().read()
                 ask.close()
@@ -333,38 +338,48 @@ def daphne_environment() -> dict[str, str]:
     )
 
 
-@pytest.fixture(scope="session")
-def _daphnes():
+class WorkerDaphne:
     """The worker's daphne, shared by its tests: starting one costs a second and a half of CPU
     and every template compiled again, on a machine whose browser run is CPU-bound. It is
     started again when a test needs another environment (a setting passed by a variable),
-    or when it died."""
-    running: dict[str, Daphne] = {}
-    yield running
-    for server in running.values():
-        server.stop()
+    when it died, or for every test without Redis (daphne then counts its rate limits in its
+    own memory, which no test can empty)."""
+
+    def __init__(self):
+        self.server: Daphne | None = None
+
+    def for_test(self, env: dict[str, str], shared: bool) -> Daphne:
+        if self.server is not None and (self.server.env != env or not self.server.alive() or not shared):
+            self.stop()
+        if self.server is None:
+            self.server = Daphne(env)
+        return self.server
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+
+
+@pytest.fixture(scope="session")
+def _worker_daphne():
+    daphne = WorkerDaphne()
+    yield daphne
+    daphne.stop()
 
 
 @pytest.fixture
-def daphne_server(transactional_db, _daphnes):
+def daphne_server(transactional_db, _worker_daphne):
     """The URL of a real daphne process on the test database. Each test's database starts
-    empty (a TRUNCATE at the end of the one before); what daphne keeps beyond it is keyed by
+    empty (the flush at the end of the one before); what daphne keeps beyond it is keyed by
     room code, profile token or arena id, all new in each test. Its rate counters are
     forgotten before each test."""
     import sys
 
     from django.conf import settings
 
-    env = daphne_environment()
-    server = _daphnes.get("current")
-    # Without Redis, daphne counts its rate limits in its own memory, which no test can
-    # empty: then each test has a daphne of its own.
-    if server is not None and (server.env != env or not server.alive() or not settings.REDIS_URL):
-        server.stop()
-        server = None
     forget_daphnes_limits()
-    if server is None:
-        server = _daphnes["current"] = Daphne(env)
+    server = _worker_daphne.for_test(daphne_environment(), shared=bool(settings.REDIS_URL))
     start = server.log_size()
     yield server.url
     # what daphne said during the test, in its captured output: pytest shows it when the test failed

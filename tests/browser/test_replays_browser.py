@@ -136,10 +136,8 @@ def test_alone_in_the_pool_races_two_ghosts(browser, daphne_server):
     assert cleo.locator("#standings [data-seat]").count() == 1  # ghosts are never placed among the seats
 
 
-def test_a_daily_replay_is_refused_before_the_player_finished_it(browser, live_server):
-    from tests import conftest as full  # solved_run fills the unit tests' 51 blanks
-
-    puzzle = Puzzle.objects.create(level="easy", givens=full.PUZZLE, solution=SOLUTION, clues=30, seed=1)
+def test_a_daily_replay_is_refused_before_the_player_finished_it(browser, live_server, full_bank_puzzle):
+    puzzle = full_bank_puzzle  # solved_run fills the unit tests' 51 blanks
     daily = Daily.objects.create(date=timezone.now().date(), level="easy", puzzle=puzzle)
     run = solved_run(Profile.objects.create(display_name="Ada"), puzzle=puzzle, daily=daily)
     ben = new_page(browser, live_server.url, Profile.objects.create(display_name="Ben"))
