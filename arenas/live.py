@@ -25,9 +25,13 @@ _LOOPS: dict[str, asyncio.Task] = {}
 
 
 def _tick(code: str) -> bool:
-    """One tick of the arena (scores finished rooms, seats the waiting); False once it is over."""
+    """One tick of the arena (scores finished rooms, seats the waiting); False once it is over
+    and every room of it is scored (its last rooms end with it: the tick sees them ended and
+    scored, as beat's does for five minutes, arenas/tasks.py)."""
     arena = Arena.objects.filter(code=code).first()
-    if arena is None or service.state_of(arena, timezone.now()) == "finished":
+    if arena is None:
+        return False
+    if service.state_of(arena, timezone.now()) == "finished" and not arena.arena_rooms.filter(scored=False).exists():
         return False
     service.tick(arena)  # its cache turn: one process a second does the work
     return True

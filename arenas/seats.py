@@ -2,6 +2,7 @@
 open arena pages at once, on each page's own socket (friends/consumers.py); a page that
 connects later asks the rows."""
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
@@ -18,15 +19,23 @@ def seat_group(code: str, account_id: int) -> str:
 
 
 def push_seated(code: str, seated: dict[int, str]) -> None:
-    """Tell each seated player's arena pages their room (account id -> room code)."""
+    """Tell each seated player's arena pages their room (account id -> room code): every send
+    at once, in one trip to the event loop (one trip and one Redis round trip per player, one
+    after another, held the tick for seconds when a round seated a hundred; bench/arena.py)."""
     layer = get_channel_layer()
     if layer is None or not seated:
         return
-    for account_id, room in seated.items():
-        try:  # one failed send stops no other player's
-            async_to_sync(layer.group_send)(seat_group(code, account_id), {"type": "arena.seated", "room": room})
-        except Exception:  # the page finds its room when its socket (re)connects, or on its next load
-            logger.warning("arena seat push failed", exc_info=True)
+
+    async def send_all():
+        sends = [
+            layer.group_send(seat_group(code, account_id), {"type": "arena.seated", "room": room})
+            for account_id, room in seated.items()
+        ]
+        for failed in await asyncio.gather(*sends, return_exceptions=True):
+            if isinstance(failed, Exception):  # the page finds its room when its socket (re)connects
+                logger.warning("arena seat push failed: %r", failed)
+
+    async_to_sync(send_all)()
 
 
 def seated_room(code: str, account_id: int) -> str:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import time
 import uuid
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -31,6 +32,10 @@ logger = logging.getLogger(__name__)
 LENGTHS = (30, 60, 90)
 LEAVES_OUT = 3  # rooms left before a player is withdrawn
 RECENT = 8
+# A room of the arena this late moving on by itself (its start failed, or its owner's clock
+# missed the moment) is moved on by the tick: past the write-behind's lag (rooms/timers.py).
+NUDGE_AFTER = dt.timedelta(seconds=5)
+NUDGE_BUDGET_SECONDS = 2.0  # the tick's pairing waits for its nudges no longer than this
 
 
 class ArenaRefused(api.RoomError):
@@ -169,6 +174,7 @@ def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
     if not force and not _turn(arena):
         return []
     now = now or timezone.now()
+    nudge(arena, now)
     if score_finished(arena, now):
         push_table(arena)  # now: the table does not wait for the new rooms' starts below
     formed: list[str] = []
@@ -208,7 +214,10 @@ def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
                 seated.update((e.account_id, formed[-1]) for e in seats)
     for code in formed:  # started after the commit, through the rooms' one write path
         try:
-            api.act(code, None, A.Start(), now=now)
+            # At the time of the start, not of the tick's: rooms scored during a long tick
+            # finished after its `now`, and a countdown dated before the finish of its players'
+            # last room put them in two rooms at once (bench/arena.py).
+            api.act(code, None, A.Start(), now=max(now, timezone.now()))
         except api.RoomError as error:
             logger.info("arena room %s not started here: %s", code, error)
     push_seated(arena.code, seated)  # the waiting pages go to their rooms: in the countdown
@@ -234,6 +243,35 @@ def _seat(arena: Arena, members: list[Entry], now) -> str:
 
 
 DONE = (Room.State.FINISHED, Room.State.EXPIRED)
+
+
+def nudge(arena: Arena, now) -> int:
+    """The arena's rooms that did not move on by themselves, each moved on through the rooms'
+    one write path (which checks the room again: a room that did move meanwhile is left as
+    it is): one formed by a tick whose start failed (still in its lobby) is started; one past
+    its countdown or its end (its owner's clock missed the moment, its process busy or gone)
+    gets a resync, which applies what time made due. Production's sweep (rooms.tasks, every
+    15 s) would end them too, but an arena's players wait for them, and so does the table.
+    Under load in bench/arena.py both happened: rooms left in their lobbies, in their
+    countdowns, or playing past their ends, their players never back in the pool."""
+    late = now - NUDGE_AFTER
+    stuck = ArenaRoom.objects.filter(arena=arena, scored=False).filter(
+        Q(room__state=Room.State.LOBBY, created_at__lt=late)
+        | Q(room__state=Room.State.COUNTDOWN, room__starts_at__lt=late)
+        | Q(room__state=Room.State.PLAYING, room__ends_at__lt=late)
+    )
+    moved, began = 0, time.monotonic()
+    for code, state in stuck.values_list("room__code", "room__state"):
+        if time.monotonic() - began > NUDGE_BUDGET_SECONDS:
+            break  # an owner too busy to answer holds the tick no longer: the rest next tick
+        action = A.Start() if state == Room.State.LOBBY else A.Sync()
+        try:
+            moved += int(api.act(code, None, action, now=max(now, timezone.now())).changed)
+        except api.RoomError as error:
+            logger.info("arena room %s not moved on here: %s", code, error)
+    if moved:
+        logger.warning("arena %s: %d room(s) moved on by the tick", arena.code, moved)
+    return moved
 
 
 def score_finished(arena: Arena, now) -> bool:

@@ -91,6 +91,68 @@ def test_five_players_race_a_room_that_ends_a_minute_after_its_first_finish(aren
     assert [r.name for r in top][:3] == ["Ana", "Bo", "Cy"] and top[1].mine
 
 
+def test_the_tick_moves_on_a_room_that_did_not_start_or_end_by_itself(arena, monkeypatch):
+    """Seen under load (bench/arena.py): a formed room whose start failed stayed in its lobby,
+    and rooms whose owner's clock missed its moment stayed in their countdown or playing past
+    their end; their players never came back to the pool. The tick moves each on once it is
+    NUDGE_AFTER late, through the rooms' write path; a room on time is left alone."""
+    for name in ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"):
+        service.join(arena, member(name))
+    real_act = service.api.act
+    monkeypatch.setattr(service.api, "act", lambda *a, **k: (_ for _ in ()).throw(service.api.RoomError("busy")))
+    now = timezone.now()
+    formed = service.tick(arena, now=now, force=True)
+    assert len(formed) == 2 and set(Room.objects.values_list("state", flat=True)) == {"lobby"}  # 4 and 3: both failed
+    monkeypatch.setattr(service.api, "act", real_act)
+    assert service.nudge(arena, now + dt.timedelta(seconds=1)) == 0  # not late yet: left alone
+    ArenaRoom.objects.update(created_at=now - dt.timedelta(seconds=10))
+    assert service.nudge(arena, now) == 2
+    assert set(Room.objects.values_list("state", flat=True)) == {"countdown"}
+    # A countdown whose end nobody applied, and a room playing past its end
+    first, second = Room.objects.order_by("pk")
+    late = first.starts_at + service.NUDGE_AFTER + dt.timedelta(seconds=1)
+    assert service.nudge(arena, first.starts_at + dt.timedelta(seconds=1)) == 0
+    assert service.nudge(arena, late) == 2
+    assert set(Room.objects.values_list("state", flat=True)) == {"playing"}
+    Room.objects.filter(pk=first.pk).update(ends_at=late)
+    assert service.nudge(arena, late + service.NUDGE_AFTER + dt.timedelta(seconds=1)) == 1
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.state == "finished" and second.state == "playing"
+    service.tick(arena, now=late + service.NUDGE_AFTER + dt.timedelta(seconds=2), force=True)
+    assert ArenaRoom.objects.get(room=first).scored  # its players are back in the pool
+    assert set(Entry.objects.filter(room_code="").values_list("state", flat=True)) == {"waiting"}
+
+
+def test_a_room_formed_by_a_long_tick_counts_down_from_its_start_not_from_the_ticks_beginning(arena, settings):
+    """Rooms scored during a long tick finished after the tick's `now`: a new room's countdown
+    dated from that `now` began before its players' last room had finished (bench/arena.py
+    counted them in two rooms at once). The start is dated when it happens."""
+    for name in ("Ana", "Bo"):
+        service.join(arena, member(name))
+    before = timezone.now()
+    (code,) = service.tick(arena, now=before - dt.timedelta(seconds=30), force=True)
+    room = Room.objects.get(code=code)
+    assert room.state == "countdown"
+    assert room.starts_at >= before + dt.timedelta(seconds=settings.COUNTDOWN_SECONDS)
+
+
+def test_the_page_tick_goes_on_after_the_end_until_every_room_is_scored(arena):
+    """An arena's last rooms end with it: its open pages' tick (arenas/live.py) scores them
+    after the end too, then stops; it used to stop at the end, leaving them unscored."""
+    from arenas import live
+
+    for name in ("Ana", "Bo"):
+        service.join(arena, member(name))
+    (code,) = service.tick(arena, force=True)
+    over = timezone.now() - dt.timedelta(seconds=1)
+    Arena.objects.filter(pk=arena.pk).update(ends_at=over)
+    Room.objects.filter(code=code).update(state="finished", finished_at=over)
+    assert live._tick(arena.code) is True
+    assert ArenaRoom.objects.get(room__code=code).scored
+    assert live._tick(arena.code) is False  # over, and nothing left to score
+
+
 def test_no_new_room_in_the_last_two_minutes(arena):
     arena.ends_at = timezone.now() + dt.timedelta(seconds=100)
     arena.save()
