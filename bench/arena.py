@@ -2,7 +2,7 @@
 
 Run from the repo root:
     .venv/bin/python bench/arena.py [--players 2000] [--minutes 6] [--blanks 8] [--pace 5]
-                                    [--watchers 20] [--kill-owner] [--socket-threads 8]
+                                    [--watchers 20] [--kill-owner]
 
 PostgreSQL (DATABASE_URL, default the database `showdown_bench_arena`, created and migrated if
 missing) and Redis (REDIS_URL, default db 13: the bench EMPTIES it first). The bench makes
@@ -575,19 +575,12 @@ def main() -> int:
     parser.add_argument("--watchers", type=int, default=20, help="arena pages open the whole time")
     parser.add_argument("--kill-owner", action="store_true", help="SIGKILL the first daphne process at 40%%")
     parser.add_argument("--seed", type=int, default=41)
-    parser.add_argument(
-        "--socket-threads",
-        type=int,
-        default=8,
-        help="SOCKET_DB_THREADS of the daphne processes (0: the sockets' database work on channels' one sync thread)",
-    )
     args = parser.parse_args()
 
     print(
         f"bench/arena.py at commit {commit()}: {args.players} players, a {args.minutes:g}-minute arena, "
         f"{args.blanks} blanks per puzzle, an entry every {args.pace:g} s, rooms end {args.grace} s after the first "
-        f"finish; SOCKET_DB_THREADS={args.socket_threads}; "
-        f"DATABASE_URL={os.environ['DATABASE_URL']} REDIS_URL={os.environ['REDIS_URL']}; "
+        f"finish; DATABASE_URL={os.environ['DATABASE_URL']} REDIS_URL={os.environ['REDIS_URL']}; "
         f"load average {load()}",
         flush=True,
     )
@@ -612,7 +605,6 @@ def main() -> int:
         ARENA_FINISH_GRACE_SECONDS=args.grace,
         ARENA_NO_NEW_ROOM_SECONDS=args.no_new_room,
         ROOM_CONNECTS_PER_IP="1000000",
-        SOCKET_DB_THREADS=args.socket_threads,
     )
     ports = [free_port(), free_port()]
     logs = [Path(tempfile.gettempdir()) / f"bench-arena-daphne-{port}.log" for port in ports]

@@ -109,11 +109,6 @@ TEMPLATES = [
 
 # --- Database: SQLite by default, PostgreSQL (psycopg 3) via DATABASE_URL ---
 DATABASE_URL = env_url("DATABASE_URL", {"postgres", "postgresql", "sqlite"})
-# A prototype measured beside the design it would replace (bench/README.md, Arenas): sockets'
-# database work per daphne process on this many threads of their own (games/common/threads.py
-# socket_db), each borrowing a pooled connection per call; 0, the design kept: on channels'
-# one sync thread.
-SOCKET_DB_THREADS = env_int("SOCKET_DB_THREADS", 0)
 if DATABASE_URL:
     try:
         # No persistent connections: under ASGI every HTTP request runs in a thread of its
@@ -131,8 +126,7 @@ if DATABASE_URL:
 
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
-            # every request served at once, the sockets' threads, and the live path's and ticks' own
-            "max_size": env_int("DATABASE_POOL_MAX", HTTP_CONCURRENCY + SOCKET_DB_THREADS + 8),
+            "max_size": env_int("DATABASE_POOL_MAX", 20),
             "timeout": 20,
             "check": check_connection,
         }

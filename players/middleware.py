@@ -16,14 +16,13 @@ A profile linked to an account (accounts/linking.py) is this browser's player on
 browser is signed in to that account; otherwise the request has no profile.
 """
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.core import signing
 from django.core.cache import cache
 from django.utils.cache import add_never_cache_headers
 from django.utils.functional import SimpleLazyObject
-
-from games.common.threads import socket_db
 
 from .models import GUEST_PK, Profile, new_token
 
@@ -319,6 +318,6 @@ class PlayerSocketMiddleware:
     async def __call__(self, scope, receive, send):
         cookies = scope.get("cookies", {})
         raw = cookies.get(settings.PLAYER_COOKIE_NAME)
-        player, pending = await socket_db(_socket_identity)(raw, scope.get("session"))
+        player, pending = await database_sync_to_async(_socket_identity)(raw, scope.get("session"))
         name = pending_name(cookies) if pending else None
         return await self.inner(dict(scope, player=player, pending_token=pending, pending_name=name), receive, send)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import functools
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.common.threads import socket_db
 from games.engines.errors import Refusal
 from games.engines.text import _
 
@@ -34,9 +34,8 @@ __all__ = [
 
 
 def db(fn):
-    """A socket's database call (on the sockets' threads), made once more when the server
-    dropped the connection."""
-    return socket_db(once_more_if_dropped(fn))
+    """database_sync_to_async, made once more when the server dropped the connection."""
+    return database_sync_to_async(once_more_if_dropped(fn))
 
 
 def render_views(code, players: dict) -> dict:
@@ -163,7 +162,9 @@ async def forwarded_answer(
     the process, and the mover is still waiting: it gets its game as of the logged version."""
     if not result.duplicate or not message_id or player is None:
         return await answer_html(owner, player, result, mode, cell, language)
-    return await socket_db(logged_answer)(owner.code, player, message_id, mode, language, owner.room, owner.seats)
+    return await database_sync_to_async(logged_answer)(
+        owner.code, player, message_id, mode, language, owner.room, owner.seats
+    )
 
 
 def logged_answer(code, player, message_id: str, mode: str, language, room=None, seats=None) -> str:

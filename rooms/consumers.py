@@ -10,6 +10,7 @@ import logging
 import time
 
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -87,7 +88,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """channels' dispatch without its `aclose_old_connections()` before every message: a
         thread hop per frame (3.6% of a process's CPU under bench/realtime.py), for a
-        consumer whose every database call goes through the sockets' threads (socket_db) or the
+        consumer whose every database call goes through database_sync_to_async or the
         hub's run_db, which close old connections themselves."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -297,7 +298,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=reactions.toast_html(toast, action.reaction, self.language))
 
     async def send_error(self, message: str):
-        html = await db(render_message)({"error": message}, self.language)
+        html = await database_sync_to_async(render_message)({"error": message}, self.language)
         await self.send(text_data=html)
 
     async def send_full(self, only_game=False, version=None, **kwargs):

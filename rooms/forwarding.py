@@ -22,9 +22,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games.common.threads import socket_db
 from games.engines.errors import Refusal
 from games.engines.text import _
 
@@ -148,11 +148,11 @@ class Forwarder:
                 # locked path itself (the lease was just asked: no owner to route to). A
                 # duplicate there was applied by the owner, whose answer was lost with the
                 # layer: the mover still waits, so it gets its game as logged.
-                html, _running = await socket_db(locked_answer)(
+                html, _running = await database_sync_to_async(locked_answer)(
                     store.locked, consumer.code, consumer.player, consumer.language, action, message_id, mode, None
                 )
                 if not html and message_id:
-                    html = await socket_db(logged_answer)(
+                    html = await database_sync_to_async(logged_answer)(
                         consumer.code, consumer.player, message_id, mode, consumer.language
                     )
                 if html:
@@ -203,7 +203,9 @@ class Forwarder:
         try:
             result = await room.act(player, incoming.action, incoming.message_id)
         except Refusal as error:
-            html = await socket_db(refusal_view)(message.code, player, error, incoming.mode, incoming.cell, language)
+            html = await database_sync_to_async(refusal_view)(
+                message.code, player, error, incoming.mode, incoming.cell, language
+            )
         else:
             html = await answer_html(result.live, player, result, incoming.mode, incoming.cell, language)
         if message.via:  # to the sender's process: in order with the room's pushes, batched with them

@@ -22,7 +22,6 @@ from django.utils.translation import gettext
 
 from games.common import limits as base
 from games.common.limits import client_ip, creation_limit, creation_limited
-from games.common.threads import socket_db
 from games.engines.text import _
 from players.identity import record_filter
 from players.middleware import cookie_token
@@ -86,9 +85,9 @@ def connect_allowed(ip: str, key) -> bool:
 # Off the sockets' shared thread (thread_sensitive=False): a refusal neither waits behind
 # the rooms' database calls and renders nor holds them up (the cache is thread-safe).
 aconnect_allowed = sync_to_async(connect_allowed, thread_sensitive=False)
-alimited = sync_to_async(limited, thread_sensitive=False)
-acount_miss = sync_to_async(count_miss, thread_sensitive=False)
-alookup_allowed = socket_db(lookup_allowed)  # reads a seat: a database call
+alimited = sync_to_async(limited)
+acount_miss = sync_to_async(count_miss)
+alookup_allowed = sync_to_async(lookup_allowed)
 
 
 def too_many_misses(request):

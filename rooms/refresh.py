@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from games.common.threads import socket_db
+from channels.db import database_sync_to_async
 
 from .answers import render_views
 
@@ -46,7 +46,7 @@ class Refresher:
             return
         viewers = {(s.player.pk, s.language): s.player for s in sockets}
         try:
-            views = await socket_db(render_views)(code, viewers)
+            views = await database_sync_to_async(render_views)(code, viewers)
         except Exception:  # the database is away: tried again in a moment, a few times
             logger.warning("room refresh of %s failed", code, exc_info=True)
             tries = self._tries.get(code, 0) + 1
