@@ -282,6 +282,11 @@ def main():
         help="also play the load on this older commit (a temporary worktree; repeatable), the trees taking turns",
     )
     parser.add_argument(
+        "--arena",
+        action="store_true",
+        help="also play the same load in arena rooms (docs/rules.md 12) of this tree, the two taking turns",
+    )
+    parser.add_argument(
         "--scale",
         action="store_true",
         help="also step the rate up on --servers processes with each room on one of them (hash routing)",
@@ -312,6 +317,8 @@ def main():
         subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(old), rev], cwd=ROOT, check=True)
         trees.append((old, f"previous {rev[:7]}"))
         previous_database(old)
+    if args.arena:  # this tree again, its rooms an arena's: the live path must cost the same
+        trees.append((None, "arena rooms"))
     totals: dict[str, list] = {label: [] for _, label in trees}
     try:
         # Every phase gets fresh daphne processes: a saturated run leaves a backlog behind.
@@ -334,9 +341,10 @@ def main():
             for tree, label in order:
                 PYSPY_LABEL[0] = "this" if tree is None else f"previous-{label.split()[-1]}"
                 with daphnes(args.servers, tree) as (ports, servers):
-                    rooms = (
-                        setup_rooms(args.rooms, args.players, args.preset) if tree is None else old_rooms(tree, args)
-                    )
+                    if tree is not None:
+                        rooms = old_rooms(tree, args)
+                    else:
+                        rooms = setup_rooms(args.rooms, args.players, args.preset, arena=label == "arena rooms")
                     rate, lat, trouble = asyncio.run(run_load(ports, rooms, args.rate, args.duration, servers=servers))
                     spent = trouble["cpu"]
                 report(f"load, {label}", rate, lat, trouble)
@@ -350,11 +358,12 @@ def main():
                     flush=True,
                 )
                 totals[label].append((moves, spent, lat, trouble["missed"]))
-        if args.previous:
+        if args.previous or args.arena:
             compare(totals)
     finally:
         for old, _label in trees[1:]:
-            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
+            if old is not None:
+                subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
     if args.hostile:
         hostile_lobby(args)
     # With a quota a process holds far less: finer steps, so that the ratio means something.

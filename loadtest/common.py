@@ -343,9 +343,11 @@ def add_puzzles(count: int, level: str = "easy", seed: int = 0, blanks: int | No
     return {row.givens: row.solution for row in rows}
 
 
-def setup_rooms(count, players_per_room, preset="friendly"):
+def setup_rooms(count, players_per_room, preset="friendly", arena=False):
     """Started rooms (past the countdown) of `players_per_room` profiles each, on the fixed
     PUZZLE, with the rules of `preset` ("tournament": delayed feedback): [(code, [cookie, ...])].
+    `arena`: an arena's rooms instead (docs/rules.md 12: made as the arena's tick makes them,
+    with its end and a berserk player each), to measure that their live path costs the same.
     Used by bench/realtime.py."""
     import django
 
@@ -357,7 +359,7 @@ def setup_rooms(count, players_per_room, preset="friendly"):
     from games.models import Puzzle
     from players.models import Profile
     from rooms import actions as A
-    from rooms.api import act, create_room
+    from rooms.api import act, create_public_room, create_room
     from tests.conftest import cookie_for
 
     Puzzle.objects.bulk_create(
@@ -365,8 +367,28 @@ def setup_rooms(count, players_per_room, preset="friendly"):
     )
     rooms = []
     past = timezone.now() - timedelta(seconds=10)
+    if arena:
+        from arenas.models import Arena
+
+        start = timezone.now()
+        hall = Arena.objects.create(
+            level="easy", preset=preset, starts_at=start, minutes=90, ends_at=start + timedelta(minutes=90)
+        )
     for r in range(count):
         profiles = [Profile.objects.create(display_name=f"b{r}-{p}") for p in range(players_per_room)]
+        if arena:
+            room = create_public_room(
+                profiles,
+                "easy",
+                preset=preset,
+                arena=hall.code,
+                ends_at=hall.ends_at,
+                berserk=[profiles[0].pk],
+            )
+            act(room.code, None, A.Start(), now=past)
+            act(room.code, profiles[0], A.Sync())
+            rooms.append((room.code, [cookie_for(p) for p in profiles]))
+            continue
         room = create_room(profiles[0], level="easy", preset=preset)
         for p in profiles[1:]:
             act(room.code, p, A.Join())
