@@ -6,22 +6,17 @@ import copy
 import logging
 from dataclasses import dataclass, replace
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.common.threads import off_sync_thread
 
+from . import pages
 from .models import Arena, Entry
 
 logger = logging.getLogger(__name__)
 TOP = 20
-
-
-def group(code: str) -> str:
-    return f"arena.{code}"
 
 
 ORDER = [F("points").desc(), F("rooms").asc(), F("solving_seconds").asc(), F("joined_at").asc()]
@@ -145,14 +140,8 @@ async def frame(code: str, version: int, language: str, viewer_account: int | No
 
 
 def push_table(arena: Arena) -> None:
-    """Tell every open arena page (their own sockets, friends/consumers.py) the table changed;
+    """Tell every open arena page (arenas/pages.py: one message per process) the table changed;
     each renders it for its viewer. Sent at most once per tick: a second at the least."""
-    layer = get_channel_layer()
-    if layer is not None:
-        # The version committed now (this instance's may be older): a page showing it skips it.
-        version = Arena.objects.filter(pk=arena.pk).values_list("table_version", flat=True).first() or 0
-        message = {"type": "arena.table", "code": arena.code, "version": version}
-        try:
-            async_to_sync(layer.group_send)(group(arena.code), message)
-        except Exception:
-            logger.warning("arena push failed", exc_info=True)
+    # The version committed now (this instance's may be older): a page showing it skips it.
+    version = Arena.objects.filter(pk=arena.pk).values_list("table_version", flat=True).first() or 0
+    pages.send(arena.code, {"type": "arena.table", "version": version})

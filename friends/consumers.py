@@ -13,10 +13,10 @@ from django.contrib.auth import SESSION_KEY
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from arenas import pages as arena_pages
 from arenas import signals as arena_signals
-from arenas.seats import seat_group, seated_room
+from arenas.seats import seated_room
 from arenas.table import frame as table_frame
-from arenas.table import group as arena_group
 from games.common.i18n import socket_language
 from games.common.threads import off_sync_thread as db
 
@@ -46,12 +46,10 @@ class MeConsumer(AsyncWebsocketConsumer):
         self.arena = where if what == "arena" else ""  # an arena's page: its table is pushed here
         self.table_shown = 0  # the table version this page shows (the page's own is older or equal)
         await self.channel_layer.group_add(presence.group(self.account_id), self.channel_name)
-        if self.arena:
-            await self.channel_layer.group_add(arena_group(self.arena), self.channel_name)
-            await self.channel_layer.group_add(seat_group(self.arena, self.account_id), self.channel_name)
         await self.accept()
         if self.arena:
             arena_signals.page_opened.send(sender=None, code=self.arena)  # ticked while open
+            await arena_pages.open_page(self)  # the table and its seat are pushed here from now on
             self.watching = True
             room = await db(seated_room)(self.arena, self.account_id)
             if room:  # seated before this socket listened: the push came and went
@@ -78,8 +76,7 @@ class MeConsumer(AsyncWebsocketConsumer):
         if getattr(self, "watching", False):
             arena_signals.page_closed.send(sender=None, code=self.arena)
         if self.arena:
-            await self.channel_layer.group_discard(arena_group(self.arena), self.channel_name)
-            await self.channel_layer.group_discard(seat_group(self.arena, self.account_id), self.channel_name)
+            await arena_pages.close_page(self)
         await db(presence.leave)(self.channel_name)
         # A navigation closes one page's socket and opens the next one's a moment later: wait
         # for it before telling friends this player went offline.

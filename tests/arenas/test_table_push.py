@@ -12,6 +12,7 @@ from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from arenas import pages as arena_pages
 from arenas import service
 from arenas import table as arena_table
 from arenas.models import Arena, Entry
@@ -103,7 +104,7 @@ async def test_an_arena_page_gets_each_new_table_once_and_never_an_older_one(set
     assert f'data-table-version="{arena.table_version}"' in pushed and "is-mine" in pushed
     assert pushed == await sync_to_async(page_table)(arena, ana.account_id)
     layer = get_channel_layer()
-    group = arena_table.group(arena.code)
+    group = arena_pages.group(arena.code)  # one member per process with open pages of it
     for version in (arena.table_version, arena.table_version - 1):  # shown, older: nothing sent
         await layer.group_send(group, {"type": "arena.table", "code": arena.code, "version": version})
     assert await page.receive_nothing(timeout=0.3)
@@ -112,3 +113,39 @@ async def test_an_arena_page_gets_each_new_table_once_and_never_an_older_one(set
     newer = await page.receive_from(timeout=5)
     assert f'data-table-version="{arena.table_version + 1}"' in newer
     await page.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_is_one_message_for_the_process_however_many_of_its_pages_are_open(settings, monkeypatch):
+    """arenas/pages.py: the process hears of a change once and hands it to each of its open
+    pages; a message per page through Redis (channels-redis receives a process's messages one
+    at a time, four round trips each) left the last pages seconds behind at 500 players."""
+    settings.ARENA_PAGE_TICK_SECONDS = 0
+    arena, players = await sync_to_async(running_arena)(["Ana", "Bo", "Cy"])
+    pages = []
+    for p in players:
+        page = await socket(p.account_id, presence.token("arena", arena.code), panel=False)
+        assert (await page.connect(timeout=5))[0]
+        await page.receive_from(timeout=5)  # the bell
+        pages.append(page)
+    heard = []
+    deliver = arena_pages.deliver
+
+    async def counted(message):
+        heard.append(message["type"])
+        await deliver(message)
+
+    monkeypatch.setattr(arena_pages, "deliver", counted)
+    await sync_to_async(service.push_table)(arena)
+    for page, p in zip(pages, players, strict=True):
+        assert await page.receive_from(timeout=5) == await sync_to_async(page_table)(arena, p.account_id)
+    assert heard == ["arena.table"]  # one message for three pages
+    # A seating round: one message too, each page told only its own player's room
+    await sync_to_async(arena_pages.send)(
+        arena.code, {"type": "arena.seated", "seated": {str(players[1].account_id): "ABC123"}}
+    )
+    assert 'data-seated="ABC123"' in await pages[1].receive_from(timeout=5)
+    assert await pages[0].receive_nothing(timeout=0.3) and await pages[2].receive_nothing(timeout=0.1)
+    assert heard == ["arena.table", "arena.seated"]
+    for page in pages:
+        await page.disconnect()
