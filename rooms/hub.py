@@ -309,9 +309,13 @@ class Hub:
         locked path (an arena's tick, the pool, a view), had no owner and so no clock: its
         countdown never ended, nobody in it sends anything before GO (bench/arena.py: rooms
         left in their countdowns all arena). The start's refresh makes it owned here, unless
-        another process holds it (its lease) or it is not running (`owner` checks both)."""
+        another process holds it (its lease) or it is not running (`owner` checks both).
+        Only a room in its countdown: a refresh of a room being played (a stale owner's drop,
+        the locked path's move while Redis was away from this process) is not a reason to own
+        it, and owning it then, cut off from Redis, left the other processes' moves unanswered
+        (tests/resilience/test_faults.py, Redis away from one daphne)."""
         try:
-            if not await self.forwarder.holder(code, fresh=True):
+            if await run_db(store.counting_down, code) and not await self.forwarder.holder(code, fresh=True):
                 await self.owner(code, load=True)
         except Exception:  # the next refresh or message tries again; the sweep ends it meanwhile
             logger.warning("owning %s after its refresh failed", code, exc_info=True)
