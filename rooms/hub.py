@@ -294,8 +294,6 @@ class Hub:
     async def deliver(self, code: str, event: dict) -> None:
         if event["type"] == "room.refresh":
             self.forwarder.forget(code)  # a finish or a stale owner's drop: who owns it may have changed
-            if code in self.sockets and code not in self.rooms:
-                self.spawn(self._own_if_nobody_does(code))
             await self.refresher.soon(code)
             return
         for consumer in list(self.sockets.get(code, ())):
@@ -303,22 +301,6 @@ class Hub:
                 await consumer.live_event(event)
             except Exception:  # one dead socket must not stop the others
                 logger.warning("push to a socket of %s failed", code, exc_info=True)
-
-    async def _own_if_nobody_does(self, code: str) -> None:
-        """A room its sockets here opened while it was in its lobby, started since by the
-        locked path (an arena's tick, the pool, a view), had no owner and so no clock: its
-        countdown never ended, nobody in it sends anything before GO (bench/arena.py: rooms
-        left in their countdowns all arena). The start's refresh makes it owned here, unless
-        another process holds it (its lease) or it is not running (`owner` checks both).
-        Only a room in its countdown: a refresh of a room being played (a stale owner's drop,
-        the locked path's move while Redis was away from this process) is not a reason to own
-        it, and owning it then, cut off from Redis, left the other processes' moves unanswered
-        (tests/resilience/test_faults.py, Redis away from one daphne)."""
-        try:
-            if await run_db(store.counting_down, code) and not await self.forwarder.holder(code, fresh=True):
-                await self.owner(code, load=True)
-        except Exception:  # the next refresh or message tries again; the sweep ends it meanwhile
-            logger.warning("owning %s after its refresh failed", code, exc_info=True)
 
     async def _layer_back(self) -> None:
         """The channel layer answers again after failing: pushes sent meanwhile, both ways,

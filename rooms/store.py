@@ -206,10 +206,6 @@ def running(code: str) -> bool:
     return Room.objects.filter(code=code, state__in=RUNNING).exists()
 
 
-def counting_down(code: str) -> bool:
-    return Room.objects.filter(code=code, state=Room.State.COUNTDOWN).exists()
-
-
 def load(code: str):
     """The room as its rows and the newer log entries say (see rules.restore)."""
     room = Room.objects.filter(code=code).select_related("puzzle", "host").first()

@@ -61,39 +61,6 @@ async def test_a_socket_of_a_lobby_takes_no_lease_and_lobby_messages_take_the_lo
     await a.disconnect()
 
 
-async def test_a_lobby_started_by_the_locked_path_with_its_sockets_open_gets_an_owner_and_a_clock(settings):
-    """An arena's tick (or the pool, or a view) starts a room through the locked path; sockets
-    that connected while it was a lobby loaded no owner, so nothing ended its countdown (the
-    page sends nothing before GO): rooms stayed in their countdowns under bench/arena.py. The
-    start's refresh makes this process the owner, and its clock plays the room by itself."""
-    from rooms import actions as A
-    from rooms.api import act
-
-    settings.COUNTDOWN_SECONDS = 1
-    room, ada, grace, _watcher = await setup_room(started=False)
-    a, *_ = await connect(room.code, ada)
-    await a.receive_from(timeout=5)
-    hub = hubs.current()
-    assert room.code not in hub.rooms  # a lobby: no owner
-
-    @sync_to_async
-    def start_from_a_view():
-        for p in (ada, grace):
-            act(room.code, p, A.SetReady(True))
-        act(room.code, ada, A.Start())
-
-    await start_from_a_view()
-    await receive_until(a, 'data-state="countdown"')
-    for _ in range(50):
-        if room.code in hub.rooms:
-            break
-        await asyncio.sleep(0.05)
-    assert room.code in hub.rooms and await hub.leases.holder(room.code) == hub.channel
-    await receive_until(a, 'data-state="playing"')  # GO, with nobody sending anything
-    assert hub.rooms[room.code].room.state == "playing"
-    await a.disconnect()
-
-
 async def test_a_board_move_from_another_process_s_locked_path_is_applied_by_the_owner():
     # A view, a task or a test in another process hands any plain action to the owner.
     from rooms import actions as A
