@@ -14,6 +14,7 @@ seated), and keeps the table versions it shows in order itself.
 import asyncio
 import logging
 
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
@@ -97,8 +98,6 @@ async def deliver(message: dict) -> None:
 
 def send(code: str, message: dict) -> None:
     """From sync code (the tick): one message to every process with an open page of `code`."""
-    from asgiref.sync import async_to_sync
-
     layer = get_channel_layer()
     if layer is None:
         return

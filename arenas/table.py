@@ -3,7 +3,6 @@ to every open arena page's own socket when it changes (friends/consumers.py rend
 
 import asyncio
 import copy
-import logging
 from dataclasses import dataclass, replace
 
 from django.db.models import F
@@ -15,7 +14,6 @@ from games.common.threads import off_sync_thread
 from . import pages
 from .models import Arena, Entry
 
-logger = logging.getLogger(__name__)
 TOP = 20
 
 
