@@ -15,9 +15,11 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def stingy_server(request, monkeypatch, transactional_db):
-    """daphne with a connect budget of one per profile per 4 s: a reload is refused 4429."""
+    """daphne with a connect budget of one per profile per 7 s: a reload is refused 4429.
+    7 s leaves a loaded CI machine room between the two connects, and the reconnect after
+    a refusal (5 s hold + a 2.5-5 s wait) still comes after the refused one's window."""
     monkeypatch.setenv("ROOM_CONNECTS_PER_PROFILE", "1")
-    monkeypatch.setenv("ROOM_CONNECT_WINDOW", "4")
+    monkeypatch.setenv("ROOM_CONNECT_WINDOW", "7")
     return request.getfixturevalue("daphne_server")
 
 
@@ -26,7 +28,9 @@ def test_a_socket_refused_try_later_says_so_and_reconnects_by_itself(browser, st
     ada, grace = Profile.objects.create(display_name="Ada"), Profile.objects.create(display_name="Grace")
     room = create_room(ada, level="easy", preset="friendly")
     page = new_page(browser, stingy_server, ada, width=width, height=800)
+    page.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.__wsOpened = true; })")
     page.goto(f"/r/{room.code}/")
+    page.wait_for_function("window.__wsOpened === true")  # the first connect spent the budget
     status = page.locator("#socket-status")
     page.reload()  # the second connect within the window: refused 4429 after the accept
     expect(status).to_be_visible(timeout=15_000)  # a 4429 closes 5 s after its accept (ROOM_REFUSAL_HOLD)
