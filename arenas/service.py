@@ -208,23 +208,25 @@ def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
                 now.timestamp(),
                 settings.ARENA_REMATCH_SECONDS,
             )
-            for members in groups:
+            # The longest waiting first, at most ARENA_ROOMS_PER_TICK a tick: the rest wait a
+            # second more, not every player of an arena's first round at once (2,000 players
+            # are 400 rooms: their pages, room pages and sockets all at once collapsed both
+            # processes, bench/arena.py).
+            groups.sort(key=lambda members: min(w.since for w in members))
+            for members in groups[: settings.ARENA_ROOMS_PER_TICK]:
                 seats = [entries[w.entry] for w in members]
-                formed.append(_seat(arena, seats, now))
+                # Dated when it starts, not at the tick's `now`: rooms scored during a long
+                # tick finished after it, and a countdown dated before the finish of its
+                # players' last room put them in two rooms at once (bench/arena.py).
+                formed.append(_seat(arena, seats, max(now, timezone.now())))
                 seated.update((e.account_id, formed[-1]) for e in seats)
-    for code in formed:  # started after the commit, through the rooms' one write path
-        try:
-            # At the time of the start, not of the tick's: rooms scored during a long tick
-            # finished after its `now`, and a countdown dated before the finish of its players'
-            # last room put them in two rooms at once (bench/arena.py).
-            api.act(code, None, A.Start(), now=max(now, timezone.now()))
-        except api.RoomError as error:
-            logger.info("arena room %s not started here: %s", code, error)
     push_seated(arena.code, seated)  # the waiting pages go to their rooms: in the countdown
     return formed
 
 
 def _seat(arena: Arena, members: list[Entry], now) -> str:
+    """A room of the arena, made in its countdown (rooms.store.create_public_room `start`): in
+    the tick's transaction, one trip each, not a creation and then a locked start each."""
     room = api.create_public_room(
         [m.player for m in members],
         arena.level,
@@ -233,6 +235,7 @@ def _seat(arena: Arena, members: list[Entry], now) -> str:
         arena=arena.code,
         ends_at=arena.ends_at,
         berserk=[m.player_id for m in members if m.berserk],
+        start=now,
     )
     ArenaRoom.objects.create(arena=arena, room=room)
     ids = [m.pk for m in members]

@@ -278,6 +278,7 @@ ARENA_NO_NEW_ROOM_SECONDS = env_int("ARENA_NO_NEW_ROOM_SECONDS", 120)  # no room
 # Each process ticks the arenas it has open pages of this often (arenas/live.py; 0: only beat's
 # and the pages' own loads tick): the waiting are paired without polling.
 ARENA_PAGE_TICK_SECONDS = env_float("ARENA_PAGE_TICK_SECONDS", 1.0)
+ARENA_ROOMS_PER_TICK = env_int("ARENA_ROOMS_PER_TICK", 40)  # rooms a tick makes; the rest wait for the next
 LEAGUE_TIERS = 10
 LEAGUE_MOVES = 5  # the top 5 move up a tier, the bottom 5 who played move down
 

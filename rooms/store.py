@@ -21,6 +21,7 @@ from games.engines.text import _
 from players.models import Profile
 from stats import ratings
 
+from . import actions as A
 from . import push
 from .gametypes import DEFAULT_GAME, GAME_TYPES, game_for
 from .handlers import check_schedule
@@ -269,13 +270,27 @@ def create_room(
 
 
 def create_public_room(
-    players, level: str, now=None, puzzle=None, ghosts=(), preset="standard", arena="", ends_at=None, berserk=()
+    players,
+    level: str,
+    now=None,
+    puzzle=None,
+    ghosts=(),
+    preset="standard",
+    arena="",
+    ends_at=None,
+    berserk=(),
+    start=None,
 ) -> Room:
     """A public race the pool formed (docs/rules.md 9): a Showdown in the Standard preset with
     no host, every player seated and ready. The pool then starts its countdown (`act` with
     no player: a public room's Start is the pool's). With `ghosts` (docs/rules.md 10: what
     replays.presenters.ghost_data made of each) the race is on their `puzzle`. An arena's room
-    (docs/rules.md 12) has the arena's preset, its code, its end and its berserk players."""
+    (docs/rules.md 12) has the arena's preset, its code, its end and its berserk players.
+
+    With `start` (a time) the room is made in its countdown from then: the pool's Start is
+    applied by the rules in the creation's own transaction, so a caller seating many rooms
+    at once (an arena's round) makes each in one trip, not a creation and then a locked
+    start each; nobody knows the new code yet, so there is nobody to push to."""
     rules = GAME_TYPES["showdown"].initial_rules(preset)
     for _attempt in range(10):
         try:
@@ -292,8 +307,10 @@ def create_public_room(
                     ends_at=ends_at,
                     berserk=list(berserk),
                 )
-                Seat.objects.bulk_create([Seat(room=room, player=player, ready=True) for player in players])
+                seats = Seat.objects.bulk_create([Seat(room=room, player=player, ready=True) for player in players])
                 RoomEvent.objects.create(room=room, kind="create", version=0)
+                if start is not None:
+                    save(room, seats, apply(room, seats, None, A.Start(), start, ""), start)
                 return room
         except IntegrityError:  # a code collision: draw again
             continue

@@ -98,12 +98,14 @@ def test_the_tick_moves_on_a_room_that_did_not_start_or_end_by_itself(arena, mon
     NUDGE_AFTER late, through the rooms' write path; a room on time is left alone."""
     for name in ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"):
         service.join(arena, member(name))
-    real_act = service.api.act
-    monkeypatch.setattr(service.api, "act", lambda *a, **k: (_ for _ in ()).throw(service.api.RoomError("busy")))
+    # The tick makes its rooms in their countdown now (one trip each); a room left in its
+    # lobby is one made the old way (a creation, then a start that failed): made so here.
+    real_create = service.api.create_public_room
+    monkeypatch.setattr(service.api, "create_public_room", lambda *a, start=None, **k: real_create(*a, **k))
     now = timezone.now()
     formed = service.tick(arena, now=now, force=True)
-    assert len(formed) == 2 and set(Room.objects.values_list("state", flat=True)) == {"lobby"}  # 4 and 3: both failed
-    monkeypatch.setattr(service.api, "act", real_act)
+    assert len(formed) == 2 and set(Room.objects.values_list("state", flat=True)) == {"lobby"}  # 4 and 3, unstarted
+    monkeypatch.setattr(service.api, "create_public_room", real_create)
     assert service.nudge(arena, now + dt.timedelta(seconds=1)) == 0  # not late yet: left alone
     ArenaRoom.objects.update(created_at=now - dt.timedelta(seconds=10))
     assert service.nudge(arena, now) == 2
@@ -122,6 +124,32 @@ def test_the_tick_moves_on_a_room_that_did_not_start_or_end_by_itself(arena, mon
     service.tick(arena, now=late + service.NUDGE_AFTER + dt.timedelta(seconds=2), force=True)
     assert ArenaRoom.objects.get(room=first).scored  # its players are back in the pool
     assert set(Entry.objects.filter(room_code="").values_list("state", flat=True)) == {"waiting"}
+
+
+def test_the_tick_makes_its_rooms_in_their_countdown_at_most_rooms_per_tick_longest_waiting_first(
+    arena, monkeypatch, settings
+):
+    """An arena's round is made in the tick's transaction, each room already counting down
+    (no start through the locked path after it: 400 of those at 2,000 players collapsed both
+    processes, bench/arena.py), and at most ARENA_ROOMS_PER_TICK rooms a tick, the longest
+    waiting first; the rest are seated by the next tick."""
+    settings.ARENA_ROOMS_PER_TICK = 1
+    names = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")
+    for name in names:
+        service.join(arena, member(name))
+    now = timezone.now()
+    longest = now - dt.timedelta(seconds=9)
+    Entry.objects.filter(player__display_name__in=("Ed", "Flo", "Gus")).update(waiting_since=longest)
+    monkeypatch.setattr(service.api, "act", lambda *a, **k: (_ for _ in ()).throw(AssertionError("no locked start")))
+    (first,) = service.tick(arena, now=now, force=True)
+    room = Room.objects.get(code=first)
+    assert room.state == "countdown" and room.version == 1 and room.puzzle_id is not None
+    assert sorted(room.seats.values_list("player__display_name", flat=True)) == ["Ed", "Flo", "Gus"]
+    assert set(room.seats.values_list("status", flat=True)) == {"playing"}
+    assert Entry.objects.filter(state="waiting").count() == 4  # the others: next tick
+    (second,) = service.tick(arena, now=now + dt.timedelta(seconds=1), force=True)
+    assert Room.objects.get(code=second).seats.count() == 4
+    assert Entry.objects.filter(state="racing").count() == 7
 
 
 def test_a_room_formed_by_a_long_tick_counts_down_from_its_start_not_from_the_ticks_beginning(arena, settings):
