@@ -33,18 +33,50 @@ class ConcurrencyLimit:
     """At most `limit` HTTP requests at once in this process; the others wait here. Django
     runs each request's sync code in a thread of its own with a database connection of its
     own, so a burst of 250 players opening the home page would otherwise ask PostgreSQL for
-    250 connections and get 500s past max_connections (found by loadtest/soak.py)."""
+    250 connections and get 500s past max_connections (found by loadtest/soak.py).
+
+    A request holds its place until its work is done, not until its client leaves: Django
+    abandons a view whose client disconnected (its thread and connection run on) and daphne
+    cancels an application 10 s after the disconnect, and each let the next request in
+    beside a thread still running. At 2,000 arena players (bench/arena.py) a hundred such
+    threads took every pooled connection (PoolTimeouts). So the request runs shielded, and
+    Django never hears the disconnect (a reply to a gone client is dropped by daphne)."""
 
     def __init__(self, app, limit: int):
-        self.app, self.limit, self.semaphore = app, limit, None
+        self.app, self.limit = app, limit
+        self.semaphore: asyncio.Semaphore | None = None
 
     async def __call__(self, scope, receive, send):
         if not self.limit:
             return await self.app(scope, receive, send)
         if self.semaphore is None:
             self.semaphore = asyncio.Semaphore(self.limit)
-        async with self.semaphore:
-            return await self.app(scope, receive, send)
+        semaphore = self.semaphore
+        await semaphore.acquire()  # a client gone while it waits here: daphne cancels this
+        work = asyncio.ensure_future(self.app(scope, _body_only(receive), send))
+        work.add_done_callback(lambda done: _finished(semaphore, done))
+        return await asyncio.shield(work)
+
+
+def _finished(semaphore: asyncio.Semaphore, work: asyncio.Future) -> None:
+    semaphore.release()
+    if not work.cancelled():
+        work.exception()  # retrieved: a caller cancelled meanwhile would leave it unread
+
+
+def _body_only(receive):
+    """`receive` until the request's body is complete; then nothing more (not the disconnect)."""
+    complete = False
+
+    async def body():
+        nonlocal complete
+        if complete:
+            await asyncio.Event().wait()  # never set: the request ends by finishing, not by its client
+        message = await receive()
+        complete = message["type"] != "http.request" or not message.get("more_body", False)
+        return message
+
+    return body
 
 
 def same_origin(scope) -> bool:
