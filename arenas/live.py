@@ -33,7 +33,7 @@ def _tick(code: str) -> bool:
         return False
     if service.state_of(arena, timezone.now()) == "finished" and not arena.arena_rooms.filter(scored=False).exists():
         return False
-    service.tick(arena)  # its cache turn: one process a second does the work
+    service.tick(arena)  # its turn: one tick at a time across processes
     return True
 
 

@@ -160,19 +160,73 @@ def busy(player) -> bool:
 # --- the tick -------------------------------------------------------------------------------------
 
 
-def _turn(arena: Arena) -> bool:
+TURN_HOLD_SECONDS = 30  # a tick's turn outlives a crashed ticker no longer than this
+
+
+def _turn(arena: Arena) -> str | None:
+    """The arena's turn to tick, held until the tick is done (`_end_turn`): two processes'
+    ticks at once split the waiting players between them (each skips the other's locked rows)
+    and scored and paired the same moment twice."""
+    token = uuid.uuid4().hex
     try:
-        return bool(cache.add(f"arena:turn:{arena.pk}", uuid.uuid4().hex, 1))
+        return token if cache.add(f"arena:turn:{arena.pk}", token, TURN_HOLD_SECONDS) else None
     except Exception:  # the cache (Redis) away: the rows' locks still fence
         logger.warning("arena turn unavailable", exc_info=True)
-        return True
+        return token
+
+
+def _end_turn(arena: Arena, token: str) -> None:
+    key = f"arena:turn:{arena.pk}"
+    try:
+        if cache.get(key) == token:
+            cache.delete(key)
+    except Exception:  # it expires by itself
+        logger.warning("arena turn not released", exc_info=True)
 
 
 def tick(arena: Arena, now=None, force: bool = False) -> list[str]:
-    """Score the arena's finished rooms, then pair its waiting players into new rooms (at most
-    once a second across processes, unless `force`). Returns the new rooms' codes."""
-    if not force and not _turn(arena):
+    """Score the arena's finished rooms, then pair its waiting players into new rooms (one
+    tick at a time across processes, unless `force`). Returns the new rooms' codes."""
+    if force:
+        return _tick(arena, now)
+    token = _turn(arena)
+    if token is None:
         return []
+    try:
+        return _tick(arena, now)
+    finally:
+        _end_turn(arena, token)
+
+
+def settle(arena: Arena, player, now=None) -> bool:
+    """The viewer's own room, finished, scored now (their page shows its points at once); the
+    rest of a tick is left to the arena's tick. A page that ticked whole made its player wait
+    for a round's rooms being made (bench/arena.py: GET /arena/ p99 28 s at 500 players)."""
+    entry = entry_of(arena, player)
+    if entry is None or entry.state != Entry.State.RACING or not entry.room_code:
+        return False
+    pending = (
+        ArenaRoom.objects.filter(arena=arena, room__code=entry.room_code, scored=False, room__state__in=DONE)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if pending is None or not score_room(pending, now):
+        return False
+    push_table(arena)
+    return True
+
+
+def view_tick(arena: Arena, player) -> None:
+    """What a page's request does for the arena: where each process ticks the arenas its pages
+    show (ARENA_PAGE_TICK_SECONDS, arenas/live.py), it settles the viewer's own room; where
+    nothing ticks but beat, the request ticks."""
+    if settings.ARENA_PAGE_TICK_SECONDS > 0:
+        settle(arena, player)
+    else:
+        tick(arena)
+
+
+def _tick(arena: Arena, now=None) -> list[str]:
     now = now or timezone.now()
     nudge(arena, now)
     if score_finished(arena, now):

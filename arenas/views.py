@@ -106,7 +106,7 @@ def arena_page(request, code: str):
     if arena is None:
         return _missing(request)
     request.presence = ("arena", arena.code)  # what friends see; the table is pushed on this socket
-    service.tick(arena)  # a room just finished is scored before its players see the table
+    service.view_tick(arena, request.player)  # a room just finished is scored before its players see the table
     context = _context(request, arena)
     entry = context["entry"]
     if entry is not None and entry.state == Entry.State.RACING and entry.room_code:
@@ -160,7 +160,7 @@ def arena_status(request, code: str):
         return HttpResponse(status=404)
     entry = service.entry_of(arena, request.player)
     if entry is not None and entry.state in (Entry.State.WAITING, Entry.State.RACING):
-        service.tick(arena)  # scores a finished room, pairs the waiting
+        service.view_tick(arena, request.player)
         entry.refresh_from_db()
     if entry is not None and entry.state == Entry.State.RACING and entry.room_code:
         response = HttpResponse(status=204)

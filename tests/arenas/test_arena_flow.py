@@ -233,3 +233,38 @@ def test_a_private_arena_needs_a_signed_in_host_and_sane_choices(client):
     # listed for its host only
     assert arena.code in ana.get("/arenas/").content.decode()
     assert arena.code not in browser_of(member("Bo")).get("/arenas/").content.decode()
+
+
+def test_a_page_settles_its_own_finished_room_and_leaves_the_pairing_to_the_tick(arena, settings):
+    """Where each process ticks the arenas its pages show (ARENA_PAGE_TICK_SECONDS > 0), the
+    arena page's request scores the viewer's own finished room (its points show at once) and
+    pairs nobody: a request that ticked whole waited for a round's rooms being made
+    (bench/arena.py: GET /arena/ p99 28 s at 500 players). Without page ticks it ticks whole."""
+    settings.ARENA_PAGE_TICK_SECONDS = 1.0
+    players = [member(name) for name in ("Ana", "Bo", "Cy", "Di")]
+    for p in players[:2]:
+        service.join(arena, p)
+    (code,) = service.tick(arena, force=True)
+    for p in players[2:]:
+        service.join(arena, p)  # Cy and Di wait: a whole tick would pair them
+    Room.objects.filter(code=code).update(state="finished", finished_at=timezone.now())
+    page = browser_of(players[0]).get(f"/arena/{arena.code}/")
+    assert page.status_code == 200
+    assert ArenaRoom.objects.get(room__code=code).scored  # Ana's room, scored for her page
+    assert Room.objects.count() == 1  # nobody paired by the page
+    assert set(Entry.objects.values_list("state", flat=True)) == {"waiting"}
+    settings.ARENA_PAGE_TICK_SECONDS = 0
+    browser_of(players[2]).get(f"/arena/{arena.code}/")
+    assert Room.objects.count() == 2  # no page ticks: the request ticks
+
+
+def test_one_tick_at_a_time_its_turn_held_until_it_is_done(arena):
+    """Two processes' ticks at once split the waiting between them (each skips the other's
+    locked rows): the turn is held for the whole tick, then free at once."""
+    for name in ("Ana", "Bo"):
+        service.join(arena, member(name))
+    token = service._turn(arena)
+    assert token is not None and service.tick(arena) == []  # another tick holds the turn
+    service._end_turn(arena, token)
+    assert len(service.tick(arena)) == 1
+    assert service._turn(arena) is not None  # released when that tick was done
