@@ -201,6 +201,8 @@ class Stats:
         self.pages: list[list] = []  # per arena page socket: [opened, closed, [(time, version)]]
         self.connects = collections.Counter()  # socket kind -> connects
         self.closes = collections.Counter()  # (socket kind, close code, reason) -> closes not asked for
+        # rooms whose socket never showed their end: (code, state shown, port, last frame's time)
+        self.unseen: list[tuple[str, str, int, float]] = []
 
 
 class Run:
@@ -353,7 +355,7 @@ class Player:
         from websockets.exceptions import ConnectionClosed
 
         run, args = self.run, self.run.args
-        view, state = View(), ""
+        view, state, port, last_frame = View(), "", 0, 0.0
         give_up = run.data["ends"] + args.grace + 90  # a room still open by then is reported, not waited on
         failures = 0
         while state != "finished" and time.time() < give_up:
@@ -375,6 +377,7 @@ class Player:
                     done, _ = await asyncio.wait({reading}, timeout=max(0.05, next_move - time.time()))
                     if done:
                         frame = reading.result()  # raises ConnectionClosed once closed
+                        last_frame = time.time()
                         reading = asyncio.ensure_future(ws.recv())
                         text = frame if isinstance(frame, str) else frame.decode()
                         found = ROOM_STATE.search(text)
@@ -420,6 +423,7 @@ class Player:
             await ws.close()
         if state != "finished":
             run.stats.errors.append(f"room {code}: still {state or 'unseen'} after the arena's end")
+            run.stats.unseen.append((code, state, port, last_frame))
 
 
 def close_of(closed) -> tuple[int | None, str]:
@@ -546,6 +550,25 @@ def read_back(arena_id: int, countdown: float) -> dict:
         "points": sum(e.points for e in entries.values()),
         "room_rows": sum(e.rooms for e in entries.values()),
     }
+
+
+def unseen_rooms(unseen, ends: float) -> list[str]:
+    """What the rows say of rooms a socket never saw end: when it ended (from the arena's end),
+    its version and last log entries, against the socket's process and its last frame."""
+    from rooms.models import Room, RoomEvent
+
+    lines = []
+    for code, state, port, last_frame in unseen:
+        room = Room.objects.filter(code=code).first()
+        if room is None:
+            continue
+        finished = f"{room.finished_at.timestamp() - ends:+.1f} s" if room.finished_at else "never"
+        kinds = list(RoomEvent.objects.filter(room=room).order_by("-version").values_list("version", "kind")[:4])
+        lines.append(
+            f"{code}: shown {state or 'nothing'} on port {port} (last frame {last_frame - ends:+.1f} s), "
+            f"rows {room.state} v{room.version}, finished {finished}, last log {kinds}"
+        )
+    return lines
 
 
 def push_latencies(pages: list[list], born: dict) -> list[float]:
@@ -735,6 +758,10 @@ def main() -> int:
     kinds = collections.Counter(re.sub(r"\b[A-Z0-9]{6}\b|\d+", "#", e)[:160] for e in stats.errors)
     for error, n in kinds.most_common(8):
         print(f"  error ({n} x): {error}", flush=True)
+    if stats.unseen:
+        print(f"  rooms whose socket never showed their end: {len(stats.unseen)}; a few, as the rows say:", flush=True)
+        for line in unseen_rooms(stats.unseen[:8], run.data["ends"]):
+            print(f"    {line}", flush=True)
     checks = {
         "median wait <= 5 s": med <= 5,
         "p99 wait <= 20 s": p99 <= 20,

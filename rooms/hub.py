@@ -247,12 +247,19 @@ class Hub:
         answer comes to the socket's channel), or None (no live owner: the caller takes the
         locked path, and loads an owner if that left the room running)."""
         room = self.rooms.get(consumer.code)
+        if room is None:
+            holder = await self.forwarder.holder(consumer.code)
+            if holder and holder != self.channel:
+                self.spawn(self.forwarder.forward(consumer, incoming, holder))
+                return Forwarded()
+            if holder == self.channel:
+                # This process holds the lease and its owner is still loading: wait for it
+                # here. The locked path called this process back through Redis from the
+                # sockets' one sync thread and held it meanwhile (bench/arena.py: two fifths
+                # of that thread's time under load, every other socket's render waiting).
+                room = await self.owner(consumer.code, load=True)
         if room is not None:
             return await room.act(consumer.player, incoming.action, incoming.message_id)
-        holder = await self.forwarder.holder(consumer.code)
-        if holder and holder != self.channel:
-            self.spawn(self.forwarder.forward(consumer, incoming, holder))
-            return Forwarded()
         return None
 
     async def call(self, code, player, action, message_id=""):

@@ -534,3 +534,26 @@ async def test_a_room_clock_whose_tick_failed_fires_again(settings, monkeypatch)
     await receive_until(a, 'id="room-body"')  # the retried clock's refresh: playing now
     assert failed and owner.room.state == "playing"
     await a.disconnect()
+
+
+async def test_a_move_while_this_process_holds_the_lease_and_its_owner_loads_waits_for_that_owner(monkeypatch):
+    """The lease is this process's but its owner is not in place yet (loading, its database
+    thread busy): the socket's move waits for that owner. It used to take the locked path,
+    which called this very process back through Redis from the sockets' one sync thread and
+    held that thread meanwhile (bench/arena.py: two fifths of its time under load)."""
+    room, _ada, _grace, a = await started()
+    hub = hubs.current()
+    hub.rooms.pop(room.code).closed = True  # the lease stays this process's, as while loading
+
+    def no_call_back(*args):
+        raise AssertionError("the locked path called this process back")
+
+    monkeypatch.setattr(hubs, "call_elsewhere", no_call_back)
+    monkeypatch.setattr(store, "locked", no_call_back)
+    cell = EMPTY[0]
+    await a.send_to(text_data=entry(cell, "loading1"))
+    answer = await receive_until(a, 'id="room-version"')
+    assert f'data-cell="{cell}"' in answer and "the locked path" not in answer
+    assert room.code in hub.rooms  # owned again, by this process
+    assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id="loading1").count)() == 1
+    await a.disconnect()
