@@ -301,7 +301,11 @@ class Hub:
     async def deliver(self, code: str, event: dict) -> None:
         if event["type"] == "room.refresh":
             self.forwarder.forget(code)  # a finish or a stale owner's drop: who owns it may have changed
-            await self.refresher.soon(code)
+            # Not awaited: the render waits for the sockets' sync thread, and the process
+            # channel's reader, which hands every message here, waited with it; messages
+            # behind it outlived the layer's expiry (30 s) and were lost: a room's end among
+            # them (bench/arena.py: players whose room never showed its end).
+            self.spawn(self.refresher.soon(code))
             return
         for consumer in list(self.sockets.get(code, ())):
             try:
@@ -333,8 +337,8 @@ class Hub:
                 self.forwarder.in_order(act)
             case wire.Answer(html, token):
                 await self.forwarder.answer(html, token)
-            case wire.Call() as call:
-                await self.forwarder.called(call)
+            case wire.Call() as call:  # its owner may be loading: the reader does not wait for it
+                self.spawn(self._called(call))
             case wire.Watch(code, channel, languages):
                 room = self.rooms.get(code)
                 if room is not None and channel != self.channel:
@@ -350,6 +354,12 @@ class Hub:
                 await self.deliver(code, event)
             case wire.Hello(code, channel):
                 await self.hello(code, channel)
+
+    async def _called(self, call: wire.Call) -> None:
+        try:
+            await self.forwarder.called(call)
+        except Exception:  # the caller's wait runs out and it says "busy"
+            logger.exception("live call for %s failed", call.code)
 
     async def hello(self, code: str, owner_channel: str) -> None:
         """A new owner of `code` announced itself: tell it this process has sockets there."""

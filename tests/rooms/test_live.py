@@ -557,3 +557,35 @@ async def test_a_move_while_this_process_holds_the_lease_and_its_owner_loads_wai
     assert room.code in hub.rooms  # owned again, by this process
     assert await sync_to_async(RoomEvent.objects.filter(room=room, message_id="loading1").count)() == 1
     await a.disconnect()
+
+
+async def test_a_refresh_does_not_hold_the_process_channels_reader(monkeypatch):
+    """The process channel's reader hands every message to the hub one after another: a
+    refresh (a room's start or end) awaited its render there, which waits for the sockets'
+    sync thread, and the messages behind it outlived the layer's expiry under load (a room's
+    end lost to its players, bench/arena.py). The render runs beside the reader now."""
+    import threading
+    import time
+
+    from rooms import refresh
+
+    room, _ada, _grace, a = await started()
+    hub = hubs.current()
+    gate, rendered = threading.Event(), []
+
+    def slow_render(code, viewers):
+        gate.wait(5)
+        rendered.append(code)
+        return {}
+
+    monkeypatch.setattr(refresh, "render_views", slow_render)
+    began = time.monotonic()
+    await hub._handle(wire.encode(wire.Push(room.code, {"type": "room.refresh"})))
+    assert time.monotonic() - began < 1  # the reader goes on at once
+    gate.set()
+    for _ in range(100):
+        if rendered:
+            break
+        await asyncio.sleep(0.05)
+    assert rendered == [room.code]  # and the refresh still renders
+    await a.disconnect()
