@@ -268,3 +268,24 @@ def test_one_tick_at_a_time_its_turn_held_until_it_is_done(arena):
     service._end_turn(arena, token)
     assert len(service.tick(arena)) == 1
     assert service._turn(arena) is not None  # released when that tick was done
+
+
+def test_the_tick_pairs_before_it_nudges_late_rooms(arena, monkeypatch):
+    """A nudge waits for the rooms' owners (up to its budget): the waiting are paired first,
+    so they never wait for it (it was half of a tick's time at 500 players, bench/arena.py)."""
+    players = [member(name) for name in ("Ana", "Bo", "Cy", "Di")]
+    for p in players[:2]:
+        service.join(arena, p)
+    (late,) = service.tick(arena, force=True)
+    Room.objects.filter(code=late).update(starts_at=timezone.now() - dt.timedelta(seconds=30))  # its GO missed
+    for p in players[2:]:
+        service.join(arena, p)
+    seen = []
+
+    def act(code, *args, **kwargs):
+        seen.append(Room.objects.count())
+        raise service.api.RoomError("busy")
+
+    monkeypatch.setattr(service.api, "act", act)
+    service.tick(arena, force=True)
+    assert seen == [2]  # the late room's nudge came once Cy and Di had their room
