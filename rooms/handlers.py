@@ -178,9 +178,7 @@ def _start(room, seats, seat, player, action, now):
     room.accounts_at_start = {str(s.pk): s.player.account_id for s in seats}  # who is signed in: fixed now
     for s in seats:
         s.status = Seat.Status.PLAYING
-    game_for(room).start(room, seats)
-    for s in seats:
-        s.save()
+    game_for(room).start(room, seats)  # the locked path saves the seats with the room (store.save)
     room.state = Room.State.COUNTDOWN
     return Result(room, seat)
 
