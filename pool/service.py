@@ -216,13 +216,13 @@ def tick(level: str, now=None, force: bool = False) -> list[str]:
             if ghosts:
                 formed.append(_seat(members, level, now, puzzle=puzzle, ghosts=ghosts))
     cache.set(f"pool:starts:{level}", result.starts, 60)
-    # Started after the commit, through the rooms' one write path (their countdown and owner).
-    # A room a crash left unstarted is started by a later tick; only rooms older than
-    # ORPHAN_SECONDS count as left (younger ones are another tick's, starting now).
+    # The rooms are made in their countdown (_seat). A public room left in its lobby (made the
+    # older way, a creation and then a start, by a process that crashed between the two) is
+    # started here; only rooms older than ORPHAN_SECONDS count as left.
     orphans = Room.objects.filter(
         public=True, state=Room.State.LOBBY, level=level, created_at__lt=now - dt.timedelta(seconds=ORPHAN_SECONDS)
     )
-    for code in [*formed, *orphans.exclude(code__in=formed).values_list("code", flat=True)]:
+    for code in orphans.values_list("code", flat=True):
         try:
             api.act(code, None, A.Start(), now=now)
         except api.RoomError as error:  # started meanwhile by another tick: nothing to do
@@ -233,7 +233,8 @@ def tick(level: str, now=None, force: bool = False) -> list[str]:
 
 
 def _seat(members: list[PoolEntry], level: str, now, **room_fields) -> str:
-    room = api.create_public_room([m.player for m in members], level, now, **room_fields)
+    """A public room for `members`, made in its countdown (one trip: create_public_room `start`)."""
+    room = api.create_public_room([m.player for m in members], level, now, start=now, **room_fields)
     ids = [who(m.player) for m in members]
     for m in members:
         m.state, m.room = PoolEntry.State.SEATED, room

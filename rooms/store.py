@@ -282,15 +282,15 @@ def create_public_room(
     start=None,
 ) -> Room:
     """A public race the pool formed (docs/rules.md 9): a Showdown in the Standard preset with
-    no host, every player seated and ready. The pool then starts its countdown (`act` with
-    no player: a public room's Start is the pool's). With `ghosts` (docs/rules.md 10: what
+    no host, every player seated and ready; its Start is the pool's (`act` with no player, or
+    `start` below). With `ghosts` (docs/rules.md 10: what
     replays.presenters.ghost_data made of each) the race is on their `puzzle`. An arena's room
     (docs/rules.md 12) has the arena's preset, its code, its end and its berserk players.
 
-    With `start` (a time) the room is made in its countdown from then: the pool's Start is
-    applied by the rules in the creation's own transaction, so a caller seating many rooms
-    at once (an arena's round) makes each in one trip, not a creation and then a locked
-    start each; nobody knows the new code yet, so there is nobody to push to."""
+    With `start` (a time) the room is made in its countdown from then: the Start is applied
+    by the rules in the creation's own transaction, so a caller seating many rooms at once
+    (the pool's tick, an arena's round) makes each in one trip, not a creation and then a
+    locked start each; nobody knows the new code yet, so there is nobody to push to."""
     rules = GAME_TYPES["showdown"].initial_rules(preset)
     for _attempt in range(10):
         try:
