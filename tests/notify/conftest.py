@@ -169,9 +169,17 @@ def network(monkeypatch):
     exist, a numeric host is parsed locally (AI_NUMERICHOST), and connect() only records."""
     net = Network()
     real = socket.getaddrinfo
+    # The test process's own Redis (the cache and the rate limits): its client may open a new
+    # connection in the middle of a test (CI saw one, refused and recorded as if the push had
+    # made it); its lookup and connect go through and are not counted. A push to that address
+    # is refused at the endpoint check, before any connect (the INSIDE cases).
+    redis = urlsplit(settings.REDIS_URL) if settings.REDIS_URL else None
+    own = {(redis.hostname, redis.port or 6379)} if redis else set()
 
     def getaddrinfo(host, port, family=0, type=0, proto=0, flags=0):
         name = host.decode() if isinstance(host, bytes) else str(host)
+        if (name, port) in own:  # the process's own Redis, as for connect below (CI saw its lookup)
+            return real(host, port, family, type, proto, flags)
         net.lookups.append(name)
         if name not in net.names:
             return real(host, port, family, type, proto, flags | socket.AI_NUMERICHOST)
@@ -183,12 +191,6 @@ def network(monkeypatch):
         ]
 
     real_connect = socket.socket.connect
-    # The test process's own Redis (the cache and the rate limits): its client may open a new
-    # connection in the middle of a test (CI saw one, refused and recorded as if the push had
-    # made it); it goes through and is not counted. A push to that address is refused at the
-    # endpoint check, before any connect (the INSIDE cases).
-    redis = urlsplit(settings.REDIS_URL) if settings.REDIS_URL else None
-    own = {(redis.hostname, redis.port or 6379)} if redis else set()
 
     def connect(sock, address):
         if tuple(address[:2]) in own:
