@@ -27,6 +27,7 @@ channel-layer message per socket (2.3 ms + 0.45 ms per frame).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import weakref
 from dataclasses import dataclass
@@ -406,6 +407,15 @@ def route(code: str, player, action, now, message_id: str):
         player.pk  # noqa: B018 - evaluate a lazy request.player here, not on the event loop
     local = _local_owner(code)
     if local is not None:
-        future = asyncio.run_coroutine_threadsafe(local.call(code, player, action, message_id), local.loop)
+        future = asyncio.run_coroutine_threadsafe(_detached(local.call(code, player, action, message_id)), local.loop)
         return future.result(FORWARD_TIMEOUT)
     return call_elsewhere(code, player, action, message_id)
+
+
+async def _detached(call):
+    """The owner's call in a context of its own, not the calling sync thread's: asgiref marks
+    that one as inside its single thread, so the tasks the call starts (a room's refresh)
+    refused database work later ("Single thread executor already being used, would
+    deadlock", an arena tick's nudge in bench/arena.py) or queued it on the thread blocked in
+    `route` until its timeout."""
+    return await asyncio.get_running_loop().create_task(call, context=contextvars.Context())

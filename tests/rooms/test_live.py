@@ -589,3 +589,31 @@ async def test_a_refresh_does_not_hold_the_process_channels_reader(monkeypatch):
         await asyncio.sleep(0.05)
     assert rendered == [room.code]  # and the refresh still renders
     await a.disconnect()
+
+
+async def test_an_owner_acted_on_from_a_sync_thread_leaves_its_tasks_free_to_use_the_database(monkeypatch):
+    """The arena's tick (in a thread-sensitive context of its own, as Django runs a view) acts
+    on a room this process owns: the owner's call must not carry the calling thread's context.
+    A refresh the call started then queued its render on that very thread, blocked waiting
+    for the call, or refused it ("Single thread executor already being used, would deadlock",
+    bench/arena.py: the tick's nudge)."""
+    from asgiref.sync import ThreadSensitiveContext
+    from channels.db import database_sync_to_async
+
+    from rooms import actions as A
+    from rooms.api import act
+
+    room, _ada, _grace, a = await started()
+    called = hubs.Hub.call
+    rendered = []
+
+    async def call_then_render(self, *args):
+        result = await called(self, *args)
+        rendered.append(await database_sync_to_async(lambda: "rendered")())  # as a refresh it starts
+        return result
+
+    monkeypatch.setattr(hubs.Hub, "call", call_then_render)
+    async with ThreadSensitiveContext():  # as arenas/live.py runs the tick
+        await database_sync_to_async(lambda: act(room.code, None, A.Sync()))()
+    assert rendered == ["rendered"]
+    await a.disconnect()
