@@ -92,6 +92,7 @@ from loadtest.common import (  # noqa: E402
 TABLE_VERSION = re.compile(r'id="arena-table" data-table-version="(\d+)"')
 ROOM_STATE = re.compile(r'id="room-body" data-state="(\w+)"')
 ROOM_PATH = re.compile(r"/r/(\w+)/")
+SEATED = re.compile(r'data-seated="(\w+)"')
 
 
 def commit() -> str:
@@ -163,6 +164,49 @@ def setup(args) -> dict:
         "starts": start.timestamp(),
         "ends": arena.ends_at.timestamp(),
     }
+
+
+# --- where the machine's CPU went -------------------------------------------------------
+
+
+def machine_cpu() -> dict[str, float]:
+    """CPU seconds so far: the whole machine's busy time (/proc/stat), this bench process (its
+    simulated browsers), and every live postgres and redis-server process by pid."""
+    tick = os.sysconf("SC_CLK_TCK")
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    busy = (sum(fields) - fields[3] - fields[4]) / tick  # all but idle and iowait
+    usage = os.times()
+    seen = {"machine": busy, "bench": usage.user + usage.system}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            comm, rest = (proc / "stat").read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        name = comm.split("(", 1)[1]
+        if name.startswith(("postgres", "redis-server")):
+            stat = rest.split()
+            seen[f"{name.split(':')[0]}:{proc.name}"] = (int(stat[11]) + int(stat[12])) / tick
+    return seen
+
+
+def cpu_split(before: dict[str, float], after: dict[str, float], daphnes: float, wall: float) -> str:
+    """Cores used over the load, by part (a postgres backend born during it counts whole)."""
+
+    def part(prefix: str) -> float:
+        return sum(v - before.get(k, 0.0) for k, v in after.items() if k.startswith(prefix))
+
+    used = {
+        "daphnes": daphnes,
+        "bench clients": part("bench"),
+        "postgres": part("postgres"),
+        "redis": part("redis-server"),
+    }
+    machine = part("machine")
+    text = ", ".join(f"{name} {seconds / wall:.2f}" for name, seconds in used.items())
+    rest = (machine - sum(used.values())) / wall
+    return f"{text}, the rest {rest:.2f}; the machine {machine / wall:.2f} of {os.cpu_count()}"
 
 
 # --- the table's versions, as committed ---------------------------------------------------
@@ -244,10 +288,10 @@ def backoff(failures: int) -> float:
 
 
 async def arena_page(
-    run: Run, index: int, cookies: dict, stop: asyncio.Event, seated: asyncio.Event | None = None
+    run: Run, index: int, cookies: dict, stop: asyncio.Event, seated: asyncio.Event | None = None, rooms=None
 ) -> None:
     """One open arena page: its own socket, every table frame's version and time noted, and
-    `seated` set when the socket says the player's room is ready."""
+    `seated` set when the socket says the player's room is ready (its code appended to `rooms`)."""
     from websockets.exceptions import ConnectionClosed
 
     failures = 0
@@ -282,6 +326,8 @@ async def arena_page(
                 if found:
                     frames.append((time.time(), int(found.group(1))))
                 if seated is not None and "data-seated=" in text:
+                    if rooms is not None and (code := SEATED.search(text)):
+                        rooms.append(code.group(1))
                     seated.set()
         except ConnectionClosed as closed:
             record[1] = time.time()
@@ -320,6 +366,8 @@ class Player:
     async def run_arena(self, stop: asyncio.Event) -> None:
         run = self.run
         await asyncio.sleep(self.rng.uniform(0, 5))  # pages opened over the last seconds before the start
+        if run.args.flow == "one-page":
+            return await self.run_one_page(stop)
         while time.time() < run.data["ends"] and not stop.is_set():
             page_stop, seated = asyncio.Event(), asyncio.Event()
             page = asyncio.create_task(arena_page(run, self.index, self.cookies, page_stop, seated))
@@ -346,6 +394,35 @@ class Player:
             self.rooms.append(match.group(1))
             await self.race(match.group(1))
             await asyncio.sleep(self.rng.uniform(0.2, 1.0))  # reading the result, then "Back to the arena"
+
+    async def run_one_page(self, stop: asyncio.Event) -> None:
+        """The one-page prototype (--flow one-page): the arena page is loaded once and its
+        socket stays open for the whole arena; "your room is ready" names the room, whose socket
+        the same page opens, and the race's end leaves the player on the page again: no page
+        load, no status request, no page socket per room (the room scored by the arena's tick)."""
+        run = self.run
+        page_stop, seated, codes = asyncio.Event(), asyncio.Event(), list[str]()
+        page = asyncio.create_task(arena_page(run, self.index, self.cookies, page_stop, seated, codes))
+        back = time.time()
+        await self.http("GET", f"/arena/{run.code}/", "GET /arena/")
+        try:
+            while time.time() < run.data["ends"] and not stop.is_set():
+                try:
+                    await asyncio.wait_for(seated.wait(), timeout=max(0.1, run.data["ends"] - time.time()))
+                except TimeoutError:
+                    return
+                seated.clear()
+                code = codes[-1]
+                if code in self.rooms:
+                    continue  # a page (re)connected while its room was still running: already raced
+                if time.time() > run.data["starts"] + 1 and self.rooms:
+                    run.stats.client_waits.append(time.time() - back)
+                self.rooms.append(code)
+                await self.race(code)
+                back = time.time()
+        finally:
+            page_stop.set()
+            await page
 
     async def race(self, code: str) -> None:
         """The room's socket: a correct digit every `pace` seconds until the room has ended.
@@ -598,6 +675,13 @@ def main() -> int:
     parser.add_argument("--watchers", type=int, default=20, help="arena pages open the whole time")
     parser.add_argument("--kill-owner", action="store_true", help="SIGKILL the first daphne process at 40%%")
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument(
+        "--flow",
+        choices=("pages", "one-page"),
+        default="pages",
+        help="pages: the site's pages (a page load, a status request and a page socket per room); "
+        "one-page: the prototype where the arena page stays open and hosts each room",
+    )
     args = parser.parse_args()
 
     print(
@@ -641,11 +725,13 @@ def main() -> int:
         watch.start()
         run = Run(args, data, ports)
         cpu0 = [cpu_seconds(s) for s in servers]
+        machine0 = machine_cpu()
         wall0 = time.perf_counter()
         kill_at = data["starts"] + 0.4 * args.minutes * 60 if args.kill_owner else None
         asyncio.run(drive(run, kill_at, servers, leases))
         cpu = [cpu_seconds(s) - c if s.poll() is None else float("nan") for s, c in zip(servers, cpu0, strict=True)]
         wall = time.perf_counter() - wall0
+        machine = cpu_split(machine0, machine_cpu(), sum(c for c in cpu if c == c), wall)
         # The last rooms end at the arena's end: wait for them, then one look at the page scores them.
         deadline = time.time() + 60
         from arenas.models import ArenaRoom
@@ -738,6 +824,7 @@ def main() -> int:
         f"ms (everything over the load: pages, polls, ticks, pushes)",
         flush=True,
     )
+    print(f"  cores used over the load (flow: {args.flow}): {machine}", flush=True)
     if args.kill_owner:
         before, after = leases.get("before", {}), leases.get("after", {})
         holders = collections.Counter(before.values())
