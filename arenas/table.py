@@ -8,22 +8,39 @@ from dataclasses import dataclass, replace
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
 from games.common.threads import off_sync_thread
 
-from . import pages
+from . import fragments, pages
 from .models import Arena, Entry
 
 TOP = 20
 
 
 ORDER = [F("points").desc(), F("rooms").asc(), F("solving_seconds").asc(), F("joined_at").asc()]
+FIELDS = ("pk", "account_id", "state", "points", "rooms", "solving_seconds", "firsts", "recent")  # Standing's
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What the table shows of an entry, as plain values: the ranking loads every entry of the
+    arena at each change (2,000 in bench/arena.py), a fifth of the model instances' cost."""
+
+    pk: int
+    account_id: int
+    state: str
+    points: int
+    rooms: int
+    solving_seconds: float
+    firsts: int
+    recent: tuple  # ((points, fire, berserk), ...), oldest first
 
 
 @dataclass
 class Row:
     place: int
-    entry: Entry
+    entry: Standing
     name: str
     mine: bool
 
@@ -50,16 +67,17 @@ def ranking(arena: Arena) -> Ranking:
     cached = _RANKED.get(arena.code)
     if cached is not None and cached.arena.pk == arena.pk and cached.version >= arena.table_version:
         return cached  # (the pk too: a test database reuses codes' rows)
-    rows = list(Entry.objects.filter(arena=arena).select_related("player").order_by(*ORDER))
+    rows = Entry.objects.filter(arena=arena).order_by(*ORDER).values_list(*FIELDS, "player__display_name")
     placed, place, previous = [], 0, None
-    for i, e in enumerate(rows, start=1):
+    for i, (pk, account_id, state, points, rooms, seconds, firsts, recent, name) in enumerate(rows, start=1):
+        e = Standing(pk, account_id, state, points, rooms, seconds, firsts, tuple(tuple(room) for room in recent))
         key = (e.points, e.rooms, round(e.solving_seconds, 1))
         if key != previous:
             place, previous = i, key
-        placed.append(Row(place, e, e.player.display_name, False))
+        placed.append(Row(place, e, name, False))
     if len(_RANKED) > 50:  # old arenas: drop them all, the running ones are ranked again
         _RANKED.clear()
-        _TOPS.clear()
+        _SHELLS.clear()
     result = Ranking(copy.copy(arena), placed, {r.entry.account_id: i for i, r in enumerate(placed)})
     _RANKED[arena.code] = result
     return result
@@ -70,15 +88,19 @@ def ranked(arena: Arena) -> list[Row]:
     return ranking(arena).rows
 
 
-def _split(ranked: Ranking, viewer_account: int | None, top: int) -> tuple[list[Row], list[Row]]:
-    placed = ranked.rows
+def _shown(rows: list[Row], viewer_account: int | None) -> list[Row]:
+    return [replace(r, mine=r.entry.account_id == viewer_account) for r in rows]
+
+
+def _around(ranked: Ranking, viewer_account: int | None, top: int) -> list[Row]:
     mine = ranked.index.get(viewer_account) if viewer_account is not None else None
-    around = placed[max(top, mine - 1) : mine + 2] if mine is not None and mine >= top else []
+    if mine is None or mine < top:
+        return []
+    return _shown(ranked.rows[max(top, mine - 1) : mine + 2], viewer_account)
 
-    def shown(rows):
-        return [replace(r, mine=r.entry.account_id == viewer_account) for r in rows]
 
-    return shown(placed[:top]), shown(around)
+def _split(ranked: Ranking, viewer_account: int | None, top: int) -> tuple[list[Row], list[Row]]:
+    return _shown(ranked.rows[:top], viewer_account), _around(ranked, viewer_account, top)
 
 
 def table(arena: Arena, viewer_account: int | None, top: int = TOP) -> tuple[list[Row], list[Row]]:
@@ -88,8 +110,10 @@ def table(arena: Arena, viewer_account: int | None, top: int = TOP) -> tuple[lis
 
 # --- the push: one ranking and one top per version a process, each page adds its own rows ----------
 
-# (code, version, language, the viewer's index when in the top) -> the top's rendered rows
-_TOPS: dict[tuple, str] = {}
+# (code, version, language, the viewer's index when in the top) -> the table before and after
+# the viewer's own rows
+_SHELLS: dict[tuple, tuple[str, str]] = {}
+_SLOT = mark_safe("<!-- the viewer's rows -->")
 # (event loop, code) -> the ranking being loaded: the pages of one arena wait for one query
 _LOADING: dict[tuple[int, str], asyncio.Task] = {}
 
@@ -116,15 +140,22 @@ async def _latest(code: str, version: int) -> Ranking | None:
 
 
 def _render(ranked: Ranking, language: str, viewer_account: int | None) -> str:
-    top, around = _split(ranked, viewer_account, TOP)
+    """The table as one viewer's page shows it: the section around the top rendered once per
+    version, language and viewer's place in the top; the viewer's own rows below it added here
+    (arenas/fragments.py), the only part that differs from page to page."""
     mine = ranked.index.get(viewer_account) if viewer_account is not None else None
     key = (ranked.arena.code, ranked.version, language, mine if mine is not None and mine < TOP else None)
     with translation.override(language):
-        top_html = _TOPS.get(key)
-        if top_html is None:
-            top_html = _TOPS[key] = render_to_string("arenas/arena.html#top_rows", {"top": top})
-        context = {"arena": ranked.arena, "top": top, "top_html": top_html, "around": around, "oob": True}
-        return render_to_string("arenas/arena.html#table", context)
+        shell = _SHELLS.get(key)
+        if shell is None:
+            top = _shown(ranked.rows[:TOP], viewer_account)
+            top_html = render_to_string("arenas/arena.html#top_rows", {"top": top})
+            context = {"arena": ranked.arena, "top": top, "top_html": top_html, "around_html": _SLOT, "oob": True}
+            head, _, tail = render_to_string("arenas/arena.html#table", context).partition(_SLOT)
+            if len(_SHELLS) > 1000:  # earlier versions' (a change makes at most TOP + 1 a language)
+                _SHELLS.clear()
+            shell = _SHELLS[key] = (head, tail)
+        return shell[0] + fragments.around(_around(ranked, viewer_account, TOP)) + shell[1]
 
 
 async def frame(code: str, version: int, language: str, viewer_account: int | None) -> tuple[str, int]:
