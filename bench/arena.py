@@ -134,7 +134,7 @@ def setup(args) -> dict:
     profiles = Profile.objects.bulk_create([Profile(display_name=f"Racer {i}", account=u) for i, u in enumerate(users)])
     store = import_module(settings.SESSION_ENGINE).SessionStore
     now = timezone.now()
-    start = now + dt.timedelta(seconds=10)
+    start = now + dt.timedelta(seconds=10 + args.arrive)  # every page opened before it
     arena = Arena.objects.create(
         level="easy",
         preset="standard",
@@ -365,7 +365,7 @@ class Player:
 
     async def run_arena(self, stop: asyncio.Event) -> None:
         run = self.run
-        await asyncio.sleep(self.rng.uniform(0, 5))  # pages opened over the last seconds before the start
+        await asyncio.sleep(self.rng.uniform(0, run.args.arrive))  # pages opened before the start
         if run.args.flow == "one-page":
             return await self.run_one_page(stop)
         while time.time() < run.data["ends"] and not stop.is_set():
@@ -675,6 +675,13 @@ def main() -> int:
     parser.add_argument("--watchers", type=int, default=20, help="arena pages open the whole time")
     parser.add_argument("--kill-owner", action="store_true", help="SIGKILL the first daphne process at 40%%")
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument(
+        "--arrive",
+        type=float,
+        default=5.0,
+        help="players open the arena page over this many seconds before its start (a scheduled "
+        "arena's players arrive over the minutes before it; 5: all at once)",
+    )
     parser.add_argument(
         "--flow",
         choices=("pages", "one-page"),
