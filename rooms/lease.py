@@ -19,6 +19,7 @@ logger = logging.getLogger(__name__)
 TTL_MS = 5000
 RENEW_SECONDS = 1.5
 PREFIX = "showdown:owner:"
+POOL_SIZE = 50  # a process's connections for leases: more lookups than this wait their turn
 
 # Compare-and-renew / compare-and-release: only the holder may extend or drop its lease.
 # A lease nobody holds (it ran out while this owner could not reach Redis, or a restarted
@@ -76,7 +77,13 @@ class RedisLeases:
 
     def __init__(self, url: str):
         self.url = url
-        self.client = redis.asyncio.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        # A blocking pool: a burst of lookups (2,000 arena players' sockets at a round's start,
+        # bench/arena.py) waits for a free connection; redis-py's plain pool raised "Too many
+        # connections" past its limit, read here as Redis away (no owner: the locked path).
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
+            url, max_connections=POOL_SIZE, timeout=2, socket_timeout=2, socket_connect_timeout=2
+        )
+        self.client = redis.asyncio.Redis(connection_pool=pool)
 
     async def acquire(self, code: str, channel: str) -> bool:
         try:
