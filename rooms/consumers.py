@@ -302,11 +302,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def send_full(self, only_game=False, version=None, **kwargs):
-        # The room as this process's owner holds it, when it is here (the rows are behind it):
-        # no load of the room, its seats and its log for every socket's connect.
-        owner = hub.current().rooms.get(self.code)
-        room, seats = (owner.room, owner.seats) if owner is not None and not owner.closed else (None, None)
-        html = await db(self._render)(only_game, version, kwargs, room, seats)
+        html = await db(self._render)(only_game, version, kwargs)
         if html:
             await (self.send(text_data=html) if only_game else self.send_state(html))
 
