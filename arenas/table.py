@@ -149,8 +149,7 @@ def _render(ranked: Ranking, language: str, viewer_account: int | None) -> str:
         shell = _SHELLS.get(key)
         if shell is None:
             top = _shown(ranked.rows[:TOP], viewer_account)
-            top_html = render_to_string("arenas/arena.html#top_rows", {"top": top})
-            context = {"arena": ranked.arena, "top": top, "top_html": top_html, "around_html": _SLOT, "oob": True}
+            context = {"arena": ranked.arena, "top": top, "around_html": _SLOT, "oob": True}
             head, _, tail = render_to_string("arenas/arena.html#table", context).partition(_SLOT)
             if len(_SHELLS) > 1000:  # earlier versions' (a change makes at most TOP + 1 a language)
                 _SHELLS.clear()
