@@ -78,10 +78,15 @@
   function pressTypedAhead() {
     const next = typedAhead.shift();
     if (!next) return;
+    const mine = lastSelected;
     const cell = next.cell !== null && board() && board().querySelector('[data-cell="' + next.cell + '"]');
     if (cell) select(cell, true);
     passing = next.passing;
     try { press(next.selector); } finally { passing = false; }
+    // The key went to its own cell; the selection goes back to where the player has moved
+    // on to since, so the keys they type next land there and not on the cell just sent.
+    const back = mine !== null && board() && board().querySelector('[data-cell="' + mine + '"]');
+    if (back && cell && back !== cell) select(back, true);
   }
 
   document.addEventListener("click", function (event) {
@@ -366,13 +371,15 @@
       if (refocus) land(landing);
       return;
     }
-    if (cell) { select(cell, refocus); return; }
-    // Also after a socket's redraw (the race's first push can land just after GO, between a
-    // player's click and their digit: the digit went to the default cell, a mistake), but
-    // never on a board that is over (locked: it keeps no selection).
+    // The player's own last selection wins over the one an answer brings back: the answer
+    // marks the cell its move was on, and a player who moved on while it travelled (an
+    // arrow key on a slow connection) stays where they went. Also after a socket's redraw
+    // (the race's first push can land just after GO, between a player's click and their
+    // digit: the digit went to the default cell, a mistake), but never on a board that is
+    // over (locked: it keeps no selection).
     const open = board() && !board().classList.contains("locked");
     const kept = lastSelected !== null && open && board().querySelector('[data-cell="' + lastSelected + '"]');
-    if (kept) { select(kept, refocus); return; }
+    if (kept || cell) { select(kept || cell, refocus); return; }
     ensureTabStop();
   }
   // A result that lands above the screen (a phone scrolled down to the pad) comes into view

@@ -244,18 +244,23 @@ def enter(page, index):
     page.locator(f'#cell-{index}:not(.pending)[data-value="{SOLUTION[index]}"]').wait_for()
 
 
+def slow_connection(page, latency_ms=400):
+    """Every request of the page is answered `latency_ms` later (Chromium's own throttling)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
 def test_digits_typed_ahead_of_a_slow_answer_are_all_entered(page, bank_puzzle):
     """On a slow connection the pad waits for each answer (its buttons disabled for the
     request): keys typed meanwhile were dropped. Now each is kept with the cell selected as
     it was typed and sent once the answer before it has settled."""
     start_easy(page)
     run = SoloRun.objects.get()
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 400, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
+    slow_connection(page)
     page.locator('[data-cell="5"]').click()  # row 1: cells 5, 6 and 7 are empty
     for index in (5, 6, 7):  # typed well inside one answer's time, moving on by arrow key
         page.keyboard.press(SOLUTION[index])
@@ -264,3 +269,29 @@ def test_digits_typed_ahead_of_a_slow_answer_are_all_entered(page, bank_puzzle):
         page.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
     run.refresh_from_db()
     assert run.mistakes == 0  # each digit went to the cell it was typed on
+
+
+def test_a_player_who_moves_on_while_an_answer_travels_stays_where_they_went(page, bank_puzzle):
+    """A slow answer marks the cell its move was on as selected: the selection jumped back
+    there from where the player had arrowed on to, and a key typed after that answer (while
+    the next typed-ahead one was on its way) went to the cell just sent, was refused as a
+    filled cell and was lost (one CI run of the test above). The player's own selection
+    wins now, also after a typed-ahead key is sent for them."""
+    from playwright.sync_api import expect
+
+    start_easy(page)
+    run = SoloRun.objects.get()
+    slow_connection(page)
+    page.locator('[data-cell="5"]').click()  # row 1: cells 5, 6 and 7 are empty
+    page.keyboard.press(SOLUTION[5])
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press(SOLUTION[6])  # kept until cell 5's answer is in
+    page.keyboard.press("ArrowRight")
+    page.locator(f'[data-cell="5"][data-value="{SOLUTION[5]}"]').wait_for()  # cell 6's digit now sent
+    expect(page.locator('[data-board] [aria-selected="true"]')).to_have_attribute("data-cell", "7")
+    page.keyboard.press(SOLUTION[7])
+    for index in (6, 7):
+        page.locator(f'[data-cell="{index}"][data-value="{SOLUTION[index]}"]').wait_for()
+    expect(page.locator('[data-board] [aria-selected="true"]')).to_have_attribute("data-cell", "7")
+    run.refresh_from_db()
+    assert run.mistakes == 0 and run.get_board().cells[5:8] == tuple(int(SOLUTION[i]) for i in (5, 6, 7))
