@@ -7,7 +7,8 @@ one sync thread channels gives a process for database calls); SQLite, the embedd
 default, through the ORM on that thread (SQLite has a single writer anyway).
 
 The log's unique indexes are the fences: (room, version) refuses a stale owner's write
-(`Fenced`), (room, seat, message id) a message applied already (`Duplicate`).
+(`Fenced`), (room, seat, message id) a message applied already (`Duplicate`); its foreign
+keys refuse a row of a room deleted under its owner (`Gone`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ COLUMNS = "room_id, seat_id, kind, data, message_id, version, created_at"
 
 class Fenced(Exception):
     """Another owner already wrote this room's version: this one is stale."""
+
+
+class Gone(Fenced):
+    """The room (or seat) the row names is no longer in the database (deleted while its owner
+    lived): this owner's memory is of nothing, so it goes as a stale one does."""
 
 
 class Duplicate(Exception):
@@ -60,7 +66,8 @@ class MoveLog:
             try:
                 await self.write([row for row, _ in batch])
             except IntegrityError:
-                # Somebody in the batch is fenced or a duplicate: write them one by one.
+                # Somebody in the batch is fenced, a duplicate or gone: write them one by one,
+                # so the others' moves land (one deleted room failed every room's batch).
                 for row, future in batch:
                     try:
                         await self.write([row])
@@ -97,6 +104,8 @@ def _settle(future, error) -> None:
 def _classify(error: Exception) -> Exception:
     diag = getattr(error.__cause__, "diag", None)  # psycopg's, behind Django's IntegrityError
     text = str(error) + str(diag and diag.constraint_name)
+    if "foreign key" in text.lower():
+        return Gone()
     if VERSION_FENCE in text or "rooms_roomevent.room_id, rooms_roomevent.version" in text:
         return Fenced()
     return Duplicate()
@@ -169,6 +178,8 @@ class PostgresLog(MoveLog):
             except psycopg.errors.UniqueViolation as error:
                 if attempt == 2 and await self._landed_or_uncertain(rows, error):
                     return  # the connection dropped after the first try had committed them
+                raise IntegrityError(f"{error} {error.diag.constraint_name}") from error
+            except psycopg.errors.IntegrityError as error:  # a room or seat deleted: never written
                 raise IntegrityError(f"{error} {error.diag.constraint_name}") from error
             except psycopg.OperationalError as error:
                 if attempt == 1 and (conn.closed or conn.broken):
