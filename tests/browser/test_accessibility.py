@@ -43,24 +43,39 @@ SETTLE = """async () => {
 }"""
 
 
-# The widest elements sticking out past the viewport (none: the page reflows).
+# The widest elements sticking out past the viewport (none: the page reflows). An endless
+# animation (the countdown's pop) is looked at a tenth of its cycle apart too: its first frames
+# made a phone's page scroll sideways, which one moment's look saw only now and then.
 REFLOW = """() => {
   const limit = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth <= limit) return [];
-  const out = [];
-  for (const el of document.body.querySelectorAll('*')) {
-    const box = el.getBoundingClientRect();
-    if (box.right > limit + 1 && box.width > 0 && !el.closest('.visually-hidden, .ck-vh')) {
-      const parent = el.parentElement && el.parentElement.getBoundingClientRect();
-      if (!parent || parent.right <= limit + 1) {
-        out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
-                 (el.className && typeof el.className === 'string'
-                  ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
-                 ' (right edge ' + Math.round(box.right) + 'px)');
+  function wide() {
+    if (document.documentElement.scrollWidth <= limit) return [];
+    const out = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const box = el.getBoundingClientRect();
+      if (box.right > limit + 1 && box.width > 0 && !el.closest('.visually-hidden, .ck-vh')) {
+        const parent = el.parentElement && el.parentElement.getBoundingClientRect();
+        if (!parent || parent.right <= limit + 1) {
+          out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+                   (el.className && typeof el.className === 'string'
+                    ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
+                   ' (right edge ' + Math.round(box.right) + 'px)');
+        }
       }
     }
+    return out.length ? out : ['html (scrollWidth ' + document.documentElement.scrollWidth + 'px)'];
   }
-  return out.length ? out : ['html (scrollWidth ' + document.documentElement.scrollWidth + 'px)'];
+  let found = wide();
+  const endless = document.getAnimations().filter(a => a.effect && a.effect.getComputedTiming().endTime === Infinity);
+  for (const a of endless) {
+    const was = a.currentTime, cycle = a.effect.getComputedTiming().duration;
+    for (let i = 0; i < 10 && !found.length; i++) {
+      a.currentTime = cycle * i / 10;
+      found = wide().map(w => w + ' at ' + Math.round(cycle * i / 10) + ' ms of an endless animation');
+    }
+    a.currentTime = was;
+  }
+  return found;
 }"""
 
 
