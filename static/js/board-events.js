@@ -24,6 +24,34 @@
   document.addEventListener("htmx:afterRequest", function (event) { raise(event.target, "board:answered", false); });
   document.addEventListener("htmx:afterSettle", function (event) { raise(event.target, "board:swapped", false); });
 
+  // ---------------------------------------------------------------- a tap across a swap
+  // A press on a square, cell or button that an answer swaps away before the release gets
+  // no click at all (the browser sends none when the pressed element has left the page): a
+  // fast second tap on a Cardoku board, whose answer redraws every square the next card fits,
+  // was lost. A release over the element that took its place (the same id) is its click.
+  let pressed = null;
+  document.addEventListener("pointerdown", function (event) {
+    const el = event.isPrimary && event.button === 0 && event.target.closest &&
+      event.target.closest("[role=gridcell][id], button[id]");
+    pressed = el && inGame(el) ? el : null;
+  }, true);
+  document.addEventListener("pointerup", function (event) {
+    const was = pressed;
+    pressed = null;
+    if (!was || was.isConnected) return;
+    const now = document.getElementById(was.id);
+    if (!now || !inGame(now)) return;
+    const box = now.getBoundingClientRect();
+    if (event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom) return;
+    let clicked = false;  // (should a browser send it one after all, it is not sent twice)
+    function seen(click) { if (now.contains(click.target)) clicked = true; }
+    document.addEventListener("click", seen, true);
+    setTimeout(function () {
+      document.removeEventListener("click", seen, true);
+      if (!clicked && now.isConnected) now.click();
+    }, 0);
+  }, true);
+
   // ---------------------------------------------------------------- the room socket (duels)
   // Every message received swaps the board's elements; there are no requests, so a message
   // sent from the player's board is the "request" (not the duel clock's own sync).
