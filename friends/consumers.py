@@ -10,6 +10,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
+from django.db import IntegrityError
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -37,10 +38,18 @@ class MeConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=CLOSE_SIGNED_OUT)
             return
-        self.account_id = int(raw)
-        self.language = socket_language(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         what, where = presence.read_token((query.get("at") or [""])[0])
+        try:
+            await db(presence.arrive)(self.channel_name, int(raw), what, where)
+        except IntegrityError:
+            # The account was deleted in another browser, whose sessions here live on: closed
+            # as signed out, for good (an error close made the page reconnect over and over).
+            await self.accept()
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return
+        self.account_id = int(raw)
+        self.language = socket_language(self.scope)
         self.panel = query.get("panel") == ["1"]  # a page with the friends-online panel
         self.invite_room = where if what == "room" else ""  # a lobby's panel offers invites to it
         self.arena = where if what == "arena" else ""  # an arena's page: its table is pushed here
@@ -54,7 +63,6 @@ class MeConsumer(AsyncWebsocketConsumer):
             room = await db(seated_room)(self.arena, self.account_id)
             if room:  # seated before this socket listened: the push came and went
                 await self.arena_seated({"room": room})
-        await db(presence.arrive)(self.channel_name, self.account_id, what, where)
         await db(presence.changed)(self.account_id)
         await self.send(text_data=await db(self._render)("notified"))  # the bell's count
         if self.panel:  # the page's panel, filled here: a page view costs the panel nothing

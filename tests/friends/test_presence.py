@@ -95,3 +95,16 @@ def test_rows_of_a_dead_process_are_ignored_then_swept(settings):
     assert sweep_presence() == 1 and not Presence.objects.exists()
     assert "friends.tasks.sweep_presence" in {job["task"] for job in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "leagues.tasks.close_weeks" in {job["task"] for job in settings.CELERY_BEAT_SCHEDULE.values()}
+
+
+async def test_a_socket_of_a_deleted_account_is_closed_as_signed_out():
+    """An account deleted in one browser leaves its sessions in the others: their pages' sockets
+    wrote a presence row for an account no longer there, failed on its foreign key and closed
+    with an error, which the page answered by reconnecting over and over. Closed as signed out
+    now (for good), and no row is left."""
+    ana, _bo = await friends_pair()
+    mine = await socket(ana.account_id, presence.token("online"))
+    await sync_to_async(ana.account.delete)()
+    connected, code = await handshake(mine)
+    assert not connected and code == 4401
+    assert not await sync_to_async(Presence.objects.exists)()
