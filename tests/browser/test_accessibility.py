@@ -43,9 +43,9 @@ SETTLE = """async () => {
 }"""
 
 
-# The widest elements sticking out past the viewport (none: the page reflows). An endless
-# animation (the countdown's pop) is looked at a tenth of its cycle apart too: its first frames
-# made a phone's page scroll sideways, which one moment's look saw only now and then.
+# The widest elements sticking out past the viewport (none: the page reflows). Endless
+# animations (the countdown's pop) are looked at a tenth of their cycles apart too: the pop's
+# first frames made a phone's page scroll sideways, which one moment's look saw only now and then.
 REFLOW = """() => {
   const limit = document.documentElement.clientWidth;
   function wide() {
@@ -66,15 +66,14 @@ REFLOW = """() => {
     return out.length ? out : ['html (scrollWidth ' + document.documentElement.scrollWidth + 'px)'];
   }
   let found = wide();
+  // All of them stepped together: ten layouts a page, however many there are.
   const endless = document.getAnimations().filter(a => a.effect && a.effect.getComputedTiming().endTime === Infinity);
-  for (const a of endless) {
-    const was = a.currentTime, cycle = a.effect.getComputedTiming().duration;
-    for (let i = 0; i < 10 && !found.length; i++) {
-      a.currentTime = cycle * i / 10;
-      found = wide().map(w => w + ' at ' + Math.round(cycle * i / 10) + ' ms of an endless animation');
-    }
-    a.currentTime = was;
+  const was = endless.map(a => a.currentTime);
+  for (let i = 0; endless.length && i < 10 && !found.length; i++) {
+    for (const a of endless) a.currentTime = a.effect.getComputedTiming().duration * i / 10;
+    found = wide().map(w => w + ' at ' + i + '/10 of the endless animations');
   }
+  endless.forEach((a, k) => { a.currentTime = was[k]; });
   return found;
 }"""
 
