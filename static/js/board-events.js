@@ -25,22 +25,35 @@
   document.addEventListener("htmx:afterSettle", function (event) { raise(event.target, "board:swapped", false); });
 
   // ---------------------------------------------------------------- a tap across a swap
-  // A press on a square, cell or button that an answer swaps away before the release gets
-  // no click at all (the browser sends none when the pressed element has left the page): a
-  // fast second tap on a Cardoku board, whose answer redraws every square the next card fits,
-  // was lost. A release over the element that took its place (the same id) is its click.
+  // A press on a square, cell or button that a swap takes away before the release gets no
+  // click at all (the browser sends none when the pressed element has left the page): a fast
+  // second tap on a Cardoku board, whose answer redraws every square the next card fits, was
+  // lost, and so was a lobby button pressed as the socket's push redrew the room. A release
+  // over the element that took its place (the same id, or the same button where the release
+  // is) is its click.
   let pressed = null;
   document.addEventListener("pointerdown", function (event) {
     const el = event.isPrimary && event.button === 0 && event.target.closest &&
-      event.target.closest("[role=gridcell][id], button[id]");
-    pressed = el && inGame(el) ? el : null;
+      event.target.closest("[role=gridcell][id], button");
+    pressed = el || null;
   }, true);
+  function sameButton(a, b) {
+    const form = function (el) { const f = el.closest("form"); return f ? f.getAttribute("action") + " " + f.getAttribute("hx-post") : ""; };
+    return a.type === b.type && a.name === b.name && a.value === b.value &&
+      a.textContent.trim() === b.textContent.trim() && form(a) === form(b);
+  }
+  function successor(was, x, y) {
+    if (was.id) return document.getElementById(was.id);
+    const at = document.elementFromPoint(x, y);
+    const now = at && at.closest && at.closest("button");
+    return now && sameButton(was, now) ? now : null;
+  }
   document.addEventListener("pointerup", function (event) {
     const was = pressed;
     pressed = null;
     if (!was || was.isConnected) return;
-    const now = document.getElementById(was.id);
-    if (!now || !inGame(now)) return;
+    const now = successor(was, event.clientX, event.clientY);
+    if (!now) return;
     const box = now.getBoundingClientRect();
     if (event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom) return;
     let clicked = false;  // (should a browser send it one after all, it is not sent twice)

@@ -463,3 +463,32 @@ def test_an_open_forfeit_question_stays_open_through_a_redraw_of_the_room(browse
     page.wait_for_url(daphne_server + "/")
     for p in (page, leaver):
         p.context.close()
+
+
+def test_a_lobby_button_pressed_as_a_push_redraws_the_room_still_works(browser, daphne_server):
+    """A push redraws the room's body (its first, the full state, comes a moment after the page
+    loads): a button pressed before it and released after it got no click (the browser sends
+    none when the pressed element has left the page), so "Join as Grace" did nothing (a CI run
+    of test_socket_refusals_browser). The release over the same button in the new body is its
+    click. The redraw is made between the press and the release, as the push's swap does it."""
+    from tests.browser.conftest import WATCH_SOCKET, wait_for_first_push
+
+    ada, grace = Profile.objects.create(display_name="Ada"), Profile.objects.create(display_name="Grace")
+    room = create_room(ada, level="easy", preset="friendly")
+    page = new_page(browser, daphne_server, grace, width=375, height=800)
+    page.add_init_script(WATCH_SOCKET)
+    page.goto(f"/r/{room.code}/")
+    wait_for_first_push(page)
+    join = page.get_by_role("button", name="Join as Grace")
+    box = join.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate(  # a swap as htmx makes it: the new body replaces the old and is processed
+        "() => { const b = document.getElementById('room-body'), c = b.cloneNode(true);"
+        " b.replaceWith(c); htmx.process(c); }"
+    )
+    with page.expect_navigation():  # the join reloads the room page
+        page.mouse.up()
+    expect(page.locator("#room-body")).to_contain_text("Grace")
+    assert room.seats.filter(player=grace).exists()
+    page.context.close()
